@@ -1,0 +1,106 @@
+"""The ``rulesdsl`` command line: check, moves, perft, move, play, capture.
+
+Exit codes: 0 success, 1 invalid rule file / position / move (or check found
+errors), 2 usage error (unknown command or option, bad ``--set``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from rulesdsl.cli.check_command import check
+from rulesdsl.cli.common import fail, game_options, prepare, reports_errors
+from rulesdsl.interpreter.search import best_move, perft
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulesdsl")
+def cli() -> None:
+    """Board games as rule files: check them, explore them, play them."""
+
+
+@cli.command()
+@game_options
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {move, position}.")
+@reports_errors
+def moves(file, settings, position, history, as_json) -> None:
+    """List the legal moves: notation, a tab, the resulting position."""
+    game, state = prepare(file, settings, position, history)
+    rows = [(game.format_move(state, mv), game.format_position(game.apply(state, mv)))
+            for mv in game.legal_moves(state)]
+    if as_json:
+        click.echo(json.dumps([{"move": mv, "position": pos} for mv, pos in rows]))
+    else:
+        for mv, pos in rows:
+            click.echo(f"{mv}\t{pos}")
+
+
+@cli.command(name="perft")
+@game_options
+@click.option("--depth", "-d", type=click.IntRange(0, 64), required=True, help="Plies to count.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"counts": [...]}.')
+@click.option("--divide", is_flag=True, help="Also print the count below each first move.")
+@reports_errors
+def perft_command(file, settings, position, history, depth, as_json, divide) -> None:
+    """Count move sequences of exactly 1..DEPTH plies."""
+    game, state = prepare(file, settings, position, history)
+    counts = [perft(game, state, d) for d in range(1, depth + 1)]
+    if as_json:
+        click.echo(json.dumps({"counts": counts}))
+        return
+    for d, count in enumerate(counts, start=1):
+        click.echo(f"{d}\t{count}")
+    if divide and depth >= 1:
+        for mv in game.legal_moves(state):
+            click.echo(f"{game.format_move(state, mv)}\t{perft(game, game.apply(state, mv), depth - 1)}")
+
+
+@cli.command(name="move")
+@game_options
+@click.option("--depth", "-d", type=click.IntRange(1, 64), default=3, show_default=True,
+              help="Search depth in plies.")
+@reports_errors
+def move_command(file, settings, position, history, depth) -> None:
+    """Print the position after the engine's move (searching exactly DEPTH plies)."""
+    game, state = prepare(file, settings, position, history)
+    choice = best_move(game, state, depth)
+    if choice is None:
+        fail(f"the game is over in {game.format_position(state)}: there is no move to make")
+    click.echo(game.format_position(game.apply(state, choice.move)))
+
+
+@cli.command()
+@game_options
+@click.option("--as", "as_player", metavar="PLAYER",
+              help="The human's side: a player's name, symbol or number; 'all' or 'none'.")
+@click.option("--depth", "-d", type=click.IntRange(1, 64), default=3, show_default=True,
+              help="The engine's search depth in plies.")
+@reports_errors
+def play(file, settings, position, history, as_player, depth) -> None:
+    """Play against the engine in a REPL (type 'help' there)."""
+    from rulesdsl.cli.repl import run_repl
+
+    game, state = prepare(file, settings, position, history)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    code = run_repl(game, state, as_player=as_player, depth=depth, stdin=sys.stdin, stdout=sys.stdout,
+                    interactive=interactive)
+    sys.exit(code)
+
+
+cli.add_command(check)
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        cli(standalone_mode=True)
+    except KeyboardInterrupt:
+        click.echo("", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,413 @@
+"""Play a game at a prompt: a human (or two) against the engine, or the engine alone.
+
+:func:`run_repl` draws the board with its coordinates, says whose turn it is,
+prints the position string and reads moves in the game's own notation, plus a
+few commands (``help`` lists them). A bad line gets a one-line message and the
+game goes on; end of input ends the session cleanly. The REPL never asks which
+game it is playing: everything goes through the :class:`Game` interface.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+from rulesdsl.cli.render import render
+from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
+from rulesdsl.interpreter.search import WIN, best_move
+
+from rulesdsl.errors import OptionError, RulesdslError
+
+COMMANDS = ("moves", "hint", "undo", "depth", "position", "load", "board", "help", "quit")
+MAX_DEPTH = 64
+HELP = """\
+Type a move in the game's notation, or a command:
+  moves       list the legal moves
+  hint        the engine's suggestion (not played)
+  undo        take back your last move (and the engine's reply)
+  depth N     set the engine's search depth in plies (depth alone shows it)
+  position    print the position string
+  load POS    continue from a position string
+  board       draw the board again
+  help        this text
+  quit        leave (end of input does too)"""
+
+
+class LineReader(Protocol):
+    """Where the REPL's lines come from."""
+
+    def read(self, prompt: str, words: Iterable[str]) -> str | None:
+        """The next line (without its newline), or ``None`` at end of input."""
+
+
+class PipedLines:
+    """Lines from a stream; each prompt is echoed with its answer, as a transcript."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+        self.stdin, self.stdout = stdin, stdout
+
+    def read(self, prompt: str, words: Iterable[str]) -> str | None:
+        """Read one line; ``None`` at end of input."""
+        line = self.stdin.readline()
+        if not line:
+            return None
+        line = line.rstrip("\r\n")
+        print(f"{prompt}{line}", file=self.stdout, flush=True)
+        return line
+
+
+class TerminalLines:
+    """Lines typed at a terminal, with history and completion (prompt_toolkit)."""
+
+    def __init__(self) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        self.session: PromptSession[str] = PromptSession(history=InMemoryHistory())
+
+    def read(self, prompt: str, words: Iterable[str]) -> str | None:
+        """Prompt for a line, completing commands and legal moves; Ctrl-C clears it."""
+        from prompt_toolkit.completion import WordCompleter
+
+        completer = WordCompleter(list(words), ignore_case=True, sentence=True)
+        try:
+            return self.session.prompt(prompt, completer=completer)
+        except KeyboardInterrupt:
+            return ""
+        except EOFError:
+            return None
+
+
+def humans_for(game: Game, text: str) -> frozenset[int]:
+    """The players a human plays: a player's name, symbol or number, ``all`` or ``none``.
+
+    Raises :class:`OptionError` for anything else.
+    """
+    wanted = text.strip().lower()
+    if wanted == "all":
+        return frozenset(p.index for p in game.players)
+    if wanted == "none":
+        return frozenset()
+    player = game.player_named(wanted)
+    if player is None:
+        choices = ", ".join(f"{p.name} ({p.symbol}, {p.index + 1})" for p in game.players)
+        raise OptionError(f"unknown player {text.strip()!r}: choose {choices}, all or none")
+    return frozenset({player.index})
+
+
+def side_question(game: Game, state: State) -> str:
+    """``Play as 1 (white, moves first) or 2 (black)? ``"""
+    first = game.to_move(state)
+    names = []
+    for p in game.players:
+        note = ", moves first" if p.index == first else ""
+        names.append(f"{p.index + 1} ({p.name}{note})")
+    choices = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    return f"Play as {choices}? "
+
+
+def describe_score(score: float) -> str:
+    """An engine score in words: a forced result when the search found one."""
+    if score >= WIN / 2:
+        return f"wins in {round(WIN - score)} plies"
+    if score <= -WIN / 2:
+        return f"loses in {round(WIN + score)} plies"
+    return f"score {score:+.2f}"
+
+
+@dataclass
+class Ply:
+    """One ply played: the game and position before it, and whether a human chose it."""
+
+    game: Game
+    before: State
+    human: bool
+
+
+class Session:
+    """The game in play and the commands that act on it."""
+
+    def __init__(self, game: Game, state: State, humans: frozenset[int],
+                 depth: int, reader: LineReader, out: TextIO) -> None:
+        self.game, self.state, self.depth = game, state, depth
+        self.humans = set(humans)
+        self.reader, self.out = reader, out
+        self.plies: list[Ply] = []
+        self.shown = False  # the current position has been drawn
+        self.announced = False  # the result of the current position has been said
+
+    # -- output ---------------------------------------------------------------
+    def say(self, text: str) -> None:
+        """Print one or more lines."""
+        print(text, file=self.out, flush=True)
+
+    def name(self, index: int) -> str:
+        """A player's name by index."""
+        return self.game.players[index].name
+
+    def show(self, turn_line: bool = True) -> None:
+        """The board, whose turn it is (unless the game is over), and the position string."""
+        game, state = self.game, self.state
+        self.say(render(game, state))
+        if turn_line:
+            self.say(self.turn_line())
+        self.say(f"position: {game.format_position(state)}")
+        if state.history is not None:
+            self.say(f"history: {len(state.history)} boards")
+        self.shown = True
+
+    def turn_line(self) -> str:
+        """``white to move (you)``, or ``... again (last move ended on d2)`` in a go-again turn."""
+        game, state = self.game, self.state
+        turn = game.to_move(state)
+        line = f"{self.name(turn)} to move"
+        if state.last != NO_CELL:
+            line += f" again (last move ended on {game.geometry.cells[state.last].name})"
+        if 0 < len(self.humans) < len(game.players):
+            line += " (you)" if turn in self.humans else " (engine)"
+        return line
+
+    def announce(self, result_reason: str, winner: int | None) -> None:
+        """Say the result: ``white wins (reason)`` or ``draw (reason)``."""
+        text = "draw" if winner is None else f"{self.name(winner)} wins"
+        self.say(f"{text} ({result_reason})" if result_reason else text)
+        self.announced = True
+
+    # -- changes --------------------------------------------------------------
+    def play(self, move: Move, human: bool) -> None:
+        """Apply a legal move and remember how to take it back."""
+        self.plies.append(Ply(self.game, self.state, human))
+        self.state = self.game.apply(self.state, move)
+        self.shown = self.announced = False
+
+    def set_position(self, game: Game, state: State) -> None:
+        """Continue from another position (after ``load`` or ``undo``)."""
+        self.game, self.state = game, state
+        self.shown = self.announced = False
+
+    # -- the loop -------------------------------------------------------------
+    def run(self) -> int:
+        """Play until ``quit`` or end of input (or, engine alone, the game's end)."""
+        seen: set[State] = set()
+        while True:
+            moves, outcome = self.game.status(self.state)
+            if outcome is not None:
+                if not self.announced:
+                    if not self.shown:
+                        self.show(turn_line=False)
+                    self.announce(outcome.reason, outcome.winner)
+                if not self.humans:
+                    return 0
+                line = self.reader.read("game over> ", COMMANDS)
+            elif self.game.to_move(self.state) not in self.humans:
+                if not self.humans:
+                    if self.state in seen:
+                        self.say("the engine repeats a position; stopping here (no result)")
+                        self.show()
+                        return 0
+                    seen.add(self.state)
+                self.engine_move()
+                continue
+            else:
+                if not self.shown:
+                    self.show()
+                words = [*COMMANDS, *(self.move_text(m) for m in moves)]
+                line = self.reader.read(f"{self.name(self.game.to_move(self.state))}> ", words)
+            if line is None:
+                return 0
+            if self.handle(line) == "quit":
+                return 0
+
+    def move_text(self, move: Move) -> str:
+        """A move's notation in the current position."""
+        return self.game.format_move(self.state, move)
+
+    def engine_move(self) -> None:
+        """Let the engine play one ply; if it fails, hand its side to the human."""
+        turn = self.game.to_move(self.state)
+        try:
+            choice = best_move(self.game, self.state, self.depth)
+            if choice is None:
+                raise RuntimeError("the engine found no move")
+            text = self.move_text(choice.move)
+        except (Exception, KeyboardInterrupt) as exc:  # never lose the game in play
+            reason = str(exc) or type(exc).__name__
+            self.say(f"engine stopped ({reason}); you now play {self.name(turn)}")
+            return
+            self.shown = False
+            return
+        self.say(f"{self.name(turn)} plays {text}")
+        self.play(choice.move, human=False)
+
+    def handle(self, line: str) -> str | None:
+        """Act on one line; ``"quit"`` ends the session. Errors become one line."""
+        text = line.strip()
+        if not text:
+            return None
+        word, _, rest = text.partition(" ")
+        command = word.lower()
+        try:
+            if command in ("quit", "exit"):
+                return "quit"
+            action = getattr(self, f"do_{command}", None) if command in COMMANDS else None
+            if action is not None:
+                action(rest.strip())
+            else:
+                self.do_move(text)
+        except RulesdslError as exc:
+            self.say(f"error: {exc}")
+        except KeyboardInterrupt:
+            self.say("interrupted")
+        except Exception as exc:  # a bug must not end the game in play
+            self.say(f"internal error: {type(exc).__name__}: {exc} (the game goes on)")
+        return None
+
+    # -- commands -------------------------------------------------------------
+    def do_move(self, text: str) -> None:
+        """Play the human's move named by ``text``."""
+        if self.game.is_over(self.state):
+            self.say("the game is over: type undo, load POSITION or quit")
+            return
+        self.play(self.game.parse_move(self.state, text), human=True)
+
+    def do_moves(self, _: str) -> None:
+        """List the legal moves."""
+        moves = self.game.legal_moves(self.state)
+        if not moves:
+            self.say("no legal moves: the game is over")
+            return
+        noun = "move" if len(moves) == 1 else "moves"
+        self.say(f"{len(moves)} legal {noun}: " + ", ".join(self.move_text(m) for m in moves))
+
+    def do_hint(self, _: str) -> None:
+        """Show the engine's choice for the player to move, without playing it."""
+        choice = best_move(self.game, self.state, self.depth)
+        if choice is None:
+            self.say("no hint: the game is over")
+            return
+        self.say(f"hint: {self.move_text(choice.move)} ({describe_score(choice.score)})")
+
+    def do_undo(self, _: str) -> None:
+        """Take back the last human ply and everything the engine played after it."""
+        last = max((i for i, p in enumerate(self.plies) if p.human), default=None)
+        if last is None:
+            self.say("nothing to undo")
+            return
+        taken = len(self.plies) - last
+        ply = self.plies[last]
+        del self.plies[last:]
+        self.set_position(ply.game, ply.before)
+        self.say(f"took back {taken} {'ply' if taken == 1 else 'plies'}")
+
+    def do_depth(self, arg: str) -> None:
+        """Show or set the search depth."""
+        if not arg:
+            self.say(f"depth {self.depth}")
+            return
+        if not arg.isdigit() or not 1 <= int(arg) <= MAX_DEPTH:
+            raise OptionError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {arg!r}")
+        self.depth = int(arg)
+        self.say(f"depth {self.depth}")
+
+    def do_position(self, _: str) -> None:
+        """Print the position string."""
+        self.say(self.game.format_position(self.state))
+
+    def do_load(self, arg: str) -> None:
+        """Continue from a position string (the game may be recompiled for it)."""
+        if not arg:
+            self.say("usage: load POSITION, e.g. load " + self.game.format_position(self.state))
+            return
+        from rulesdsl.loader import load_position
+
+        game, state = load_position(self.game, arg)
+        self.plies.clear()
+        self.set_position(game, state)
+        self.say("position loaded")
+
+    def do_board(self, _: str) -> None:
+        """Draw the board again."""
+        self.show()
+
+    def do_help(self, _: str) -> None:
+        """List the commands."""
+        self.say(HELP)
+
+
+def choose_sides(game: Game, state: State, reader: LineReader, out: TextIO) -> frozenset[int] | None:
+    """Ask at a terminal which side the human plays (``None`` at end of input)."""
+    while True:
+        answer = reader.read(side_question(game, state), ())
+        if answer is None:
+            return None
+        if not answer.strip():
+            return frozenset({game.players[0].index})
+        try:
+            return humans_for(game, answer)
+        except RulesdslError as exc:
+            print(f"error: {exc}", file=out, flush=True)
+
+
+def run_repl(
+    game: Game,
+    state: State | None = None,
+    *,
+    as_player: str | None = None,
+    depth: int = 3,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    interactive: bool = False,
+) -> int:
+    """Play ``game`` from ``state`` (default: its start) at a prompt; returns the exit code.
+
+    ``as_player`` names the human's side (name, symbol or number), ``all`` for
+    two humans or ``none`` for the engine alone; when ``None`` a terminal asks
+    and piped input plays the first player. ``interactive`` reads from the
+    terminal with prompt_toolkit; otherwise lines come from ``stdin``.
+    """
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
+    if not 1 <= depth <= MAX_DEPTH:
+        print(f"error: depth must be from 1 to {MAX_DEPTH}, not {depth}", file=out)
+        return 2
+    reader: LineReader = PipedLines(stdin, out)
+    if interactive:
+        try:
+            reader = TerminalLines()
+        except Exception:  # no usable terminal: read the stream instead
+            interactive = False
+    try:
+        state = game.initial_state() if state is None else state
+        if as_player is not None:
+            humans: frozenset[int] | None = humans_for(game, as_player)
+        elif interactive:
+            humans = choose_sides(game, state, reader, out)
+            if humans is None:
+                return 0
+        else:
+            humans = frozenset({game.players[0].index})
+    except RulesdslError as exc:
+        print(f"error: {exc}", file=out)
+        return 2
+    print(intro(game, humans, depth), file=out)
+    session = Session(game, state, humans, depth, reader, out)
+    try:
+        return session.run()
+    except KeyboardInterrupt:  # Ctrl-C outside a prompt: leave, but keep the position
+        print(f"\ninterrupted; position: {session.game.format_position(session.state)}", file=out)
+        return 130
+
+
+def intro(game: Game, humans: frozenset[int], depth: int) -> str:
+    """One line saying who plays what."""
+    engine = [p.name for p in game.players if p.index not in humans]
+    if not engine:
+        who = "all sides are played here"
+    elif not humans:
+        who = f"the engine plays itself (depth {depth})"
+    else:
+        mine = " and ".join(p.name for p in game.players if p.index in humans)
+        who = f"you play {mine} against the engine (depth {depth})"
+    return f"{game.title}: {who}. Type help for commands."

@@ -1,0 +1,186 @@
+"""End rules compiled to closures over a state.
+
+A condition is ``cond(state, moves) -> value`` where ``moves()`` generates the
+legal moves lazily (only ``no moves`` needs them). Players are named from the
+position's point of view: ``mover`` made the last ply, ``opponent`` is the
+other player; declared player names are fixed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from rulesdsl import model as m
+from rulesdsl.errors import RulesdslError
+from rulesdsl.expr import BINARY, Value
+from rulesdsl.interpreter.game import NO_CELL, Move, State
+from rulesdsl.interpreter.tables import Tables
+
+MovesThunk = Callable[[], list[Move]]
+Condition = Callable[[State, MovesThunk], Value]
+PlayerOf = Callable[[State], int]
+
+
+def mover_of(state: State) -> int:
+    """The player who made the last ply (the player to move, in a go-again turn)."""
+    return state.turn if state.last != NO_CELL else 1 - state.turn
+
+
+def player_ref(name: str, tables: Tables) -> PlayerOf:
+    """A function giving the player a name refers to in a state."""
+    if name == "mover":
+        return mover_of
+    if name == "opponent":
+        return lambda state: 1 - mover_of(state)
+    index = tables.player_index(name)
+    return lambda state: index
+
+
+class ConditionCompiler:
+    """Turns end-rule expressions into closures."""
+
+    def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str]):
+        self.tables = tables
+        self.options = options
+        self.start_board = start_board
+        self._start_counts: dict[tuple[int, str | None], int] = {}
+
+    def start_count(self, player: int, kind: str | None) -> int:
+        """How many such pieces the start position has (for ``lost``)."""
+        key = (player, kind)
+        if key not in self._start_counts:
+            board = self.start_board()
+            syms = self.tables.symbols_of(player, kind)
+            self._start_counts[key] = sum(board.count(s) for s in syms)
+        return self._start_counts[key]
+
+    def counter(self, who: str, kind: str | None) -> Callable[[State], tuple[int, int]]:
+        """``state -> (player, pieces on board)`` for ``count``/``lost``."""
+        ref = player_ref(who, self.tables)
+        by_player = [tuple(self.tables.symbols_of(p, kind)) for p in range(len(self.tables.player_names))]
+
+        def count(state: State) -> tuple[int, int]:
+            player = ref(state)
+            board = state.board
+            return player, sum(board.count(s) for s in by_player[player])
+
+        return count
+
+    def compile(self, expr: m.Expr) -> Condition:
+        """The closure for one expression."""
+        method = getattr(self, "_" + type(expr).__name__.lower())
+        return method(expr)
+
+    def _literal(self, expr: m.Literal) -> Condition:
+        value = expr.value
+        return lambda state, moves: value
+
+    def _nameref(self, expr: m.NameRef) -> Condition:
+        value = self.options[expr.name]
+        return lambda state, moves: value
+
+    def _unary(self, expr: m.Unary) -> Condition:
+        inner = self.compile(expr.operand)
+        if expr.op == "not":
+            return lambda state, moves: not inner(state, moves)
+        return lambda state, moves: -inner(state, moves)
+
+    def _logic(self, expr: m.Logic) -> Condition:
+        items = [self.compile(item) for item in expr.items]
+        if expr.op == "and":
+            return lambda state, moves: all(f(state, moves) for f in items)
+        return lambda state, moves: any(f(state, moves) for f in items)
+
+    def _binary(self, expr: m.Binary) -> Condition:
+        left, right = self.compile(expr.left), self.compile(expr.right)
+        if expr.op == "/":
+            return lambda state, moves: left(state, moves) // right(state, moves)
+        if expr.op == "%":
+            return lambda state, moves: left(state, moves) % right(state, moves)
+        op = BINARY[expr.op]
+        return lambda state, moves: op(left(state, moves), right(state, moves))
+
+    def _call(self, expr: m.Call) -> Condition:
+        who = expr.args[0]
+        kind = expr.args[1] if len(expr.args) > 1 else None
+        count = self.counter(who, kind)
+        if expr.function == "count":
+            return lambda state, moves: count(state)[1]
+
+        def lost(state: State, moves: MovesThunk) -> int:
+            player, now = count(state)
+            return self.start_count(player, kind) - now
+
+        return lost
+
+    def _nomoves(self, expr: m.NoMoves) -> Condition:
+        return lambda state, moves: not moves()
+
+    def _hasnone(self, expr: m.HasNone) -> Condition:
+        count = self.counter(expr.player, None if expr.kind == "pieces" else expr.kind)
+        return lambda state, moves: count(state)[1] == 0
+
+    def _pieces(self, who: str, kind: str) -> Callable[[State], tuple[int, list[int]]]:
+        ref = player_ref(who, self.tables)
+        by_player = [self.tables.symbols_of(p, kind) for p in range(len(self.tables.player_names))]
+
+        def cells(state: State) -> tuple[int, list[int]]:
+            player = ref(state)
+            syms = by_player[player]
+            return player, [i for i, s in enumerate(state.board) if s in syms]
+
+        return cells
+
+    def _beyond(self, expr: m.Beyond) -> Condition:
+        mine = self._pieces(expr.player, expr.kind)
+        theirs = self._pieces(expr.other, expr.other_kind)
+        cells = self.tables.geometry.cells
+        forward = self.tables.forward
+
+        def beyond(state: State, moves: MovesThunk) -> bool:
+            player, own = mine(state)
+            if not own:
+                return False
+            fx, fy = forward[player]
+            _, others = theirs(state)
+            best = max(cells[c].x * fx + cells[c].y * fy for c in own)
+            return all(cells[c].x * fx + cells[c].y * fy < best for c in others)
+
+        return beyond
+
+    def _onfarrow(self, expr: m.OnFarRow) -> Condition:
+        mine = self._pieces(expr.player, expr.kind)
+        far = {p: frozenset(c.index for c in self.tables.geometry.cells
+                            if self.tables.geometry.step(c.index, v) < 0)
+               for p, v in self.tables.forward.items()}
+
+        def on_far_row(state: State, moves: MovesThunk) -> bool:
+            player, own = mine(state)
+            return any(c in far[player] for c in own)
+
+        return on_far_row
+
+
+def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Tables):
+    """``[(condition, decide(state) -> winner or None)]`` in the file's order."""
+    compiled = []
+    for rule in end.rules if end else ():
+        condition = compiler.compile(rule.condition)
+        if rule.result == "draw":
+            compiled.append((condition, None, rule))
+            continue
+        ref = player_ref(rule.player or "mover", tables)
+        if rule.result == "wins":
+            compiled.append((condition, ref, rule))
+        else:
+            compiled.append((condition, (lambda r: lambda state: 1 - r(state))(ref), rule))
+    return compiled
+
+
+def describe(rule: m.EndRule) -> str:
+    """A short reason for an outcome, from the end rule's source span."""
+    return f"end rule at line {rule.span.line}"
+
+
+class EndRulesError(RulesdslError):
+    """An end rule that cannot be evaluated in a position."""

@@ -1,0 +1,116 @@
+"""The static evaluation: a weighted sum of features, each mine minus the opponent's.
+
+Features: ``material [KIND]`` (pieces on the board), ``mobility`` (moves the
+move rules allow), ``advancement [KIND]`` (steps along the player's forward
+direction), ``centrality [KIND]`` (closeness to the board's centre, in moves)
+and ``captures`` (enemy pieces lost minus own pieces lost, from the start).
+A file without ``evaluate`` gets ``mobility 1``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from rulesdsl import model as m
+from rulesdsl.interpreter.game import Move, State
+from rulesdsl.interpreter.tables import Tables
+
+Feature = Callable[[str, int], float]
+
+
+def centre_distances(tables: Tables) -> list[int]:
+    """Moves from each cell to the cell nearest the board's centroid."""
+    geometry = tables.geometry
+    cells = geometry.cells
+    cx = sum(c.x for c in cells) / len(cells)
+    cy = sum(c.y for c in cells) / len(cells)
+    nearest = min((c.x - cx) ** 2 + (c.y - cy) ** 2 for c in cells)
+    start = [c.index for c in cells if (c.x - cx) ** 2 + (c.y - cy) ** 2 == nearest]
+    vectors = [geometry.directions[d] for d in geometry.direction_sets["all"]]
+    dist = [-1] * len(cells)
+    queue = deque(start)
+    for s in start:
+        dist[s] = 0
+    while queue:
+        c = queue.popleft()
+        for v in vectors:
+            n = geometry.step(c, v)
+            if n >= 0 and dist[n] < 0:
+                dist[n] = dist[c] + 1
+                queue.append(n)
+    return dist
+
+
+def compile_evaluation(
+    features: tuple[m.Feature, ...],
+    tables: Tables,
+    raw_moves: list[Callable[[str], list[Move]]],
+    start_board: Callable[[], str],
+) -> Callable[[State, int], float]:
+    """``evaluate(state, player)`` for the declared features."""
+    players = range(len(tables.player_names))
+    parts: list[tuple[float, Feature]] = []
+    for feature in features:
+        syms = [tables.symbols_of(p, feature.kind) for p in players]
+        if feature.name == "material":
+            parts.append((feature.weight, _counter(syms)))
+        elif feature.name == "mobility":
+            parts.append((feature.weight, lambda board, p: len(raw_moves[p](board))))
+        elif feature.name in ("advancement", "centrality"):
+            table = _advancement(tables) if feature.name == "advancement" else _centrality(tables)
+            parts.append((feature.weight, _weighted(syms, table)))
+        elif feature.name == "captures":
+            parts.append((feature.weight, _captures(syms, start_board)))
+
+    def evaluate(state: State, player: int) -> float:
+        board = state.board
+        other = 1 - player
+        return sum(w * (f(board, player) - f(board, other)) for w, f in parts)
+
+    return evaluate
+
+
+def _counter(syms: list[frozenset[str]]) -> Feature:
+    def count(board: str, p: int) -> float:
+        return sum(board.count(s) for s in syms[p])
+
+    return count
+
+
+def _advancement(tables: Tables) -> list[list[int]]:
+    cells = tables.geometry.cells
+    table = []
+    for p in range(len(tables.player_names)):
+        fx, fy = tables.forward.get(p, (0, 0))
+        proj = [c.x * fx + c.y * fy for c in cells]
+        low = min(proj)
+        table.append([v - low for v in proj])
+    return table
+
+
+def _centrality(tables: Tables) -> list[list[int]]:
+    dist = centre_distances(tables)
+    far = max(dist)
+    row = [far - d for d in dist]
+    return [row for _ in tables.player_names]
+
+
+def _weighted(syms: list[frozenset[str]], table: list[list[int]]) -> Feature:
+    def score(board: str, p: int) -> float:
+        mine, values = syms[p], table[p]
+        return sum(values[i] for i, s in enumerate(board) if s in mine)
+
+    return score
+
+
+def _captures(syms: list[frozenset[str]], start_board: Callable[[], str]) -> Feature:
+    start: list[int] = []
+
+    def lost(board: str, p: int) -> int:
+        if not start:
+            first = start_board()
+            start.extend(sum(first.count(s) for s in syms[q]) for q in range(len(syms)))
+        return start[p] - sum(board.count(s) for s in syms[p])
+
+    return lambda board, p: lost(board, 1 - p) - lost(board, p)

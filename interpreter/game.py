@@ -1,0 +1,184 @@
+"""The one interface every algorithm (search, solver, REPL, CLI) talks to.
+
+A compiled rule file becomes a :class:`Game`. States and moves are small
+immutable tuples so that they can be hashed, stored and shared freely; the
+game object holds the precomputed tables and closures that make them move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from rulesdsl.errors import PositionError
+from rulesdsl.interpreter.geometry import Geometry
+
+NO_CELL = -1
+
+
+class State(NamedTuple):
+    """A position: the board, whose turn it is, and what the rules remember.
+
+    ``board`` holds one symbol per cell, in cell-index order (``geometry.cells``).
+    ``last`` is the cell a go-again turn continues from, or ``NO_CELL``.
+    ``history`` is the set of earlier boards, kept only by games that forbid
+    repeating a board (otherwise ``None``).
+    """
+
+    board: str
+    turn: int
+    last: int = NO_CELL
+    history: frozenset[str] | None = None
+
+
+class Move(NamedTuple):
+    """One ply: which piece moved where, and every cell it changes.
+
+    ``origin`` is the picked piece's cell and ``target`` where that piece lands
+    (both ``NO_CELL`` for a pass or for a placement's origin). ``moved`` lists
+    the mover's own pieces that leave their cells; ``displaced`` the enemy
+    pieces that are pushed or captured. ``changes`` pairs each changed cell with
+    its new symbol; applying a move is writing those symbols.
+    """
+
+    origin: int
+    target: int
+    changes: tuple[tuple[int, str], ...]
+    action: str
+    moved: tuple[int, ...] = ()
+    displaced: tuple[int, ...] = ()
+    captures: int = 0
+
+
+PASS_ACTION = "pass"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player: its name (``white``), its turn symbol (``w``), its index."""
+
+    name: str
+    symbol: str
+    index: int
+
+
+class Outcome(NamedTuple):
+    """The result of a finished game: the winner's index, or ``None`` for a draw."""
+
+    winner: int | None
+    reason: str
+
+    def score_for(self, player: int) -> int:
+        """+1 when ``player`` won, -1 when it lost, 0 for a draw."""
+        if self.winner is None:
+            return 0
+        return 1 if self.winner == player else -1
+
+
+@dataclass
+class Game:
+    """A compiled game. Built by :mod:`rulesdsl.interpreter.compiler`.
+
+    The methods are thin: the compiler supplies the closures that do the work.
+    """
+
+    title: str
+    options: dict[str, object]
+    players: tuple[Player, ...]
+    geometry: Geometry
+    empty: str
+    piece_names: dict[str, tuple[str, int]]  # symbol -> (kind, owner)
+    _initial: Callable[[], State]
+    _status: Callable[[State], tuple[list[Move], Outcome | None]]
+    _apply: Callable[[State, Move], State]
+    _evaluate: Callable[[State, int], float]
+    _parse_position: Callable[[str], State]
+    _format_position: Callable[[State], str]
+    _format_move: Callable[[State, Move], str]
+    _parse_move: Callable[[State, str], Move]
+    _parse_board: Callable[[str], str]
+    source: str = "<rules>"
+    resolved: object = None  # the rule file it was compiled from (to recompile for other sizes)
+
+    # -- positions -----------------------------------------------------------
+    def initial_state(self) -> State:
+        """The start position for the game's options."""
+        return self._initial()
+
+    def parse_position(self, text: str) -> State:
+        """Read a position string; raises :class:`PositionError`."""
+        return self._parse_position(text)
+
+    def format_position(self, state: State) -> str:
+        """Write a position string that :meth:`parse_position` reads back."""
+        return self._format_position(state)
+
+    # -- moves ---------------------------------------------------------------
+    def to_move(self, state: State) -> int:
+        """Index of the player to move."""
+        return state.turn
+
+    def legal_moves(self, state: State) -> list[Move]:
+        """Every legal move; empty when the game is over."""
+        return self._status(state)[0]
+
+    def status(self, state: State) -> tuple[list[Move], Outcome | None]:
+        """Legal moves and result together, generating moves only once.
+
+        A finished game has no moves; an unfinished one has at least one.
+        """
+        return self._status(state)
+
+    def apply(self, state: State, move: Move) -> State:
+        """The position after ``move`` (which must be legal in ``state``)."""
+        return self._apply(state, move)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The result when the game is over, else ``None``."""
+        return self.status(state)[1]
+
+    def is_over(self, state: State) -> bool:
+        """True when the end conditions decide the game."""
+        return self.status(state)[1] is not None
+
+    def format_move(self, state: State, move: Move) -> str:
+        """A move's notation, e.g. ``b2-d2`` or ``pass``."""
+        return self._format_move(state, move)
+
+    def parse_move(self, state: State, text: str) -> Move:
+        """The legal move that ``text`` names; raises :class:`MoveError`."""
+        return self._parse_move(state, text)
+
+    def with_history(self, state: State, boards: list[str]) -> State:
+        """``state`` with earlier boards (each written as in a position string) remembered."""
+        if state.history is None:
+            raise PositionError("this game does not forbid repetition, so it keeps no history")
+        return state._replace(history=state.history | {self.parse_board(b) for b in boards})
+
+    def parse_board(self, text: str) -> str:
+        """A board written as in a position string (without turn or other fields)."""
+        return self._parse_board(text)
+
+    # -- evaluation ----------------------------------------------------------
+    def evaluate(self, state: State, player: int) -> float:
+        """Static score of ``state`` from ``player``'s point of view."""
+        return self._evaluate(state, player)
+
+    def hash(self, state: State) -> int:
+        """A hash of everything that decides the future of the game."""
+        return hash(state)
+
+    # -- conveniences --------------------------------------------------------
+    def player_named(self, text: str) -> Player | None:
+        """The player named by name, symbol or number (1 = first)."""
+        wanted = text.strip().lower()
+        for player in self.players:
+            if wanted in (player.name.lower(), player.symbol.lower(), str(player.index + 1)):
+                return player
+        return None
+
+    def pieces_of(self, state: State, player: int) -> Sequence[int]:
+        """Cells holding ``player``'s pieces."""
+        owner = self.piece_names
+        return [i for i, s in enumerate(state.board) if s in owner and owner[s][1] == player]

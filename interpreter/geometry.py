@@ -1,0 +1,198 @@
+"""Boards: which cells exist, what they are called, and where each direction leads.
+
+Every board is a set of cells on an integer lattice ``(x, y)``: ``x`` grows to
+the right, ``y`` grows upward. A direction is a lattice vector. Grids use the
+square lattice (eight neighbours); hexagons use axial coordinates in which the
+six neighbours of ``(x, y)`` are ``(x±1, y)``, ``(x, y±1)``, ``(x+1, y+1)`` and
+``(x-1, y-1)``. Everything here is computed once, when a game is compiled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Vector = tuple[int, int]
+
+GRID_DIRECTIONS: dict[str, Vector] = {
+    "n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1),
+    "s": (0, -1), "sw": (-1, -1), "w": (-1, 0), "nw": (-1, 1),
+}
+HEX_DIRECTIONS: dict[str, Vector] = {
+    "ne": (1, 1), "e": (1, 0), "se": (0, -1),
+    "sw": (-1, -1), "w": (-1, 0), "nw": (0, 1),
+}
+GRID_SETS: dict[str, tuple[str, ...]] = {
+    "orthogonal": ("n", "e", "s", "w"),
+    "diagonal": ("ne", "se", "sw", "nw"),
+    "all": ("n", "ne", "e", "se", "s", "sw", "w", "nw"),
+}
+HEX_SETS: dict[str, tuple[str, ...]] = {"all": ("ne", "e", "se", "sw", "w", "nw")}
+
+SHAPES = ("grid", "hexagon")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: its index in the board string, lattice position and name."""
+
+    index: int
+    x: int
+    y: int
+    name: str
+
+
+@dataclass(frozen=True)
+class NamePart:
+    """One part of a cell name: an axis counted in letters or numbers.
+
+    ``axis`` is ``column`` (x) or ``row`` (y); ``first`` is the label of the
+    first line (``"a"``, ``"A"`` or a number); ``from_end`` counts from the
+    right (columns) or the top (rows) instead of the left or bottom.
+    """
+
+    axis: str
+    first: str | int
+    from_end: bool = False
+
+    def label(self, offset: int) -> str:
+        """The label of the line ``offset`` steps from where counting starts."""
+        if isinstance(self.first, int):
+            return str(self.first + offset)
+        return chr(ord(self.first) + offset)
+
+
+@dataclass
+class Geometry:
+    """The cells of a board and the lattice moves between them."""
+
+    shape: str
+    cells: tuple[Cell, ...]
+    directions: dict[str, Vector]
+    direction_sets: dict[str, tuple[str, ...]]
+    rows_listed: tuple[tuple[int, ...], ...]
+    _by_xy: dict[Vector, int] = field(repr=False)
+    _by_name: dict[str, int] = field(repr=False)
+
+    def at(self, x: int, y: int) -> int:
+        """Index of the cell at ``(x, y)``, or -1 when it is off the board."""
+        return self._by_xy.get((x, y), -1)
+
+    def index_of(self, name: str) -> int | None:
+        """Index of the cell called ``name`` (case-insensitive), or ``None``."""
+        return self._by_name.get(name.strip().lower())
+
+    def step(self, cell: int, vector: Vector) -> int:
+        """The neighbour of ``cell`` along ``vector``, or -1 off the board."""
+        c = self.cells[cell]
+        return self._by_xy.get((c.x + vector[0], c.y + vector[1]), -1)
+
+    def neighbour_table(self, vector: Vector) -> tuple[int, ...]:
+        """For each cell, its neighbour along ``vector`` (-1 off the board)."""
+        return tuple(self.step(c.index, vector) for c in self.cells)
+
+    def ray(self, cell: int, vector: Vector) -> tuple[int, ...]:
+        """The cells beyond ``cell`` along ``vector`` up to the edge."""
+        out: list[int] = []
+        nxt = self.step(cell, vector)
+        while nxt >= 0:
+            out.append(nxt)
+            nxt = self.step(nxt, vector)
+        return tuple(out)
+
+    @property
+    def bounds(self) -> tuple[int, int, int, int]:
+        """``(min x, max x, min y, max y)`` over all cells."""
+        xs = [c.x for c in self.cells]
+        ys = [c.y for c in self.cells]
+        return min(xs), max(xs), min(ys), max(ys)
+
+    def display_column(self, cell: Cell) -> int:
+        """Horizontal place of a cell in a drawing, in half-cell units."""
+        minx, _, miny, maxy = self.bounds
+        if self.shape == "hexagon":
+            return 2 * cell.x - cell.y - min(2 * c.x - c.y for c in self.cells)
+        return 2 * (cell.x - minx)
+
+    def corners(self) -> tuple[int, ...]:
+        """Cells with the fewest neighbours over the board's directions."""
+        vectors = [self.directions[d] for d in self.direction_sets["all"]]
+        counts = [sum(self.step(c.index, v) >= 0 for v in vectors) for c in self.cells]
+        least = min(counts)
+        return tuple(i for i, n in enumerate(counts) if n == least)
+
+    def outward(self, cell: int) -> Vector | None:
+        """The board direction pointing from the board's centre to ``cell``."""
+        c = self.cells[cell]
+        n = len(self.cells)
+        cx2 = sum(k.x for k in self.cells) * 2
+        cy2 = sum(k.y for k in self.cells) * 2
+        dx, dy = 2 * n * c.x - cx2, 2 * n * c.y - cy2
+        for vector in self.directions.values():
+            vx, vy = vector
+            # Same direction: parallel (zero cross product) and pointing alike.
+            if dx * vy - dy * vx == 0 and dx * vx + dy * vy > 0:
+                return vector
+        return None
+
+
+def lattice_points(shape: str, size: tuple[int, ...]) -> list[Vector]:
+    """The cells of a board shape, as ``(x, y)`` points."""
+    if shape == "grid":
+        cols, rows = size
+        return [(x, y) for y in range(1, rows + 1) for x in range(1, cols + 1)]
+    (side,) = size
+    span = 2 * side - 1
+    return [
+        (x, y)
+        for y in range(1, span + 1)
+        for x in range(1, span + 1)
+        if abs(x - y) <= side - 1
+    ]
+
+
+def build_geometry(
+    shape: str,
+    size: tuple[int, ...],
+    naming: tuple[NamePart, ...],
+    top_first: bool,
+) -> Geometry:
+    """Lay out a board: cells in position-listing order, names, directions."""
+    points = lattice_points(shape, size)
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    row_ys = sorted(set(ys), reverse=top_first)
+    ordered = sorted(points, key=lambda p: (row_ys.index(p[1]), p[0]))
+
+    def name_of(x: int, y: int) -> str:
+        text = []
+        for part in naming:
+            if part.axis == "column":
+                offset = maxx - x if part.from_end else x - minx
+            else:
+                offset = maxy - y if part.from_end else y - miny
+            text.append(part.label(offset))
+        return "".join(text)
+
+    cells = tuple(Cell(i, x, y, name_of(x, y)) for i, (x, y) in enumerate(ordered))
+    rows_listed = tuple(
+        tuple(c.index for c in cells if c.y == y) for y in row_ys
+    )
+    if shape == "grid":
+        directions, sets = dict(GRID_DIRECTIONS), dict(GRID_SETS)
+    else:
+        directions, sets = dict(HEX_DIRECTIONS), dict(HEX_SETS)
+    return Geometry(
+        shape=shape,
+        cells=cells,
+        directions=directions,
+        direction_sets=sets,
+        rows_listed=rows_listed,
+        _by_xy={(c.x, c.y): c.index for c in cells},
+        _by_name={c.name.lower(): c.index for c in cells},
+    )
+
+
+def rotate_left(vector: Vector) -> Vector:
+    """A quarter turn counter-clockwise on the square lattice."""
+    return (-vector[1], vector[0])

@@ -1,0 +1,185 @@
+"""Position strings and move notation, both ways, as a rule file declares them.
+
+A position is ``(FIELD FIELD ...)`` where each field is ``turn`` (a player's
+symbol), ``last`` (``""`` or the cell a go-again turn continues from),
+``rows`` (one word per row, in the declared listing order) or ``board`` (every
+cell in one word). A move is written by joining ``from``, ``to`` and literal
+text, e.g. ``from "-" to`` gives ``b2-d2``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from rulesdsl.errors import MoveError, PositionError
+from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
+from rulesdsl.interpreter.tables import Tables
+
+PASS = "pass"
+
+
+class SizeMismatch(PositionError):
+    """A well-formed position for another board size; says which sizes it implies."""
+
+    def __init__(self, message: str, implied_size: tuple[int, ...]):
+        super().__init__(message)
+        self.implied_size = implied_size
+        self.implied_options: dict[str, int] = {}
+
+
+def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool):
+    """``(parse, format)`` for the declared position format."""
+    geometry = tables.geometry
+    rows = geometry.rows_listed
+    ncells = len(geometry.cells)
+    turn_symbols = {p: i for i, p in enumerate(tables.player_symbols)}
+    legal = set(tables.owner) | {tables.empty}
+    shape = geometry.shape
+
+    def fail(text: str, why: str) -> PositionError:
+        return PositionError(f"bad position {text!r}: {why}")
+
+    def parse(text: str) -> State:
+        raw = text.strip()
+        if not (raw.startswith("(") and raw.endswith(")")):
+            raise fail(text, "expected it in parentheses, like " + example())
+        words = raw[1:-1].split()
+        turn, last = None, NO_CELL
+        cells: list[str] = []
+        i = 0
+        for field in fields:
+            if field == "rows":
+                given = words[i:]
+                i = len(words)
+                if [len(w) for w in given] != [len(r) for r in rows]:
+                    raise _size_error(text, given, shape, len(rows), [len(r) for r in rows])
+                cells = [""] * ncells
+                for row, word in zip(rows, given):
+                    for index, ch in zip(row, word):
+                        cells[index] = ch
+                continue
+            if i >= len(words):
+                raise fail(text, f"missing the {field} field; expected " + example())
+            word = words[i]
+            i += 1
+            if field == "turn":
+                if word not in turn_symbols:
+                    raise fail(text, f"turn {word!r} is not a player (expected one of "
+                                     f"{', '.join(turn_symbols)})")
+                turn = turn_symbols[word]
+            elif field == "last":
+                if word in ('""', "''", "-"):
+                    last = NO_CELL
+                else:
+                    found = geometry.index_of(word.strip('"'))
+                    if found is None:
+                        raise fail(text, f"{word!r} is not a cell")
+                    last = found
+            elif field == "board":
+                if len(word) != ncells:
+                    side = math.isqrt(len(word))
+                    implied = (side, side) if side * side == len(word) else ()
+                    raise SizeMismatch(f"bad position {text!r}: the board has {len(word)} cells, "
+                                       f"expected {ncells}", implied)
+                order = [c for row in rows for c in row]
+                cells = [""] * ncells
+                for index, ch in zip(order, word):
+                    cells[index] = ch
+        if i < len(words):
+            raise fail(text, f"unexpected {words[i]!r} at the end")
+        bad = sorted({ch for ch in cells if ch not in legal})
+        if bad:
+            raise fail(text, f"unknown piece symbol {bad[0]!r} (expected one of {''.join(sorted(legal))})")
+        board = "".join(cells)
+        return State(board, turn if turn is not None else 0, last, frozenset() if keeps_history else None)
+
+    def example() -> str:
+        parts = []
+        for field in fields:
+            if field == "turn":
+                parts.append(tables.player_symbols[0])
+            elif field == "last":
+                parts.append('""')
+            elif field == "rows":
+                parts.append(" ".join(tables.empty * len(r) for r in rows))
+            else:
+                parts.append(tables.empty * ncells)
+        return "(" + " ".join(parts) + ")"
+
+    def format_(state: State) -> str:
+        parts = []
+        board = state.board
+        for field in fields:
+            if field == "turn":
+                parts.append(tables.player_symbols[state.turn])
+            elif field == "last":
+                parts.append('""' if state.last == NO_CELL else geometry.cells[state.last].name)
+            elif field == "rows":
+                parts.extend("".join(board[c] for c in row) for row in rows)
+            else:
+                parts.append("".join(board[c] for row in rows for c in row))
+        return "(" + " ".join(parts) + ")"
+
+    return parse, format_
+
+
+def _size_error(text: str, given: list[str], shape: str, want_rows: int, lengths: list[int]) -> PositionError:
+    """A position of another size: say so, and what sizes it implies."""
+    message = (f"bad position {text!r}: expected {want_rows} rows of lengths "
+               f"{' '.join(map(str, lengths))}, got {len(given)} rows of lengths "
+               f"{' '.join(str(len(w)) for w in given)}")
+    if given and shape == "grid" and len({len(w) for w in given}) == 1:
+        return SizeMismatch(message, (len(given[0]), len(given)))
+    if given and shape == "hexagon" and len(given) % 2 == 1:
+        return SizeMismatch(message, ((len(given) + 1) // 2,))
+    return PositionError(message)
+
+
+def move_codec(tables: Tables, parts: tuple[str, ...]):
+    """``(format, parse)`` for moves; parsing matches against the legal moves."""
+    names = [c.name for c in tables.geometry.cells]
+
+    def format_(state: State, move: Move) -> str:
+        if move.action == PASS_ACTION:
+            return PASS
+        out = []
+        for part in parts:
+            if part == "from":
+                out.append(names[move.origin] if move.origin != NO_CELL else "")
+            elif part == "to":
+                out.append(names[move.target])
+            else:
+                out.append(part)
+        return "".join(out)
+
+    def normal(text: str) -> str:
+        return " ".join(text.lower().split())
+
+    def parse(state: State, text: str, legal: Callable[[State], list[Move]]) -> Move:
+        wanted = normal(text)
+        if not wanted:
+            raise MoveError("empty move")
+        moves = legal(state)
+        for move in moves:
+            if normal(format_(state, move)) == wanted:
+                return move
+        unknown = [w for w in _cell_words(wanted, parts) if tables.geometry.index_of(w) is None]
+        if unknown and wanted != PASS:
+            raise MoveError(f"{text.strip()!r}: {unknown[0]!r} is not a cell of this board")
+        if not moves:
+            raise MoveError(f"{text.strip()!r}: the game is over, there are no moves")
+        shown = ", ".join(format_(state, m) for m in moves[:12]) + (", ..." if len(moves) > 12 else "")
+        raise MoveError(f"{text.strip()!r} is not a legal move here (legal: {shown})")
+
+    return format_, parse
+
+
+def _cell_words(text: str, parts: tuple[str, ...]) -> list[str]:
+    """Split a move's text at the literal separators of its notation."""
+    pieces = [text]
+    for part in parts:
+        if part not in ("from", "to") and part.strip():
+            sep = part.strip().lower()
+            pieces = [p for chunk in pieces for p in chunk.split(sep)]
+    return [p for chunk in pieces for p in chunk.split() if p]

@@ -1,0 +1,55 @@
+"""Start layouts: pieces placed by condition on ``col``/``row``, or at named cells."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rulesdsl import model as m
+from rulesdsl.errors import PositionError
+from rulesdsl.expr import Value, evaluate
+from rulesdsl.interpreter.tables import Tables
+
+
+def start_board(layout: m.StartLayout, tables: Tables, options: Mapping[str, Value]) -> str:
+    """The board a layout describes. Two pieces on one cell is an error."""
+    geometry = tables.geometry
+    cells = [tables.empty] * len(geometry.cells)
+    env = dict(options)
+    for item in layout.items:
+        if item.kind is not None and item.where is not None:
+            sym = tables.symbol[(tables.player_index(item.player), item.kind)]
+            for cell in geometry.cells:
+                env["col"], env["row"] = cell.x, cell.y
+                if evaluate(item.where, env):
+                    _place(cells, cell.index, sym, item, tables)
+            continue
+        for ref in item.cells:
+            index = _cell_index(ref, tables, options)
+            if item.kind is None:
+                cells[index] = tables.empty
+            else:
+                sym = tables.symbol[(tables.player_index(item.player), item.kind)]
+                _place(cells, index, sym, item, tables)
+    return "".join(cells)
+
+
+def _place(cells: list[str], index: int, sym: str, item: m.StartItem, tables: Tables) -> None:
+    if cells[index] != tables.empty and cells[index] != sym:
+        name = tables.geometry.cells[index].name
+        raise PositionError(f"{item.span}: start layout puts two pieces on {name} "
+                            f"({cells[index]!r} and {sym!r}) for these options")
+    cells[index] = sym
+
+
+def _cell_index(ref: m.CellRef, tables: Tables, options: Mapping[str, Value]) -> int:
+    geometry = tables.geometry
+    if ref.name is not None:
+        index = geometry.index_of(ref.name)
+        if index is None:
+            raise PositionError(f"{ref.span}: {ref.name!r} is not a cell of this board")
+        return index
+    x, y = (evaluate(e, options) for e in ref.xy)
+    index = geometry.at(int(x), int(y))
+    if index < 0:
+        raise PositionError(f"{ref.span}: ({x}, {y}) is not a cell of this board")
+    return index

@@ -1,0 +1,89 @@
+"""Compile-time tables shared by the move generator, end rules and evaluation.
+
+Everything a rule file names (pieces, players, directions) is resolved here to
+symbols, player indices and per-cell neighbour tables, once per compiled game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulesdsl import model as m
+from rulesdsl.errors import RulesdslError
+from rulesdsl.interpreter.geometry import Geometry, Vector, rotate_left
+
+RELATIVE = ("forward", "backward", "left", "right",
+            "forward-left", "forward-right", "backward-left", "backward-right")
+
+
+@dataclass
+class Tables:
+    """Symbols, owners and directions of one compiled game."""
+
+    geometry: Geometry
+    empty: str
+    player_names: tuple[str, ...]
+    player_symbols: tuple[str, ...]
+    owner: dict[str, int]  # symbol -> player index
+    kind: dict[str, str]  # symbol -> piece kind
+    symbol: dict[tuple[int, str], str]  # (player, kind) -> symbol
+    forward: dict[int, Vector]
+    direction_sets: dict[str, tuple[m.DirRef, ...]]
+    _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
+
+    @property
+    def cell_count(self) -> int:
+        """Number of cells on the board."""
+        return len(self.geometry.cells)
+
+    def player_index(self, name: str) -> int:
+        """Index of a declared player."""
+        return self.player_names.index(name)
+
+    def symbols_of(self, player: int, kind: str | None = None) -> frozenset[str]:
+        """Symbols of ``player``'s pieces (of one kind, or all kinds)."""
+        return frozenset(s for (p, k), s in self.symbol.items() if p == player and (kind is None or k == kind))
+
+    def neighbours(self, vector: Vector) -> tuple[int, ...]:
+        """For each cell, the neighbour along ``vector`` (-1 off the board); cached."""
+        table = self._neighbours.get(vector)
+        if table is None:
+            table = self._neighbours[vector] = self.geometry.neighbour_table(vector)
+        return table
+
+    def vectors(self, refs: tuple[m.DirRef, ...], player: int) -> list[Vector]:
+        """The lattice vectors that direction names mean for ``player``, in order."""
+        out: list[Vector] = []
+        for ref in refs:
+            for vector in self._expand(ref.name, player, ()):
+                if vector not in out:
+                    out.append(vector)
+        return out
+
+    def _expand(self, name: str, player: int, seen: tuple[str, ...]) -> list[Vector]:
+        geometry = self.geometry
+        if name in self.direction_sets:
+            if name in seen:
+                raise RulesdslError(f"directions {name} refers to itself")
+            return [v for ref in self.direction_sets[name] for v in self._expand(ref.name, player, (*seen, name))]
+        if name in geometry.directions:
+            return [geometry.directions[name]]
+        if name in geometry.direction_sets:
+            return [geometry.directions[d] for d in geometry.direction_sets[name]]
+        if name in RELATIVE:
+            return [self.relative(name, player)]
+        raise RulesdslError(f"unknown direction {name!r}")
+
+    def relative(self, name: str, player: int) -> Vector:
+        """A player-relative direction (``forward-left``...) as a lattice vector."""
+        if player not in self.forward:
+            raise RulesdslError(f"direction {name!r} needs a 'forward' statement for {self.player_names[player]}")
+        fx, fy = self.forward[player]
+        lx, ly = rotate_left((fx, fy))
+        parts = {"forward": (fx, fy), "backward": (-fx, -fy), "left": (lx, ly), "right": (-lx, -ly)}
+        x = y = 0
+        for part in name.split("-"):
+            x, y = x + parts[part][0], y + parts[part][1]
+        if (x, y) not in self.geometry.directions.values():
+            raise RulesdslError(f"direction {name!r} is not a direction of a {self.geometry.shape} board")
+        return (x, y)

@@ -1,0 +1,340 @@
+"""Semantic checks: every name resolved, every value in range, all errors at once.
+
+``check(resolved)`` returns diagnostics sorted by place; errors stop the
+pipeline, warnings do not (unless ``check --strict``).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from rulesdsl import model as m
+from rulesdsl.errors import Diagnostic, Span
+from rulesdsl.expr import ExprError, evaluate, names_in
+from rulesdsl.interpreter.geometry import GRID_DIRECTIONS, GRID_SETS, HEX_DIRECTIONS, HEX_SETS
+from rulesdsl.interpreter.tables import RELATIVE
+
+ACTIONS = ("step", "jump", "slide", "push")
+OVER = ("enemy", "friend", "any")
+TARGETS = ("empty", "enemy")
+ROLES = ("mover", "opponent")
+FUNCTIONS = ("count", "lost")
+
+
+def suggest(word: str, choices: Iterable[str]) -> str | None:
+    """The closest known name to a misspelt one, if any is close."""
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+class Checker:
+    """Collects diagnostics for one resolved rule file."""
+
+    def __init__(self, resolved):
+        self.resolved = resolved
+        self.found: list[Diagnostic] = []
+        self.file = resolved.path
+
+    # -- reporting --------------------------------------------------------------
+    def error(self, span: Span, message: str, code: str, hint: str = "") -> None:
+        self.found.append(Diagnostic(span, message, code, "error", hint))
+
+    def warning(self, span: Span, message: str, code: str, hint: str = "") -> None:
+        self.found.append(Diagnostic(span, message, code, "warning", hint))
+
+    def unknown(self, span: Span, what: str, name: str, known: Iterable[str], code: str) -> None:
+        known = sorted(set(known))
+        close = suggest(name, known)
+        if close:
+            hint = f"did you mean {close!r}?"
+        else:
+            hint = f"known: {', '.join(known)}" if known else f"no {what}s are declared"
+        self.error(span, f"unknown {what} {name!r}", code, hint)
+
+    # -- the checks -----------------------------------------------------------------
+    def run(self) -> list[Diagnostic]:
+        r = self.resolved
+        self.options = {s.name: s for s in r.of(m.OptionDecl)}
+        self.players = [p for s in r.of(m.Players)[:1] for p in s.players]
+        self.player_names = [p.name for p in self.players]
+        self.kinds = {s.kind: s for s in r.of(m.PieceDecl)}
+        self.sets = {s.name: s for s in r.of(m.DirectionSet)}
+        boards = r.of(m.Board)
+        self.shape = boards[0].shape if boards else "grid"
+        self.has_forward = bool(r.of(m.Forward))
+        self.check_required()
+        self.check_duplicates()
+        self.check_options()
+        self.check_players_and_pieces()
+        self.check_board()
+        self.check_directions()
+        self.check_start()
+        self.check_moves()
+        self.check_end()
+        self.check_evaluate()
+        self.check_guards()
+        self.check_examples()
+        return sorted(self.found, key=lambda d: (d.span.file, d.span.line, d.span.column))
+
+    def check_required(self) -> None:
+        top = Span(1, 1, 1, 2, self.file)
+        needed = [(m.Players, "players", "players white \"w\", black \"b\""),
+                  (m.Board, "board", "board grid 8 x 8"),
+                  (m.PieceDecl, "piece", "piece pawn white \"w\", black \"b\""),
+                  (m.Moves, "moves", "moves { pawn step orthogonal }")]
+        for kind, word, example in needed:
+            if not self.resolved.of(kind):
+                self.error(top, f"the file has no '{word}' statement", "E010", f"add e.g. {example}")
+        if not self.resolved.of(m.End):
+            self.warning(top, "the file has no 'end' block: a player without moves draws", "W010")
+
+    def check_duplicates(self) -> None:
+        seen: dict[str, m.Statement] = {}
+        for stmt in self.resolved.statements:
+            if isinstance(stmt, (m.OptionDecl, m.PieceDecl, m.DirectionSet)) or stmt.guard is None:
+                first = seen.get(stmt.key)
+                if first is not None and first.guard is None:
+                    self.error(stmt.span, f"duplicate {stmt.key.split()[0].lower()} statement: "
+                               f"{stmt.key!r} is already defined", "E011",
+                               f"first defined at line {first.span.line}")
+                    continue
+            seen.setdefault(stmt.key, stmt)
+
+    def check_options(self) -> None:
+        values: dict[str, object] = {}
+        for decl in self.resolved.of(m.OptionDecl):
+            for ref in names_in(decl.default) + names_in(decl.low or decl.default) + names_in(decl.high or decl.default):
+                if ref.name not in self.options:
+                    self.unknown(ref.span, "option", ref.name, self.options, "E020")
+            try:
+                value = evaluate(decl.default, values)
+                values[decl.name] = value
+                if decl.choices is not None and value not in decl.choices:
+                    self.error(decl.default.span, f"option {decl.name}: default {value!r} is not one of the "
+                               "choices", "E021", f"choices: {', '.join(decl.choices)}")
+                if decl.low is not None:
+                    low, high = evaluate(decl.low, values), evaluate(decl.high, values)
+                    if isinstance(value, bool) or not isinstance(value, int):
+                        self.error(decl.default.span, f"option {decl.name}: a range needs a whole-number default",
+                                   "E021")
+                    elif not low <= value <= high:
+                        self.error(decl.default.span, f"option {decl.name}: default {value} is outside "
+                                   f"{low}..{high}", "E021", f"the allowed range is {low}..{high}")
+            except ExprError as error:
+                if "unknown name" not in error.message:
+                    self.error(error.span, error.message, "E022")
+
+    def check_players_and_pieces(self) -> None:
+        stmts = self.resolved.of(m.Players)
+        if stmts and len(self.players) != 2:
+            self.error(stmts[0].span, f"{len(self.players)} players declared; games have exactly two", "E012")
+        symbols: dict[str, Span] = {}
+        for player in self.players:
+            if player.name in ROLES:
+                self.error(player.span, f"{player.name!r} is a reserved word and cannot name a player", "E013")
+        names = [p.name for p in self.players]
+        for player in self.players:
+            if names.count(player.name) > 1:
+                self.error(player.span, f"duplicate player {player.name!r}", "E011")
+        for piece in self.kinds.values():
+            owners = []
+            for player, sym, span in piece.symbols:
+                if player not in self.player_names:
+                    self.unknown(span, "player", player, self.player_names, "E030")
+                owners.append(player)
+                if len(sym) != 1 or sym.isspace() or sym in "-()\"'":
+                    self.error(span, f"piece symbol {sym!r} must be one character other than - ( ) and quotes",
+                               "E031")
+                elif sym in symbols:
+                    self.error(span, f"symbol {sym!r} is already used", "E031",
+                               f"first used at line {symbols[sym].line}")
+                symbols.setdefault(sym, span)
+            for player in set(owners):
+                if owners.count(player) > 1:
+                    self.error(piece.span, f"piece {piece.kind}: two symbols for {player}", "E031")
+
+    def check_board(self) -> None:
+        for board in self.resolved.of(m.Board):
+            for expr in board.size:
+                self.check_names(expr, self.options)
+        for stmt in self.resolved.of(m.PositionFormat):
+            fields = list(stmt.fields)
+            if sum(f in ("rows", "board") for f in fields) != 1:
+                self.error(stmt.span, "a position needs exactly one of 'rows' or 'board'", "E040")
+            for field in set(fields):
+                if fields.count(field) > 1:
+                    self.error(stmt.span, f"position field {field!r} given twice", "E040")
+            if "rows" in fields and fields[-1] != "rows":
+                self.error(stmt.span, "'rows' must be the last position field", "E040")
+        for stmt in self.resolved.of(m.CellNames):
+            for part in stmt.parts:
+                if isinstance(part.first, str) and (len(part.first) != 1 or not part.first.isalpha()):
+                    self.error(part.span, f"a letter axis starts at one letter, not {part.first!r}", "E041")
+        for stmt in self.resolved.of(m.Notation):
+            if "from" not in stmt.parts and "to" not in stmt.parts:
+                self.error(stmt.span, "move notation needs 'from' or 'to'", "E042")
+
+    def direction_names(self) -> set[str]:
+        if self.shape == "grid":
+            base = set(GRID_DIRECTIONS) | set(GRID_SETS)
+        else:
+            base = set(HEX_DIRECTIONS) | set(HEX_SETS)
+        return base | set(self.sets) | set(RELATIVE)
+
+    def check_dirs(self, refs: tuple[m.DirRef, ...]) -> None:
+        known = self.direction_names()
+        for ref in refs:
+            if ref.name not in known:
+                self.unknown(ref.span, "direction", ref.name, known - set(RELATIVE), "E050")
+            elif ref.name in RELATIVE and not self.has_forward:
+                self.error(ref.span, f"direction {ref.name!r} is relative to the player, but no 'forward' "
+                           "statement says which way each player faces", "E051",
+                           "add e.g. forward white n, black s")
+
+    def check_directions(self) -> None:
+        for stmt in self.sets.values():
+            self.check_dirs(stmt.directions)
+            if any(ref.name == stmt.name for ref in stmt.directions):
+                self.error(stmt.span, f"directions {stmt.name} refers to itself", "E052")
+        absolute = GRID_DIRECTIONS if self.shape == "grid" else HEX_DIRECTIONS
+        for stmt in self.resolved.of(m.Forward):
+            for player, direction, span in stmt.pairs:
+                if player not in self.player_names:
+                    self.unknown(span, "player", player, self.player_names, "E030")
+                if direction not in absolute:
+                    self.unknown(span, "direction", direction, absolute, "E050")
+
+    def check_start(self) -> None:
+        for stmt in self.resolved.of(m.StartLayout):
+            for item in stmt.items:
+                if item.kind is not None:
+                    self.check_piece(item.span, item.kind, item.player)
+                if item.where is not None:
+                    self.check_names(item.where, {**self.options, "col": None, "row": None})
+                for ref in item.cells:
+                    if ref.xy is not None:
+                        for expr in ref.xy:
+                            self.check_names(expr, self.options)
+
+    def check_piece(self, span: Span, kind: str, player: str | None) -> None:
+        if kind not in self.kinds:
+            self.unknown(span, "piece kind", kind, self.kinds, "E032")
+        if player is not None and player not in self.player_names:
+            self.unknown(span, "player", player, self.player_names, "E030")
+
+    def check_moves(self) -> None:
+        for block in self.resolved.of(m.Moves):
+            if not block.rules:
+                self.warning(block.span, "the moves block is empty: nobody can ever move", "W020")
+            for rule in block.rules:
+                if rule.kind not in self.kinds:
+                    self.unknown(rule.span, "piece kind", rule.kind, self.kinds, "E032")
+                self.check_dirs(rule.directions)
+                spans = dict(rule.option_spans)
+                if rule.over is not None and rule.over not in OVER:
+                    self.unknown(spans["over"], "jump target", rule.over, OVER, "E060")
+                if rule.over is not None and rule.action != "jump":
+                    self.error(spans["over"], f"'over' belongs to jump, not {rule.action}", "E061")
+                if rule.capture and rule.action != "jump":
+                    self.error(spans["capture"], f"'capture' belongs to jump; a {rule.action} captures "
+                               "with 'to enemy'", "E061")
+                if rule.line is not None and rule.action != "push":
+                    self.error(spans["line"], f"'line' belongs to push, not {rule.action}", "E061")
+                if rule.line is not None:
+                    low, high = rule.line
+                    if low < 1 or (high is not None and high < low):
+                        self.error(spans["line"], f"line {low}..{high}: lengths must be at least 1 and "
+                                   "ascending", "E062")
+                for target in rule.targets:
+                    if target not in TARGETS:
+                        self.unknown(spans["to"], "target", target, TARGETS, "E060")
+                if rule.targets and rule.action in ("jump", "push"):
+                    self.error(spans["to"], f"'to' belongs to step and slide, not {rule.action}", "E061")
+        for again in self.resolved.of(m.Again):
+            if again.after is not None and again.after not in (*ACTIONS, "capture"):
+                self.unknown(again.span, "action", again.after, (*ACTIONS, "capture"), "E063")
+
+    def player_ref(self, span: Span, name: str) -> None:
+        if name not in ROLES and name not in self.player_names:
+            self.unknown(span, "player", name, (*ROLES, *self.player_names), "E030")
+
+    def check_condition(self, expr: m.Expr) -> None:
+        if isinstance(expr, m.NameRef):
+            if expr.name not in self.options:
+                self.unknown(expr.span, "option", expr.name, self.options, "E020")
+        elif isinstance(expr, m.Call):
+            if expr.function not in FUNCTIONS:
+                self.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
+            elif not 1 <= len(expr.args) <= 2:
+                self.error(expr.span, f"{expr.function}() takes a player and an optional piece kind", "E071")
+            else:
+                self.player_ref(expr.span, expr.args[0])
+                if len(expr.args) == 2:
+                    self.check_piece(expr.span, expr.args[1], None)
+        elif isinstance(expr, m.HasNone):
+            self.player_ref(expr.span, expr.player)
+            if expr.kind != "pieces":
+                self.check_piece(expr.span, expr.kind, None)
+        elif isinstance(expr, (m.Beyond, m.OnFarRow)):
+            self.player_ref(expr.span, expr.player)
+            self.check_piece(expr.span, expr.kind, None)
+            if isinstance(expr, m.Beyond):
+                self.player_ref(expr.span, expr.other)
+                self.check_piece(expr.span, expr.other_kind, None)
+            if not self.has_forward:
+                self.error(expr.span, "this condition is measured along each player's forward direction, "
+                           "but no 'forward' statement gives it", "E051")
+        elif isinstance(expr, m.Unary):
+            self.check_condition(expr.operand)
+        elif isinstance(expr, m.Binary):
+            self.check_condition(expr.left)
+            self.check_condition(expr.right)
+        elif isinstance(expr, m.Logic):
+            for item in expr.items:
+                self.check_condition(item)
+
+    def check_end(self) -> None:
+        for block in self.resolved.of(m.End):
+            for rule in block.rules:
+                if rule.player is not None:
+                    self.player_ref(rule.span, rule.player)
+                self.check_condition(rule.condition)
+
+    def check_evaluate(self) -> None:
+        for block in self.resolved.of(m.Evaluate):
+            for feature in block.features:
+                if feature.kind is not None:
+                    if feature.name in ("mobility", "captures"):
+                        self.error(feature.span, f"{feature.name} takes no piece kind", "E080")
+                    else:
+                        self.check_piece(feature.span, feature.kind, None)
+                if feature.name == "advancement" and not self.has_forward:
+                    self.error(feature.span, "advancement needs a 'forward' statement", "E051")
+
+    def check_guards(self) -> None:
+        for stmt in self.resolved.statements:
+            if stmt.guard is not None:
+                self.check_names(stmt.guard, self.options)
+            if isinstance(stmt, m.Moves):
+                for rule in stmt.rules:
+                    if rule.guard is not None:
+                        self.check_names(rule.guard, self.options)
+
+    def check_examples(self) -> None:
+        for example in self.resolved.examples:
+            for name, expr in example.settings:
+                if name not in self.options:
+                    self.unknown(example.span, "option", name, self.options, "E020")
+                self.check_names(expr, self.options)
+
+    def check_names(self, expr: m.Expr, known) -> None:
+        for ref in names_in(expr):
+            if ref.name not in known:
+                self.unknown(ref.span, "option", ref.name, [k for k in known if k not in ("col", "row")]
+                             if known is not self.options else known, "E020")
+
+
+def check(resolved) -> list[Diagnostic]:
+    """Every static finding for a resolved rule file, sorted by place."""
+    return [resolved.attach(d) for d in Checker(resolved).run()]

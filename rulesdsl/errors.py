@@ -1,0 +1,77 @@
+"""Errors for people: every one names its place and says what is wrong in one line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A place in a source file: 1-based line and column, with the end."""
+
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+    file: str = field(default="<rules>", compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOWHERE = Span(0, 0)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding of the checker: an error or a warning at a place."""
+
+    span: Span
+    message: str
+    code: str = "E000"
+    severity: str = "error"
+    hint: str = ""
+    source_line: str = ""
+
+    def one_line(self) -> str:
+        """``file:line:col: severity: message (hint)`` on one line."""
+        where = str(self.span) if self.span.line else self.span.file
+        text = f"{where}: {self.severity}: {self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+    def with_caret(self) -> str:
+        """The one-line form, then the source line and a caret under the place."""
+        lines = [self.one_line()]
+        if self.source_line and self.span.column:
+            lines.append("    " + self.source_line.rstrip("\n").expandtabs(1))
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                width = self.span.end_column - self.span.column
+            lines.append("    " + " " * (self.span.column - 1) + "^" * width)
+        return "\n".join(lines)
+
+
+class RulesdslError(ValueError):
+    """Base of every error the tool reports to a user (never a traceback)."""
+
+
+class RulesError(RulesdslError):
+    """A rule file that does not parse or check; carries all its diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.column))
+        super().__init__(self.diagnostics[0].one_line() if self.diagnostics else "invalid rules")
+
+
+class OptionError(RulesdslError):
+    """A bad ``--set NAME=VALUE``: unknown option, wrong type or out of range."""
+
+
+class PositionError(RulesdslError):
+    """A position string that does not fit the game."""
+
+
+class MoveError(RulesdslError):
+    """A move that is malformed or not legal in the position."""

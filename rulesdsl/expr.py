@@ -1,0 +1,81 @@
+"""Evaluate the static expressions of a rule file: option values, guards, layouts.
+
+Only a closed set of operators is interpreted; a rule file can never run code.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+
+from rulesdsl import model as m
+from rulesdsl.errors import RulesdslError, Span
+
+Value = int | bool | str
+
+BINARY: dict[str, Callable[[Value, Value], Value]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
+
+
+class ExprError(RulesdslError):
+    """An expression that cannot be evaluated; carries its span."""
+
+    def __init__(self, span: Span, message: str):
+        self.span = span
+        super().__init__(f"{span}: {message}")
+        self.message = message
+
+
+def evaluate(expr: m.Expr, env: Mapping[str, Value]) -> Value:
+    """The value of a static expression, with names looked up in ``env``."""
+    if isinstance(expr, m.Literal):
+        return expr.value
+    if isinstance(expr, m.NameRef):
+        if expr.name not in env:
+            raise ExprError(expr.span, f"unknown name {expr.name!r}")
+        return env[expr.name]
+    if isinstance(expr, m.Unary):
+        value = evaluate(expr.operand, env)
+        if expr.op == "not":
+            return not value
+        _need_int(expr.operand, value)
+        return -value
+    if isinstance(expr, m.Logic):
+        if expr.op == "and":
+            return all(bool(evaluate(item, env)) for item in expr.items)
+        return any(bool(evaluate(item, env)) for item in expr.items)
+    if isinstance(expr, m.Binary):
+        left = evaluate(expr.left, env)
+        right = evaluate(expr.right, env)
+        if expr.op in ("/", "%"):
+            _need_int(expr.left, left)
+            _need_int(expr.right, right)
+            if right == 0:
+                raise ExprError(expr.span, "division by zero")
+            return left // right if expr.op == "/" else left % right
+        if expr.op in ("+", "-", "*", "<", "<=", ">", ">="):
+            _need_int(expr.left, left)
+            _need_int(expr.right, right)
+        return BINARY[expr.op](left, right)
+    raise ExprError(expr.span, "this condition only makes sense in an end rule")
+
+
+def _need_int(expr: m.Expr, value: Value) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ExprError(expr.span, f"expected a number, got {value!r}")
+
+
+def names_in(expr: m.Expr) -> list[m.NameRef]:
+    """Every plain name an expression refers to."""
+    if isinstance(expr, m.NameRef):
+        return [expr]
+    if isinstance(expr, m.Unary):
+        return names_in(expr.operand)
+    if isinstance(expr, m.Binary):
+        return names_in(expr.left) + names_in(expr.right)
+    if isinstance(expr, m.Logic):
+        return [n for item in expr.items for n in names_in(item)]
+    return []

@@ -1,0 +1,225 @@
+"""Find rule files, resolve ``extends``, read options, and hand back a Game.
+
+This is the front door of the pipeline: parse -> resolve -> check -> compile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+
+from rulesdsl import model as m
+from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesError, Span
+from rulesdsl.expr import ExprError, Value, evaluate
+from rulesdsl.parser import parse_text
+
+SUFFIX = ".rules"
+
+
+def bundled_dir() -> Path:
+    """The folder of the rule files shipped with the package."""
+    return Path(str(resources.files("rulesdsl.rules")))
+
+
+def bundled_games() -> list[str]:
+    """Names of the bundled games (``konane``, ...)."""
+    return sorted(p.stem for p in bundled_dir().glob(f"*{SUFFIX}"))
+
+
+def find_rules(spec: str, relative_to: Path | None = None) -> Path | None:
+    """A rule file by path, by path relative to ``relative_to``, or by bundled name."""
+    candidates = []
+    if relative_to is not None:
+        candidates += [relative_to / spec, relative_to / (spec + SUFFIX)]
+    candidates += [Path(spec), Path(spec + SUFFIX)]
+    name = Path(spec).name
+    candidates += [bundled_dir() / name, bundled_dir() / (name + SUFFIX)]
+    for path in candidates:
+        if path.is_file():
+            return path
+    return None
+
+
+@dataclass
+class Resolved:
+    """A rule file with its ``extends`` chain merged: the statements in force."""
+
+    path: str
+    statements: list[m.Statement]
+    texts: dict[str, str] = field(default_factory=dict)
+    examples: list[m.Example] = field(default_factory=list)
+
+    def of(self, kind: type) -> list:
+        """All statements of one type, in order."""
+        return [s for s in self.statements if isinstance(s, kind)]
+
+    def source_line(self, span: Span) -> str:
+        """The text of the line a span points into (for carets)."""
+        lines = self.texts.get(span.file, "").splitlines()
+        return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+
+    def attach(self, diagnostic: Diagnostic) -> Diagnostic:
+        """The diagnostic with its source line filled in."""
+        if diagnostic.source_line:
+            return diagnostic
+        return replace(diagnostic, source_line=self.source_line(diagnostic.span))
+
+
+def read_file(path: Path) -> m.RuleFile:
+    """Parse one file (no ``extends`` resolution)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RulesError([Diagnostic(Span(0, 0, file=str(path)), f"cannot read file: {error}", "E002")]) from None
+    return parse_text(text, str(path))
+
+
+def resolve(path: Path, _chain: tuple[str, ...] = ()) -> Resolved:
+    """Parse ``path`` and merge the files it extends, parent first.
+
+    A statement of the child replaces every parent statement with the same key
+    (``option rows`` replaces ``option rows``; ``moves`` replaces ``moves``).
+    Examples are not inherited: each file pins its own meaning.
+    """
+    rule_file = read_file(path)
+    texts = {rule_file.path: rule_file.text}
+    own = rule_file.statements
+    parent: Resolved | None = None
+    for stmt in own:
+        if isinstance(stmt, m.Extends):
+            target = find_rules(stmt.target, path.parent)
+            if target is None:
+                raise RulesError([Diagnostic(stmt.span, f"extends {stmt.target!r}: no such rule file", "E003",
+                                             hint="give a path relative to this file or a bundled game's name",
+                                             source_line=_line(rule_file.text, stmt.span))])
+            key = str(target.resolve())
+            if key in _chain or key == str(path.resolve()):
+                raise RulesError([Diagnostic(stmt.span, f"extends {stmt.target!r} makes a cycle", "E004",
+                                             hint=" -> ".join(Path(p).name for p in (*_chain, key)),
+                                             source_line=_line(rule_file.text, stmt.span))])
+            parent = resolve(target, (*_chain, str(path.resolve())))
+            texts.update(parent.texts)
+    body = [s for s in own if not isinstance(s, (m.Extends, m.Example))]
+    examples = [s for s in own if isinstance(s, m.Example)]
+    if parent is None:
+        return Resolved(rule_file.path, body, texts, examples)
+    overridden = {s.key for s in body}
+    merged = [s for s in parent.statements if s.key not in overridden] + body
+    return Resolved(rule_file.path, merged, texts, examples)
+
+
+def _line(text: str, span: Span) -> str:
+    lines = text.splitlines()
+    return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+
+
+def load_rules(spec: str) -> Resolved:
+    """Resolve a rule file named by path or bundled name, and check it."""
+    from rulesdsl.checker import check
+
+    path = find_rules(spec)
+    if path is None:
+        names = ", ".join(bundled_games())
+        raise RulesError([Diagnostic(Span(0, 0, file=spec), "no such rule file or bundled game", "E002",
+                                     hint=f"bundled games: {names}")])
+    resolved = resolve(path)
+    errors = [d for d in check(resolved) if d.severity == "error"]
+    if errors:
+        raise RulesError([resolved.attach(d) for d in errors])
+    return resolved
+
+
+# ---- options ---------------------------------------------------------------------
+
+
+def parse_setting(text: str) -> tuple[str, str]:
+    """Split ``NAME=VALUE``; raises :class:`OptionError`."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise OptionError(f"--set {text!r}: expected NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def _convert(decl: m.OptionDecl, default: Value, raw: str) -> Value:
+    if isinstance(default, bool):
+        lowered = raw.lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"option {decl.name}: expected true or false, got {raw!r}")
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except ValueError:
+            raise OptionError(f"option {decl.name}: expected a whole number, got {raw!r}") from None
+    return raw
+
+
+def option_values(resolved: Resolved, settings: dict[str, str] | None = None) -> dict[str, Value]:
+    """Every option's value: its default, or the setting; checked against its range."""
+    settings = dict(settings or {})
+    decls = resolved.of(m.OptionDecl)
+    known = {d.name for d in decls}
+    for name in settings:
+        if name not in known:
+            from rulesdsl.checker import suggest
+
+            hint = suggest(name, known)
+            choices = ", ".join(sorted(known)) or "none"
+            raise OptionError(f"unknown option {name!r}" + (f"; did you mean {hint!r}?" if hint
+                                                              else f" (options: {choices})"))
+    values: dict[str, Value] = {}
+    try:
+        for decl in decls:
+            default = evaluate(decl.default, values)
+            values[decl.name] = _convert(decl, default, settings[decl.name]) if decl.name in settings else default
+        for decl in decls:
+            _check_range(decl, values)
+    except ExprError as error:
+        raise OptionError(str(error)) from None
+    return values
+
+
+def _check_range(decl: m.OptionDecl, values: dict[str, Value]) -> None:
+    value = values[decl.name]
+    if decl.choices is not None and value not in decl.choices:
+        raise OptionError(f"option {decl.name}={value}: must be one of {', '.join(decl.choices)}")
+    if decl.low is not None and decl.high is not None:
+        low, high = evaluate(decl.low, values), evaluate(decl.high, values)
+        if not (isinstance(value, int) and low <= value <= high):
+            raise OptionError(f"option {decl.name}={value}: must be between {low} and {high}")
+
+
+def load_game(spec: str, settings: dict[str, str] | None = None):
+    """Resolve, check and compile a rule file into a :class:`Game`."""
+    from rulesdsl.interpreter.compiler import compile_game
+
+    resolved = load_rules(spec)
+    return compile_game(resolved, option_values(resolved, settings))
+
+
+def load_position(game, text: str):
+    """Parse a position for ``game``; recompile when it implies other board sizes.
+
+    Returns ``(game, state)``. A Konane position with four rows read by a game
+    compiled for three rows recompiles the game with ``rows=4``.
+    """
+    from rulesdsl.interpreter.compiler import compile_game
+
+    try:
+        return game, game.parse_position(text)
+    except PositionError as error:
+        implied = getattr(error, "implied_options", None)
+        resolved = getattr(game, "resolved", None)
+        if not implied or resolved is None:
+            raise
+        settings = {k: str(v) for k, v in game.options.items()}
+        settings.update({k: str(v) for k, v in implied.items()})
+        try:
+            values = option_values(resolved, settings)
+        except OptionError as option_error:
+            raise PositionError(f"{error} ({option_error})") from None
+        resized = compile_game(resolved, values)
+        return resized, resized.parse_position(text)

@@ -1,0 +1,348 @@
+"""The typed model of a rule file. Every node carries the span it came from.
+
+The builder (:mod:`rulesdsl.builder`) makes these from the syntax tree; the
+checker reads them; the compiler turns them into a :class:`Game`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulesdsl.errors import Span
+
+# ---- expressions -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expr:
+    """Base of every expression node."""
+
+    span: Span
+
+
+@dataclass(frozen=True)
+class Literal(Expr):
+    """An integer, boolean or string constant."""
+
+    value: int | bool | str
+
+
+@dataclass(frozen=True)
+class NameRef(Expr):
+    """An option, or ``col``/``row`` inside a start layout."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    """``count(mover pawn)`` or ``lost(opponent)``: a piece count."""
+
+    function: str
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    """Arithmetic or comparison: ``left op right``."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Logic(Expr):
+    """``and`` / ``or`` over two or more operands."""
+
+    op: str
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    """``not x`` or ``-x``."""
+
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class NoMoves(Expr):
+    """True when the player to move has no legal move."""
+
+
+@dataclass(frozen=True)
+class HasNone(Expr):
+    """``PLAYER has no KIND``."""
+
+    player: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Beyond(Expr):
+    """``PLAYER has KIND beyond every OTHER KIND2`` (along PLAYER's forward)."""
+
+    player: str
+    kind: str
+    other: str
+    other_kind: str
+
+
+@dataclass(frozen=True)
+class OnFarRow(Expr):
+    """``PLAYER has KIND on far row``: a piece whose forward neighbour is off the board."""
+
+    player: str
+    kind: str
+
+
+# ---- statements --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Base of every statement; ``guard`` includes it only when it holds."""
+
+    span: Span
+    guard: Expr | None = field(default=None, kw_only=True)
+
+    @property
+    def key(self) -> str:
+        """Statements with equal keys override each other across ``extends``."""
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class GameTitle(Statement):
+    title: str
+
+
+@dataclass(frozen=True)
+class Extends(Statement):
+    target: str
+
+
+@dataclass(frozen=True)
+class OptionDecl(Statement):
+    name: str
+    default: Expr
+    low: Expr | None = None
+    high: Expr | None = None
+    choices: tuple[str, ...] | None = None
+    doc: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"option {self.name}"
+
+
+@dataclass(frozen=True)
+class PlayerDecl:
+    span: Span
+    name: str
+    symbol: str
+
+
+@dataclass(frozen=True)
+class Players(Statement):
+    players: tuple[PlayerDecl, ...]
+
+
+@dataclass(frozen=True)
+class Forward(Statement):
+    """Each player's forward direction: ``forward white s, black n``."""
+
+    pairs: tuple[tuple[str, str, Span], ...]
+
+
+@dataclass(frozen=True)
+class Board(Statement):
+    shape: str
+    size: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class NamePartDecl:
+    span: Span
+    axis: str
+    first: str | int
+    from_end: bool
+
+
+@dataclass(frozen=True)
+class CellNames(Statement):
+    parts: tuple[NamePartDecl, ...]
+
+
+@dataclass(frozen=True)
+class PositionFormat(Statement):
+    fields: tuple[str, ...]
+    top_first: bool
+
+
+@dataclass(frozen=True)
+class Notation(Statement):
+    parts: tuple[str, ...]  # "from", "to", or a literal text
+
+
+@dataclass(frozen=True)
+class DirRef:
+    span: Span
+    name: str
+
+
+@dataclass(frozen=True)
+class DirectionSet(Statement):
+    name: str
+    directions: tuple[DirRef, ...]
+
+    @property
+    def key(self) -> str:
+        return f"directions {self.name}"
+
+
+@dataclass(frozen=True)
+class PieceDecl(Statement):
+    kind: str
+    symbols: tuple[tuple[str, str, Span], ...]  # (player, symbol, span)
+
+    @property
+    def key(self) -> str:
+        return f"piece {self.kind}"
+
+
+@dataclass(frozen=True)
+class CellRef:
+    span: Span
+    name: str | None = None
+    xy: tuple[Expr, Expr] | None = None
+
+
+@dataclass(frozen=True)
+class StartItem:
+    """One line of a start layout: place a piece where/at, or empty cells."""
+
+    span: Span
+    kind: str | None  # None for "empty at"
+    player: str | None
+    where: Expr | None = None
+    cells: tuple[CellRef, ...] = ()
+
+
+@dataclass(frozen=True)
+class StartPosition(Statement):
+    text: str
+
+    @property
+    def key(self) -> str:
+        return "start"
+
+
+@dataclass(frozen=True)
+class StartLayout(Statement):
+    items: tuple[StartItem, ...]
+
+    @property
+    def key(self) -> str:
+        return "start"
+
+
+@dataclass(frozen=True)
+class MoveRule(Statement):
+    """``KIND ACTION DIRECTIONS [over WHO] [to WHAT or WHAT] [capture] [line A..B]``."""
+
+    kind: str
+    action: str
+    directions: tuple[DirRef, ...]
+    over: str | None = None
+    targets: tuple[str, ...] = ()
+    capture: bool = False
+    line: tuple[int, int | None] | None = None
+    option_spans: tuple[tuple[str, Span], ...] = ()
+
+
+@dataclass(frozen=True)
+class Moves(Statement):
+    rules: tuple[MoveRule, ...]
+
+
+@dataclass(frozen=True)
+class Again(Statement):
+    after: str | None
+    same_piece: bool
+    may_pass: bool
+
+
+@dataclass(frozen=True)
+class Freeze(Statement):
+    mode: str
+
+    @property
+    def key(self) -> str:
+        return "freeze"
+
+
+@dataclass(frozen=True)
+class Forbid(Statement):
+    what: str
+
+    @property
+    def key(self) -> str:
+        return f"forbid {self.what}"
+
+
+@dataclass(frozen=True)
+class Misere(Statement):
+    pass
+
+
+@dataclass(frozen=True)
+class EndRule:
+    span: Span
+    player: str | None  # None for a draw
+    result: str  # "wins", "loses", "draw"
+    condition: Expr
+
+
+@dataclass(frozen=True)
+class End(Statement):
+    rules: tuple[EndRule, ...]
+
+
+@dataclass(frozen=True)
+class Feature:
+    span: Span
+    name: str
+    kind: str | None
+    weight: float
+
+
+@dataclass(frozen=True)
+class Evaluate(Statement):
+    features: tuple[Feature, ...]
+
+
+@dataclass(frozen=True)
+class Example(Statement):
+    """An inline test: a position (or the start), options, and what must hold."""
+
+    name: str
+    position: str | None
+    settings: tuple[tuple[str, Expr], ...]
+    expect: str  # "moves", "perft", "win", "draw", "ongoing"
+    values: tuple[str | int, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"example {self.span.line}"
+
+
+@dataclass
+class RuleFile:
+    """A parsed file: its statements in order, before ``extends`` is resolved."""
+
+    path: str
+    text: str
+    statements: list[Statement]
