@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import fail, game_options, prepare, reports_errors
 from rulesdsl.interpreter.search import best_move, perft
@@ -91,6 +92,7 @@ def play(file, settings, position, history, as_player, depth) -> None:
 
 
 cli.add_command(check)
+cli.add_command(capture)
 
 
 def main() -> None:

@@ -114,7 +114,7 @@ def describe_score(score: float) -> str:
         return f"wins in {round(WIN - score)} plies"
     if score <= -WIN / 2:
         return f"loses in {round(WIN + score)} plies"
-    return f"score {score:+.2f}"
+    return f"score {score + 0.0:+.2f}"  # no "-0.00"
 
 
 @dataclass
@@ -235,7 +235,7 @@ class Session:
         except (Exception, KeyboardInterrupt) as exc:  # never lose the game in play
             reason = str(exc) or type(exc).__name__
             self.say(f"engine stopped ({reason}); you now play {self.name(turn)}")
-            return
+            self.humans.add(turn)
             self.shown = False
             return
         self.say(f"{self.name(turn)} plays {text}")
@@ -398,6 +398,10 @@ def run_repl(
     except KeyboardInterrupt:  # Ctrl-C outside a prompt: leave, but keep the position
         print(f"\ninterrupted; position: {session.game.format_position(session.state)}", file=out)
         return 130
+    except Exception as exc:  # a bug in the game itself: say so in one line, keep the position
+        print(f"internal error: {type(exc).__name__}: {exc}; position: "
+              f"{session.game.format_position(session.state)}", file=out)
+        return 1
 
 
 def intro(game: Game, humans: frozenset[int], depth: int) -> str:

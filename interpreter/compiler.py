@@ -15,7 +15,7 @@ from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules, m
 from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry
-from rulesdsl.interpreter.movegen import compile_player_moves
+from rulesdsl.interpreter.movegen import compile_player_moves, compile_player_threats
 from rulesdsl.interpreter.notation import SizeMismatch, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import Tables
@@ -117,16 +117,14 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     rules = [r for r in (moves_stmt.rules if moves_stmt else ())
              if r.guard is None or evaluate(r.guard, options)]
     raw = [compile_player_moves(rules, tables, p, corner_rule) for p in range(nplayers)]
+    threats = [compile_player_threats(rules, tables, p, corner_rule) for p in range(nplayers)]
     after = again.after if again else None
 
     def continues(move: Move) -> bool:
         return after is None or move.action == after or (after == "capture" and move.captures > 0)
 
     def frozen_cells(board: str, player: int) -> set[int]:
-        out: set[int] = set()
-        for move in raw[1 - player](board):
-            out.update(move.displaced)
-        return out
+        return threats[1 - player](board)
 
     def board_after(board: str, move: Move) -> str:
         cells = list(board)
@@ -256,7 +254,7 @@ def _implied_options(board: m.Board, implied: tuple[int, ...]) -> dict[str, int]
 def _reason(resolved: Resolved, rule: m.EndRule) -> str:
     """The end rule's condition as written, for announcing a result."""
     span = rule.condition.span
-    line = resolved.texts.get(span.file, "").splitlines()
+    line = resolved.texts.get(span.file, "").split("\n")  # lines as the parser counts them
     if span.line and span.line == span.end_line and span.line <= len(line):
         return line[span.line - 1][span.column - 1:span.end_column - 1].strip()
     return f"end rule at line {rule.span.line}"

@@ -21,6 +21,10 @@ Condition = Callable[[State, MovesThunk], Value]
 PlayerOf = Callable[[State], int]
 
 
+class EndRulesError(RulesdslError):
+    """An end rule that cannot be evaluated in a position."""
+
+
 def mover_of(state: State) -> int:
     """The player who made the last ply (the player to move, in a go-again turn)."""
     return state.turn if state.last != NO_CELL else 1 - state.turn
@@ -93,10 +97,16 @@ class ConditionCompiler:
 
     def _binary(self, expr: m.Binary) -> Condition:
         left, right = self.compile(expr.left), self.compile(expr.right)
-        if expr.op == "/":
-            return lambda state, moves: left(state, moves) // right(state, moves)
-        if expr.op == "%":
-            return lambda state, moves: left(state, moves) % right(state, moves)
+        if expr.op in ("/", "%"):
+            where = expr.span
+
+            def divide(state: State, moves: MovesThunk) -> int:
+                a, b = left(state, moves), right(state, moves)
+                if b == 0:
+                    raise EndRulesError(f"{where}: division by zero in this position")
+                return a // b if expr.op == "/" else a % b
+
+            return divide
         op = BINARY[expr.op]
         return lambda state, moves: op(left(state, moves), right(state, moves))
 
@@ -176,11 +186,3 @@ def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Ta
             compiled.append((condition, (lambda r: lambda state: 1 - r(state))(ref), rule))
     return compiled
 
-
-def describe(rule: m.EndRule) -> str:
-    """A short reason for an outcome, from the end rule's source span."""
-    return f"end rule at line {rule.span.line}"
-
-
-class EndRulesError(RulesdslError):
-    """An end rule that cannot be evaluated in a position."""

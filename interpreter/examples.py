@@ -6,44 +6,76 @@ from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesdslError
 from rulesdsl.expr import ExprError, evaluate
 from rulesdsl.interpreter.compiler import compile_game
+from rulesdsl.interpreter.game import Game, State
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import Resolved, load_position, option_values
+
+
+def prepare(resolved: Resolved, settings: dict[str, str], position: str | None = None,
+            history: tuple[str, ...] = ()) -> tuple[Game, State]:
+    """The game for these option settings and the position to test (the start by default).
+
+    Raises :class:`RulesdslError` (an option, position or board that does not fit).
+    """
+    game = compile_game(resolved, option_values(resolved, settings))
+    if position is None:
+        state = game.initial_state()
+    else:
+        game, state = load_position(game, position)
+    if history:
+        state = game.with_history(state, list(history))
+    return game, state
+
+
+def check_expectation(game: Game, state: State, expect: str, values: tuple) -> str | None:
+    """``None`` when ``state`` meets one expectation, else what went wrong (one line).
+
+    ``expect`` is ``moves`` (values: move strings, compared as sets), ``perft``
+    (values: counts for depths 1..n), ``win`` (values: player and ``wins``/``loses``),
+    ``draw`` or ``ongoing``.
+    """
+    if expect == "perft":
+        for depth, want in enumerate(values, start=1):
+            got = perft(game, state, depth)
+            if got != want:
+                return f"perft({depth}) is {got}, expected {want}"
+        return None
+    if expect == "moves":
+        got = sorted(game.format_move(state, mv) for mv in game.legal_moves(state))
+        want = sorted(str(v) for v in values)
+        if sorted(_normal(v) for v in got) != sorted(_normal(v) for v in want):
+            missing = sorted(set(map(_normal, want)) - set(map(_normal, got)))
+            extra = sorted(set(map(_normal, got)) - set(map(_normal, want)))
+            detail = "; ".join(part for part in (f"missing {', '.join(missing)}" if missing else "",
+                                                 f"unexpected {', '.join(extra)}" if extra else "") if part)
+            return (f"moves are {', '.join(got) or 'none'}; expected {', '.join(want) or 'none'}"
+                    + (f" ({detail})" if detail else ""))
+        return None
+    outcome = game.outcome(state)
+    if expect == "ongoing":
+        return None if outcome is None else f"the game is over ({_result(game, outcome)}), expected not"
+    if outcome is None:
+        return "the game is not over; expected a result"
+    if expect == "draw":
+        return None if outcome.winner is None else f"{_result(game, outcome)}; expected a draw"
+    name, verb = values
+    player = game.player_named(str(name))
+    if player is None:
+        return f"{name!r} is not a player"
+    held = outcome.winner is not None and (outcome.winner == player.index) == (verb == "wins")
+    return None if held else f"{_result(game, outcome)}; expected {name} {verb}"
+
+
+def _normal(move: str) -> str:
+    return " ".join(move.lower().split())
 
 
 def run_example(resolved: Resolved, example: m.Example) -> str | None:
     """``None`` when the example holds, else what went wrong (one line)."""
     try:
         settings = {name: str(evaluate(expr, {})).lower() for name, expr in example.settings}
-        game = compile_game(resolved, option_values(resolved, settings))
-        if example.position is None:
-            state = game.initial_state()
-        else:
-            game, state = load_position(game, example.position)
-        if example.expect == "perft":
-            for depth, want in enumerate(example.values, start=1):
-                got = perft(game, state, depth)
-                if got != want:
-                    return f"perft({depth}) is {got}, the example expects {want}"
-            return None
-        if example.expect == "moves":
-            got = sorted(game.format_move(state, mv) for mv in game.legal_moves(state))
-            want = sorted(str(v) for v in example.values)
-            if got != want:
-                return f"moves are {', '.join(got) or 'none'}; the example expects {', '.join(want) or 'none'}"
-            return None
-        outcome = game.outcome(state)
-        if example.expect == "ongoing":
-            return None if outcome is None else f"the game is over ({_result(game, outcome)}), expected not"
-        if outcome is None:
-            return "the game is not over; the example expects a result"
-        if example.expect == "draw":
-            return None if outcome.winner is None else f"{_result(game, outcome)}; the example expects a draw"
-        name, verb = example.values
-        player = game.player_named(str(name))
-        if player is None:
-            return f"{name!r} is not a player"
-        wins = (outcome.winner == player.index) == (verb == "wins")
-        return None if wins else f"{_result(game, outcome)}; the example expects {name} {verb}"
+        game, state = prepare(resolved, settings, example.position)
+        return check_expectation(game, state, example.expect, example.values)
     except ExprError as error:
         return error.message
     except RulesdslError as error:
@@ -62,6 +94,6 @@ def run_examples(resolved: Resolved) -> list[Diagnostic]:
     for example in resolved.examples:
         problem = run_example(resolved, example)
         if problem is not None:
-            found.append(resolved.attach(Diagnostic(example.span, f"example {example.name!r} fails: {problem}",
-                                                    "E100")))
+            message = f"example {example.name!r} fails: {problem}"
+            found.append(resolved.attach(Diagnostic(example.span, message, "E100")))
     return found

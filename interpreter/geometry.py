@@ -175,6 +175,12 @@ def build_geometry(
         return "".join(text)
 
     cells = tuple(Cell(i, x, y, name_of(x, y)) for i, (x, y) in enumerate(ordered))
+    seen: dict[str, Cell] = {}
+    for cell in cells:
+        twin = seen.setdefault(cell.name.lower(), cell)
+        if twin is not cell:
+            raise ValueError(f"two cells are both named {cell.name!r}: put a letter axis first or "
+                             "use letters for one axis")
     rows_listed = tuple(
         tuple(c.index for c in cells if c.y == y) for y in row_ys
     )

@@ -26,6 +26,7 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     cells = range(tables.cell_count)
     targets = set(rule.targets or ("empty",))
     may_capture_onto = "enemy" in targets
+    may_enter_empty = "empty" in targets
     action = rule.action
 
     if action in ("step", "slide"):
@@ -41,7 +42,8 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
                     while t >= 0:
                         there = board[t]
                         if there == empty:
-                            out.append(Move(c, t, ((c, empty), (t, piece)), action, (c,)))
+                            if may_enter_empty:
+                                out.append(Move(c, t, ((c, empty), (t, piece)), action, (c,)))
                         else:
                             if may_capture_onto and there in theirs:
                                 out.append(Move(c, t, ((c, empty), (t, piece)), action, (c,), (t,), 1))
@@ -80,18 +82,18 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     corners = set(tables.geometry.corners()) if corner_rule else set()
     outward = {c: tables.geometry.outward(c) for c in corners}
     vectors = tables.vectors(rule.directions, player)
+    directed = list(zip(rays, vectors))
 
-    def gen_push(board: str, out: list[Move]) -> None:
+    def scan_push(board: str, out: list[Move] | None, threats: set[int] | None) -> None:
         for c in cells:
             if board[c] not in movers:
                 continue
-            for ray, vector in zip(rays, vectors):
-                line = [c]
+            for ray, vector in directed:
                 t = ray[c]
+                k = 1
                 while t >= 0 and board[t] in mine:
-                    line.append(t)
+                    k += 1
                     t = ray[t]
-                k = len(line)
                 if k < low or (high is not None and k > high) or t < 0:
                     continue
                 pushed: list[int] = []
@@ -100,25 +102,30 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
                     while u >= 0 and board[u] in theirs:
                         pushed.append(u)
                         u = ray[u]
-                    if len(pushed) >= k:
+                    if len(pushed) >= k or (u >= 0 and board[u] != empty):
                         continue
-                    if u >= 0:
-                        if board[u] != empty:
-                            continue
-                        pushed_to = u
-                    else:
-                        last = pushed[-1]
-                        if last in corners and outward[last] == vector:
-                            continue
-                        pushed_to = -1
-                    seq = line + pushed + ([pushed_to] if pushed_to >= 0 else [])
-                else:
-                    seq = line + [t]
+                    if u < 0 and pushed[-1] in corners and outward[pushed[-1]] == vector:
+                        continue
+                elif out is None:
+                    continue
+                if out is None:
+                    threats.update(pushed)
+                    continue
+                line = [c]
+                while len(line) < k:
+                    line.append(ray[line[-1]])
+                seq = line + pushed
+                end = ray[seq[-1]]
+                if end >= 0:
+                    seq.append(end)
                 changes = [(seq[0], empty)] + [(seq[i], board[seq[i - 1]]) for i in range(1, len(seq))]
-                captured = 1 if pushed and seq[-1] == pushed[-1] else 0
-                out.append(Move(c, line[1] if k > 1 else t, tuple(changes), action,
-                                tuple(line), tuple(pushed), captured))
+                out.append(Move(c, ray[c], tuple(changes), action, tuple(line), tuple(pushed),
+                                1 if end < 0 else 0))
 
+    def gen_push(board: str, out: list[Move]) -> None:
+        scan_push(board, out, None)
+
+    gen_push.threats = lambda board, acc: scan_push(board, None, acc)  # type: ignore[attr-defined]
     return gen_push
 
 
@@ -134,3 +141,28 @@ def compile_player_moves(rules: list[m.MoveRule], tables: Tables, player: int,
         return out
 
     return moves
+
+
+def compile_player_threats(rules: list[m.MoveRule], tables: Tables, player: int,
+                           corner_rule: bool) -> Callable[[str], set[int]]:
+    """``threats(board)``: the cells holding enemy pieces that ``player`` could displace.
+
+    Pushes have a fast path that builds no moves; other rules are generated
+    and their displaced cells collected.
+    """
+    generators = [compile_rule(rule, tables, player, corner_rule) for rule in rules]
+
+    def threats(board: str) -> set[int]:
+        found: set[int] = set()
+        for gen in generators:
+            fast = getattr(gen, "threats", None)
+            if fast is not None:
+                fast(board, found)
+                continue
+            out: list[Move] = []
+            gen(board, out)
+            for move in out:
+                found.update(move.displaced)
+        return found
+
+    return threats

@@ -1,0 +1,5 @@
+"""rulesdsl: board games as declarative rule files."""
+
+from rulesdsl.capture import capture
+
+__all__ = ["capture"]

@@ -56,7 +56,7 @@ class Resolved:
 
     def source_line(self, span: Span) -> str:
         """The text of the line a span points into (for carets)."""
-        lines = self.texts.get(span.file, "").splitlines()
+        lines = self.texts.get(span.file, "").split("\n")  # lines as the parser counts them
         return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
 
     def attach(self, diagnostic: Diagnostic) -> Diagnostic:
@@ -70,7 +70,17 @@ def read_file(path: Path) -> m.RuleFile:
     """Parse one file (no ``extends`` resolution)."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
+        data = error.object
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, error.start) + 1
+        column = len(data[line_start:error.start].decode("utf-8", errors="replace")) + 1
+        source = data[line_start:].split(b"\n", 1)[0].decode("utf-8", errors="replace")
+        bad = data[error.start:error.end].hex(" ")
+        raise RulesError([Diagnostic(Span(line, column, line, column + 1, str(path)),
+                                     f"the file is not UTF-8 text: cannot read byte {bad}", "E002",
+                                     hint="save the file as UTF-8", source_line=source)]) from None
+    except OSError as error:
         raise RulesError([Diagnostic(Span(0, 0, file=str(path)), f"cannot read file: {error}", "E002")]) from None
     return parse_text(text, str(path))
 
@@ -86,6 +96,11 @@ def resolve(path: Path, _chain: tuple[str, ...] = ()) -> Resolved:
     texts = {rule_file.path: rule_file.text}
     own = rule_file.statements
     parent: Resolved | None = None
+    extends = [s for s in own if isinstance(s, m.Extends)]
+    if len(extends) > 1:
+        raise RulesError([Diagnostic(extends[1].span, "a file can extend only one other file", "E005",
+                                     hint=f"first 'extends' at line {extends[0].span.line}",
+                                     source_line=_line(rule_file.text, extends[1].span))])
     for stmt in own:
         if isinstance(stmt, m.Extends):
             target = find_rules(stmt.target, path.parent)
@@ -94,23 +109,54 @@ def resolve(path: Path, _chain: tuple[str, ...] = ()) -> Resolved:
                                              hint="give a path relative to this file or a bundled game's name",
                                              source_line=_line(rule_file.text, stmt.span))])
             key = str(target.resolve())
-            if key in _chain or key == str(path.resolve()):
+            here = str(path.resolve())
+            if key in _chain or key == here:
+                cycle = (*_chain, here, key)
                 raise RulesError([Diagnostic(stmt.span, f"extends {stmt.target!r} makes a cycle", "E004",
-                                             hint=" -> ".join(Path(p).name for p in (*_chain, key)),
+                                             hint=" -> ".join(Path(p).name for p in cycle[cycle.index(key):]),
                                              source_line=_line(rule_file.text, stmt.span))])
-            parent = resolve(target, (*_chain, str(path.resolve())))
+            try:
+                parent = resolve(target, (*_chain, here))
+            except RulesError as error:
+                cycles = [d for d in error.diagnostics if d.code == "E004"]
+                if _chain or not cycles:
+                    raise
+                # Report the cycle where the file being read enters it, not deep inside another file.
+                message = f"extends {stmt.target!r} makes a cycle"
+                raise RulesError([replace(cycles[0], span=stmt.span, message=message,
+                                          source_line=_line(rule_file.text, stmt.span))]) from None
             texts.update(parent.texts)
     body = [s for s in own if not isinstance(s, (m.Extends, m.Example))]
     examples = [s for s in own if isinstance(s, m.Example)]
     if parent is None:
         return Resolved(rule_file.path, body, texts, examples)
-    overridden = {s.key for s in body}
-    merged = [s for s in parent.statements if s.key not in overridden] + body
+    merged = _merge(parent.statements, body)
     return Resolved(rule_file.path, merged, texts, examples)
 
 
+def _merge(parent: list[m.Statement], child: list[m.Statement]) -> list[m.Statement]:
+    """The child's statements replace the parent's with the same key, in the parent's place.
+
+    Keeping the place keeps options in order, so ``option b = a * 2`` in the
+    parent still sees a child's ``option a``. New keys come after the parent's.
+    """
+    by_key: dict[str, list[m.Statement]] = {}
+    for stmt in child:
+        by_key.setdefault(stmt.key, []).append(stmt)
+    merged: list[m.Statement] = []
+    placed: set[str] = set()
+    for stmt in parent:
+        if stmt.key not in by_key:
+            merged.append(stmt)
+        elif stmt.key not in placed:
+            merged.extend(by_key[stmt.key])
+            placed.add(stmt.key)
+    merged.extend(s for s in child if s.key not in placed)
+    return merged
+
+
 def _line(text: str, span: Span) -> str:
-    lines = text.splitlines()
+    lines = text.split("\n")  # lines as the parser counts them
     return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
 
 
@@ -188,7 +234,8 @@ def _check_range(decl: m.OptionDecl, values: dict[str, Value]) -> None:
         raise OptionError(f"option {decl.name}={value}: must be one of {', '.join(decl.choices)}")
     if decl.low is not None and decl.high is not None:
         low, high = evaluate(decl.low, values), evaluate(decl.high, values)
-        if not (isinstance(value, int) and low <= value <= high):
+        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (value, low, high))
+        if not (numbers and low <= value <= high):
             raise OptionError(f"option {decl.name}={value}: must be between {low} and {high}")
 
 

@@ -169,6 +169,7 @@ class NamePartDecl:
     axis: str
     first: str | int
     from_end: bool
+    end_word: str = ""  # "top" or "right", as written
 
 
 @dataclass(frozen=True)

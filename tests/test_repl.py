@@ -186,11 +186,11 @@ def test_history_size_is_shown(konane):
     assert "history: 2 boards" in text
 
 
-def test_unexpected_error_keeps_the_game(konane):
+def test_unexpected_error_keeps_the_game(konane, monkeypatch):
     def broken(state, text):
         raise ZeroDivisionError("boom")
 
-    konane._parse_move = broken
+    monkeypatch.setattr(konane, "parse_move", broken)
     code, text = play(konane, "b2-d2\nposition\n")
     assert code == 0
     assert after(text, "white> b2-d2\n").splitlines()[0].startswith("internal error: ZeroDivisionError")
@@ -244,3 +244,14 @@ def test_piped_session_through_the_cli_ends_cleanly():
     assert "Traceback" not in done.stdout + done.stderr
     assert "b2-d2" in done.stdout
     assert done.stdout.count("error: ") >= 4
+
+
+def test_a_broken_game_ends_with_one_line_and_the_position(konane, monkeypatch):
+    def broken(state):
+        raise KeyError("rules bug")
+
+    monkeypatch.setattr(konane, "status", broken)
+    code, text = play(konane, "moves\n")
+    assert code == 1
+    assert "Traceback" not in text
+    assert text.splitlines()[-1] == f"internal error: KeyError: 'rules bug'; position: {START}"

@@ -1,0 +1,210 @@
+"""Random playouts that hold a compiled game to the promises of the Game interface.
+
+``rulesdsl check`` runs these after the static checks, in the spirit of
+OpenSpiel's random simulation tests. From the start (default options) each
+playout plays random legal moves until the game ends or a ply cap, and at
+every position asserts that:
+
+- an unfinished position has a legal move and a finished one has none
+  (``Game.status`` promises moves or an outcome, never neither);
+- no call raises (status, apply, evaluation, notation);
+- the position string reads back to the same board, turn and go-again cell
+  (history is not part of a position string);
+- every legal move has its own notation, and the chosen move's notation
+  reads back to the same move; no move is listed twice;
+- applying a move leaves the parent position as it was;
+- the static evaluation is a finite number.
+
+Nothing here knows which game it plays.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from rulesdsl.errors import Diagnostic, RulesdslError, Span
+from rulesdsl.interpreter.game import Game, Move, State
+
+DEFAULT_PLAYOUTS = 20
+DEFAULT_MAX_PLIES = 200
+
+# What each code means (E2xx: found by playing, not by reading the file).
+CODES = {
+    "E200": "the game cannot be set up with the default options",
+    "E201": "an unfinished position has no legal move",
+    "E202": "a finished position still lists moves, or names no player as the winner",
+    "E203": "a call raised an exception",
+    "E204": "a position string does not read back to the same position",
+    "E205": "a move's notation does not read back to the same move",
+    "E206": "applying a move changed the position it was applied to",
+    "E207": "the same move is listed twice",
+    "E208": "the static evaluation is not a finite number",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken promise, with the place in the playout that shows it."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class PlayoutReport:
+    """What the playouts did and what they found."""
+
+    playouts: int
+    plies: int
+    finished: int
+    problems: tuple[Problem, ...]
+
+
+class _Broken(Exception):
+    """Stops one playout at its first problem."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+class _Playout:
+    """One random game, checking every position it passes through."""
+
+    def __init__(self, game: Game, number: int, seed: int):
+        self.game = game
+        self.number = number
+        self.seed = seed
+        self.ply = 0
+        self.where = ""
+
+    def fail(self, code: str, what: str) -> None:
+        place = f"playout {self.number + 1} (seed {self.seed}), ply {self.ply}"
+        if self.where:
+            place += f", at {self.where}"
+        raise _Broken(Problem(code, f"{place}: {what}"))
+
+    def call(self, what: str, function, *args):
+        """Call into the game; an exception becomes an E203 problem."""
+        try:
+            return function(*args)
+        except _Broken:
+            raise
+        except Exception as error:  # any exception is the finding
+            detail = str(error).splitlines()[0] if str(error) else ""
+            self.fail("E203", f"{what} raised {type(error).__name__}" + (f": {detail}" if detail else ""))
+
+    def check_position(self, state: State) -> None:
+        game = self.game
+        text = self.call("format_position", game.format_position, state)
+        self.where = text
+        back = self.call(f"parse_position({text!r})", game.parse_position, text)
+        if (back.board, back.turn, back.last) != (state.board, state.turn, state.last):
+            again = self.call("format_position", game.format_position, back)
+            self.fail("E204", f"{text} reads back as {again}")
+
+    def check_moves(self, state: State, moves: list[Move]) -> None:
+        game = self.game
+        written: dict[str, Move] = {}
+        seen: set[Move] = set()
+        for move in moves:
+            text = self.call("format_move", game.format_move, state, move)
+            if move in seen:
+                self.fail("E207", f"the move {text} is listed twice")
+            seen.add(move)
+            key = _normal(text)
+            if key in written:
+                self.fail("E205", f"two different legal moves are both written {text!r}")
+            written[key] = move
+
+    def check_evaluation(self, state: State) -> None:
+        for player in range(len(self.game.players)):
+            value = self.call("evaluate", self.game.evaluate, state, player)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                self.fail("E208", f"evaluate(state, {player}) returned {value!r}")
+
+    def play(self, rng: random.Random, max_plies: int) -> tuple[int, bool]:
+        """Play to the end or the cap; ``(plies, finished)``. Raises :class:`_Broken`."""
+        game = self.game
+        state = self.call("initial_state", game.initial_state)
+        while True:
+            self.check_position(state)
+            moves, outcome = self.call("status", game.status, state)
+            if outcome is not None:
+                if moves:
+                    self.fail("E202", f"the game is over ({outcome.reason}), yet lists {len(moves)} moves")
+                if outcome.winner is not None and outcome.winner not in range(len(game.players)):
+                    self.fail("E202", f"the outcome names player {outcome.winner!r}, who does not exist")
+                return self.ply, True
+            if not moves:
+                self.fail("E201", "the game is not over, yet there is no legal move")
+            if self.ply >= max_plies:
+                return self.ply, False
+            self.check_moves(state, moves)
+            self.check_evaluation(state)
+            move = rng.choice(moves)
+            text = self.call("format_move", game.format_move, state, move)
+            parsed = self.call(f"parse_move({text!r})", game.parse_move, state, text)
+            if parsed != move:
+                self.fail("E205", f"the move {text!r} reads back as {game.format_move(state, parsed)!r}, "
+                          "a different move")
+            before = (state.board, state.turn, state.last, state.history)
+            child = self.call(f"apply({text!r})", game.apply, state, move)
+            if (state.board, state.turn, state.last, state.history) != before or \
+                    self.call("format_position", game.format_position, state) != self.where:
+                self.fail("E206", f"applying {text!r} changed the parent position")
+            state = child
+            self.ply += 1
+
+
+def run_playouts(game: Game, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
+                 max_plies: int = DEFAULT_MAX_PLIES) -> PlayoutReport:
+    """Play ``playouts`` random games from the start; every problem found (one per code)."""
+    rng = random.Random(seed)
+    problems: dict[str, Problem] = {}
+    plies = finished = 0
+    for number in range(playouts):
+        playout = _Playout(game, number, seed)
+        try:
+            length, done = playout.play(rng, max_plies)
+        except _Broken as broken:
+            problems.setdefault(broken.problem.code, broken.problem)
+            plies += playout.ply
+            continue
+        plies += length
+        finished += done
+    return PlayoutReport(playouts, plies, finished, tuple(sorted(problems.values(), key=lambda p: p.code)))
+
+
+def selfcheck(resolved, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
+              max_plies: int = DEFAULT_MAX_PLIES) -> tuple[list[Diagnostic], PlayoutReport | None]:
+    """Compile ``resolved`` with its default options and run the playouts.
+
+    Returns the diagnostics (E2xx, at the file: line 0) and the report (``None``
+    when the game could not be set up).
+    """
+    from rulesdsl.interpreter.compiler import compile_game
+    from rulesdsl.loader import option_values
+
+    where = Span(0, 0, file=resolved.path)
+    try:
+        game = compile_game(resolved, option_values(resolved))
+        game.initial_state()
+    except RulesdslError as error:
+        return [Diagnostic(where, f"cannot set up the game with the default options: {error}", "E200",
+                           hint="the playouts need a start position")], None
+    except Exception as error:  # a gap elsewhere: still one line
+        message = f"setting up the game raised {type(error).__name__}: {error}"
+        return [Diagnostic(where, message, "E200")], None
+    report = run_playouts(game, playouts, seed, max_plies)
+    found = [Diagnostic(where, f"random playouts: {CODES[p.code]}: {p.message}", p.code,
+                        hint=f"reproduce with: rulesdsl check --seed {seed} --playouts {playouts} "
+                             f"--max-plies {max_plies}")
+             for p in report.problems]
+    return found, report

@@ -1,0 +1,159 @@
+"""Rule files can never run code.
+
+The language is read by a grammar and interpreted over a closed set of model
+nodes; nothing from a file reaches Python's evaluator or importer. These tests
+check the source for the ways code could be run, and feed Python-looking text
+to every reader to see it rejected (and not executed).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.cli.check_command import check_file
+from rulesdsl.errors import RulesdslError, RulesError
+from rulesdsl.loader import load_game, load_position
+from rulesdsl.parser import parse_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = sorted(p for folder in ("rulesdsl", "interpreter") for p in (ROOT / folder).rglob("*.py"))
+
+# Builtins that run, compile or import code named by a string.
+FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "breakpoint"}
+# Attribute calls that do the same (module.function).
+FORBIDDEN_ATTRIBUTES = {"literal_eval", "import_module", "system", "popen", "spawnl", "load_module",
+                        "exec_module", "unsafe_load", "full_load", "loads"}
+FORBIDDEN_MODULES = {"subprocess", "pickle", "marshal", "shelve", "ctypes", "runpy", "code", "codeop"}
+# importlib may only read the package's own data (the grammar, the bundled rule files).
+ALLOWED_FROM_IMPORTLIB = {"resources", "metadata"}
+
+
+def errors_of(path: Path) -> list:
+    """The errors ``rulesdsl check`` finds in a file."""
+    report = check_file(str(path))
+    return [d for d in getattr(report, "diagnostics", report) if d.severity == "error"]
+
+
+def tree_of(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def test_the_sources_are_found():
+    names = {p.name for p in SOURCES}
+    assert {"parser.py", "checker.py", "loader.py", "expr.py", "compiler.py", "movegen.py"} <= names
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_source_evaluates_or_imports_by_name(path):
+    problems = []
+    for node in ast.walk(tree_of(path)):
+        where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in FORBIDDEN_CALLS:
+                problems.append(f"{where}: calls {func.id}()")
+            if isinstance(func, ast.Attribute) and func.attr in FORBIDDEN_ATTRIBUTES:
+                problems.append(f"{where}: calls .{func.attr}()")
+            if (isinstance(func, ast.Attribute) and func.attr in ("load", "compose")
+                    and _is_name(func.value, "yaml")
+                    and not any(k.arg == "Loader" and "Safe" in ast.unparse(k.value) for k in node.keywords)):
+                problems.append(f"{where}: yaml.{func.attr} without a safe loader")
+            if (isinstance(func, ast.Attribute) and func.attr == "files" and _is_name(func.value, "resources")
+                    and not all(isinstance(a, ast.Constant) for a in node.args)):
+                problems.append(f"{where}: resources.files() with a computed package name")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                if top in FORBIDDEN_MODULES or alias.name == "importlib":
+                    problems.append(f"{where}: imports {alias.name}")
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if module.split(".")[0] in FORBIDDEN_MODULES:
+                problems.append(f"{where}: imports from {module}")
+            names = {a.name for a in node.names}
+            if module == "importlib" and names - ALLOWED_FROM_IMPORTLIB:
+                problems.append(f"{where}: imports {sorted(names)} from importlib")
+            if module.startswith("importlib.") and module.split(".")[1] not in ALLOWED_FROM_IMPORTLIB:
+                problems.append(f"{where}: imports from {module}")
+    assert not problems, "\n".join(problems)
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def test_the_check_catches_what_it_should():
+    """The scanner itself: a source that evaluates file text is reported."""
+    bad = ast.parse("import importlib\nx = eval(text)\nimportlib.import_module(name)\n")
+    calls = [n.func for n in ast.walk(bad) if isinstance(n, ast.Call)]
+    assert any(isinstance(f, ast.Name) and f.id in FORBIDDEN_CALLS for f in calls)
+    assert any(isinstance(f, ast.Attribute) and f.attr in FORBIDDEN_ATTRIBUTES for f in calls)
+
+
+# ---- Python-looking text is just a mistake --------------------------------------------------
+
+PYTHON = [
+    "import os\nos.system('touch {marker}')\n",
+    "__import__('os').system('touch {marker}')\n",
+    "exec(\"open('{marker}', 'w')\")\n",
+    "eval(\"open('{marker}', 'w')\")\n",
+    "def f():\n    open('{marker}', 'w')\nf()\n",
+    "game \"x\"; import os; os.system('touch {marker}')\n",
+    "game \"x\"\noption o = __import__(\"os\").system(\"touch {marker}\")\n",
+    "game \"x\"\nplayers white \"w\", black \"b\"\n"
+    "end {{\n  mover wins if exec(\"open('{marker}', 'w')\")\n}}\n",
+]
+
+
+@pytest.mark.parametrize("text", PYTHON)
+def test_python_in_a_rule_file_is_a_syntax_error_and_never_runs(tmp_path, text):
+    marker = tmp_path / "ran"
+    path = tmp_path / "python.rules"
+    path.write_text(text.format(marker=marker))
+    found = errors_of(path)
+    assert found and found[0].code == "E001", [d.one_line() for d in found]
+    assert found[0].message.startswith("syntax error")
+    assert not marker.exists()
+
+
+def test_call_syntax_names_only_the_languages_functions(tmp_path):
+    """``NAME(NAME)`` parses, but only count() and lost() mean something: nothing is looked up in Python."""
+    marker = tmp_path / "ran"
+    path = tmp_path / "calls.rules"
+    path.write_text('game "x"\nplayers white "w", black "b"\nboard grid 3 x 3\npiece p white "w", black "b"\n'
+                    "moves {\n  p step orthogonal\n}\n"
+                    "end {\n  mover wins if system(os) == 0\n  mover wins if __import__(os) == 0\n}\n"
+                    "option o = eval(marker)\n")
+    found = errors_of(path)
+    codes = [d.code for d in found]
+    assert codes.count("E070") == 2, [d.one_line() for d in found]  # unknown function, twice
+    assert "E022" in codes  # the option's default is not a value
+    assert any("known: count, lost" in d.hint for d in found)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("title", ["{__import__('os').getcwd()}", "%(x)s", "${HOME}", "\\' + str(1) + \\'"])
+def test_strings_are_taken_literally(title):
+    rule_file = parse_text(f'game "{title}"\n')
+    assert rule_file.statements[0].title == title.replace("\\'", "'")
+
+
+@pytest.mark.parametrize("text", ['game "\\N{DIGIT ONE}"', 'game "\\x41"', 'game "\\u0041"', "game '\\101'"])
+def test_python_string_escapes_are_syntax_errors(text):
+    with pytest.raises(RulesError) as caught:
+        parse_text(text)
+    diagnostic = caught.value.diagnostics[0]
+    assert diagnostic.code == "E001" and "escape" in diagnostic.message
+    assert diagnostic.span.line == 1 and diagnostic.span.column == 7
+
+
+@pytest.mark.parametrize("text", ["__import__('os').system('true')", "(w eval('1'))", "exec", "{}.__class__"])
+def test_python_in_a_position_or_move_is_a_clean_error(text):
+    game = load_game("konane")
+    with pytest.raises(RulesdslError):
+        load_position(game, text)
+    with pytest.raises(RulesdslError):
+        game.parse_move(game.initial_state(), text)
