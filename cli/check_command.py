@@ -71,14 +71,16 @@ def check_file(spec: str, playouts: int = 20, seed: int = 0, max_plies: int = 20
                              hint="give a path to a .rules file or a bundled game's name")
         return FileReport(spec, [missing])
     report = FileReport(str(path))
+    suite_path = suite_for(path)
     try:
         resolved = resolve(path)
     except RulesError as error:
         report.diagnostics = list(error.diagnostics)
+        if suites and suite_path.is_file():  # the suite's own mistakes are worth knowing now too
+            report.diagnostics += check_suite(suite_path).diagnostics
         return report
     found = static_check(resolved)
     clean = not any(d.severity == "error" for d in found)
-    suite_path = suite_for(path)
     if clean:
         report.examples = len(resolved.examples)
         found += run_examples(resolved)

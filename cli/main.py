@@ -13,11 +13,32 @@ import click
 
 from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
-from rulesdsl.cli.common import fail, game_options, prepare, reports_errors
+from rulesdsl.cli.common import EXIT_USAGE, fail, game_options, prepare, reports_errors
 from rulesdsl.interpreter.search import best_move, perft
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Group):
+    """A command group whose usage errors are one line on stderr (exit 2), not click's three."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as error:
+            where = error.ctx.command_path if error.ctx else "rulesdsl"
+            click.echo(f"{where}: {error.format_message()} (see '{where} --help')", err=True)
+            sys.exit(EXIT_USAGE)
+        except click.ClickException as error:
+            click.echo(f"rulesdsl: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:
+            click.echo("", err=True)
+            sys.exit(130)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        sys.exit(0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulesdsl")
 def cli() -> None:
     """Board games as rule files: check them, explore them, play them."""

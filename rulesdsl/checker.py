@@ -300,8 +300,8 @@ class Checker:
                 self.warning(block.span, "the moves block is empty: nobody can ever move", "W020")
             for rule in block.rules:
                 if rule.kind not in self.kinds:
-                    word = Span(rule.span.line, rule.span.column, rule.span.line,  # a rule starts with its kind
-                                rule.span.column + len(rule.kind), rule.span.file)
+                    at = rule.span  # a rule starts with its kind: underline just that word
+                    word = Span(at.line, at.column, at.line, at.column + len(rule.kind), at.file)
                     self.unknown(word, "piece kind", rule.kind, self.kinds, "E032")
                 self.check_dirs(rule.directions)
                 spans = dict(rule.option_spans)

@@ -9,7 +9,6 @@ from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.lexer import PatternRE
 
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesError, Span
@@ -31,8 +30,7 @@ TERMINAL_WORDS = {
 def grammar_parser() -> Lark:
     """The LALR parser, built once from ``grammar.lark``."""
     text = resources.files("rulesdsl").joinpath("grammar.lark").read_text()
-    return Lark(text, parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=True,
-                edit_terminals=_whole_words)
+    return Lark(text, parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=True)
 
 
 ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
@@ -422,35 +420,6 @@ CHAR_HINTS = {
     "]": "lists are written with commas, without brackets",
     "&": "write 'and'", "|": "write 'or'", "!": "write 'not', or '!=' for 'is not equal'",
 }
-
-
-def _whole_words(terminal) -> None:
-    """Keyword terminals match whole words only: ``steps`` is a misspelt name, not ``step`` then ``s``."""
-    pattern = terminal.pattern
-    value = pattern.value
-    if pattern.type != "re" or not value.startswith("(?:") or not value.endswith(")"):
-        return
-    parts, depth, start, i = [], 0, 3, 3
-    while i < len(value) - 1:
-        char = value[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-            if depth < 0:
-                return  # the first group closes before the end: not one alternation
-        elif char == "|" and depth == 0:
-            parts.append(value[start:i])
-            start = i + 1
-        i += 1
-    parts.append(value[start:len(value) - 1])
-    words = [re.fullmatch(r"(?:[A-Za-z]|\\[ \-])*[A-Za-z]", p) is not None for p in parts]
-    if any(words):
-        bounded = [p + r"(?![A-Za-z0-9_])" if word else p for p, word in zip(parts, words)]
-        terminal.pattern = PatternRE("(?:" + "|".join(bounded) + ")", pattern.flags)
 
 
 @lru_cache(maxsize=1)

@@ -242,7 +242,8 @@ def test_github_annotations(tmp_path):
     error = next(line for line in lines if line.startswith("::error "))
     assert error.startswith(f"::error file={path},line={row},col=3,endLine={row},endColumn=8,title=E032::")
     assert error.endswith("unknown piece kind 'stnoe' (did you mean 'stone'?)")
-    assert all(re.match(r"::(error|warning) file=[^,]+,line=\d+,col=\d+,.*title=[EW]\d{3}::.", li) for li in lines)
+    shape = re.compile(r"::(error|warning) file=[^,]+,line=\d+,col=\d+,.*title=[EW]\d{3}::.")
+    assert all(shape.match(line) for line in lines)
     assert sum(li.startswith("::warning ") for li in lines) == 5
 
 
@@ -300,3 +301,11 @@ def test_a_file_named_twice_or_by_its_suite_is_checked_once(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert result.stderr.count(": ok (") == 1
     assert "1 suite case" in result.stderr
+
+
+def test_a_broken_suite_is_reported_even_when_the_rule_file_does_not_parse(tmp_path):
+    path = write(tmp_path, GAME.replace("board grid cols x rows", "board grid cols x rows x"))
+    write(tmp_path, "- moves: [b2-d2\n", "game.tests.yaml")
+    found = check_file(str(path), playouts=0).diagnostics
+    assert [(d.code, Path(d.span.file).name) for d in found] == [("E001", "game.rules"),
+                                                                 ("E300", "game.tests.yaml")]

@@ -31,7 +31,10 @@ def codes(game, **settings) -> list[str]:
     return [p.code for p in run_playouts(game, **settings).problems]
 
 
-@pytest.mark.parametrize("name", ["konane", "konane-same-stone", "abalone", "capture-the-flag", "abalone-hex"])
+GAMES = ["konane", "konane-same-stone", "abalone", "capture-the-flag", "abalone-hex"]
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_bundled_games_keep_every_promise(name):
     report = run_playouts(load_game(name), playouts=5, max_plies=60)
     assert report.problems == ()
