@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from rulesdsl.cli.render import render
+from rulesdsl.errors import OptionError, RulesdslError
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
 from rulesdsl.interpreter.search import WIN, best_move
-
-from rulesdsl.errors import OptionError, RulesdslError
 
 COMMANDS = ("moves", "hint", "undo", "depth", "position", "load", "board", "help", "quit")
 MAX_DEPTH = 64

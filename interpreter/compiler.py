@@ -16,7 +16,7 @@ from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry
 from rulesdsl.interpreter.movegen import compile_player_moves, compile_player_threats
-from rulesdsl.interpreter.notation import SizeMismatch, move_codec, position_codec
+from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import Tables
 from rulesdsl.loader import Resolved
@@ -208,16 +208,10 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             error.implied_options = _implied_options(active.first(m.Board), error.implied_size)
             raise
 
+    around = board_in_position(tables, fields)
+
     def parse_board(text: str) -> str:
-        words = []
-        for field in fields:
-            if field == "turn":
-                words.append(tables.player_symbols[0])
-            elif field == "last":
-                words.append('""')
-            else:
-                words.append(text.strip())
-        return checked_parse("(" + " ".join(words) + ")").board
+        return checked_parse(around(text)).board
 
     players = tuple(Player(n, s, i) for i, (n, s) in enumerate(zip(tables.player_names, tables.player_symbols)))
     return Game(

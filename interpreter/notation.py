@@ -36,6 +36,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
     turn_symbols = {p: i for i, p in enumerate(tables.player_symbols)}
     legal = set(tables.owner) | {tables.empty}
     shape = geometry.shape
+    around = board_in_position(tables, fields)
 
     def fail(text: str, why: str) -> PositionError:
         return PositionError(f"bad position {text!r}: {why}")
@@ -95,17 +96,9 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         return State(board, turn if turn is not None else 0, last, frozenset() if keeps_history else None)
 
     def example() -> str:
-        parts = []
-        for field in fields:
-            if field == "turn":
-                parts.append(tables.player_symbols[0])
-            elif field == "last":
-                parts.append('""')
-            elif field == "rows":
-                parts.append(" ".join(tables.empty * len(r) for r in rows))
-            else:
-                parts.append(tables.empty * ncells)
-        return "(" + " ".join(parts) + ")"
+        if "rows" in fields:
+            return around(" ".join(tables.empty * len(r) for r in rows))
+        return around(tables.empty * ncells)
 
     def format_(state: State) -> str:
         parts = []
@@ -122,6 +115,25 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         return "(" + " ".join(parts) + ")"
 
     return parse, format_
+
+
+def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str], str]:
+    """``around(board)``: a position string with the first player to move around a board text.
+
+    Used to read a bare board (a ``--history`` entry, say) with the position parser.
+    """
+    def around(board: str) -> str:
+        words = []
+        for field in fields:
+            if field == "turn":
+                words.append(tables.player_symbols[0])
+            elif field == "last":
+                words.append('""')
+            else:
+                words.append(board.strip())
+        return "(" + " ".join(words) + ")"
+
+    return around
 
 
 def _size_error(text: str, given: list[str], shape: str, want_rows: int, lengths: list[int]) -> PositionError:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+
 from rulesdsl.cli.render import axis_labels, name_parts, render
 from rulesdsl.interpreter.game import State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry
-
 from rulesdsl.loader import load_game, load_position
 
 KONANE_START = '(w "" wbwb bwb- w-wb)'

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from rulesdsl.cli import repl
 from rulesdsl.cli.repl import PipedLines, choose_sides, humans_for, run_repl, side_question
-
 from rulesdsl.loader import load_game
 
 START = '(w "" wbwb bwb- w-wb)'
