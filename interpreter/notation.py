@@ -46,7 +46,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         if not (raw.startswith("(") and raw.endswith(")")):
             raise fail(text, "expected it in parentheses, like " + example())
         words = raw[1:-1].split()
-        turn, last = None, NO_CELL
+        turn, last, last_word = None, NO_CELL, '""'
         cells: list[str] = []
         i = 0
         for field in fields:
@@ -70,13 +70,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
                                      f"{', '.join(turn_symbols)})")
                 turn = turn_symbols[word]
             elif field == "last":
-                if word in ('""', "''", "-"):
-                    last = NO_CELL
-                else:
-                    found = geometry.index_of(word.strip('"'))
-                    if found is None:
-                        raise fail(text, f"{word!r} is not a cell")
-                    last = found
+                last_word = word  # read once the board's size is known
             elif field == "board":
                 if len(word) != ncells:
                     side = math.isqrt(len(word))
@@ -89,6 +83,11 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
                     cells[index] = ch
         if i < len(words):
             raise fail(text, f"unexpected {words[i]!r} at the end")
+        if last_word not in ('""', "''", "-"):
+            found = geometry.index_of(last_word.strip('"'))
+            if found is None:
+                raise fail(text, f"{last_word!r} is not a cell")
+            last = found
         bad = sorted({ch for ch in cells if ch not in legal})
         if bad:
             raise fail(text, f"unknown piece symbol {bad[0]!r} (expected one of {''.join(sorted(legal))})")

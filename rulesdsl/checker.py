@@ -124,7 +124,8 @@ class Checker:
     def check_options(self) -> None:
         values: dict[str, object] = {}
         for decl in self.resolved.of(m.OptionDecl):
-            for ref in names_in(decl.default) + names_in(decl.low or decl.default) + names_in(decl.high or decl.default):
+            bounds = [e for e in (decl.default, decl.low, decl.high) if e is not None]
+            for ref in (ref for expr in bounds for ref in names_in(expr)):
                 if ref.name not in self.options:
                     self.unknown(ref.span, "option", ref.name, self.options, "E020")
             try:
@@ -222,11 +223,8 @@ class Checker:
                 self.error(stmt.span, "move notation needs 'from' or 'to'", "E042")
 
     def direction_names(self) -> set[str]:
-        if self.shape == "grid":
-            base = set(GRID_DIRECTIONS) | set(GRID_SETS)
-        else:
-            base = set(HEX_DIRECTIONS) | set(HEX_SETS)
-        return base | set(self.sets) | set(RELATIVE)
+        builtin = (GRID_DIRECTIONS, GRID_SETS) if self.shape == "grid" else (HEX_DIRECTIONS, HEX_SETS)
+        return set(builtin[0]) | set(builtin[1]) | set(self.sets) | set(RELATIVE)
 
     def check_dirs(self, refs: tuple[m.DirRef, ...]) -> None:
         known = self.direction_names()
