@@ -157,7 +157,7 @@ def summary(report: FileReport) -> str:
         ran.append(_plural(report.cases, "suite case"))
     if report.playouts:
         plies = "1 ply" if report.plies == 1 else f"{report.plies} plies"
-        ran.append(f"{_plural(report.playouts, 'playout')} of {plies}")
+        ran.append(f"{_plural(report.playouts, 'playout')}, {plies} in all")
     if not report.diagnostics:
         verdict = "ok"
     else:

@@ -75,12 +75,12 @@ def test_a_clean_file_prints_ok_and_exits_0(tmp_path):
     path = write(tmp_path, GAME)
     result = run(str(path), *FAST)
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.strip() == f"{path}: ok (0 examples, 3 playouts of {_plies(result.stderr)} plies)"
+    assert result.stderr.strip() == f"{path}: ok (0 examples, 3 playouts, {_plies(result.stderr)} plies in all)"
     assert result.stdout == ""
 
 
 def _plies(text: str) -> str:
-    return re.search(r"of (\d+) pl", text).group(1)
+    return re.search(r", (\d+) plies in all", text).group(1)
 
 
 # ---- errors ---------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_malformed_yaml_is_one_line_not_a_traceback(tmp_path):
 def test_playouts_can_be_turned_off_and_are_reproducible(tmp_path):
     path = write(tmp_path, GAME)
     off = run(str(path), "--playouts", "0")
-    assert off.exit_code == 0 and "playouts of" not in off.stderr
+    assert off.exit_code == 0 and "playouts," not in off.stderr
     once = run(str(path), "--playouts", "4", "--seed", "7")
     again = run(str(path), "--playouts", "4", "--seed", "7")
     assert "4 playouts" in once.stderr and once.stderr == again.stderr
