@@ -7,14 +7,19 @@ pipeline, warnings do not (unless ``check --strict``).
 from __future__ import annotations
 
 import contextlib
-import difflib
 from collections.abc import Iterable
 
 from rulesdsl import model as m
-from rulesdsl.errors import Diagnostic, Span
+from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.interpreter.geometry import GRID_DIRECTIONS, GRID_SETS, HEX_DIRECTIONS, HEX_SETS, rotate_left
 from rulesdsl.interpreter.tables import RELATIVE
+from rulesdsl.lint import Lints, never_holds
+from rulesdsl.options import option_hint, option_problem
+from rulesdsl.trial import TrialCompile
+from rulesdsl.typecheck import TypeChecks
+
+__all__ = ["Checker", "check", "never_holds", "suggest"]
 
 ACTIONS = ("step", "jump", "slide", "push")
 OVER = ("enemy", "friend", "any")
@@ -27,17 +32,9 @@ STATEMENT_WORDS = {
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate",
 }
-NUMBER, TRUTH, TEXT = "a number", "a truth value", "text"
-MAX_CELLS = 40_000  # a bigger board is surely a slip (and would make every move slow)
 
 
-def suggest(word: str, choices: Iterable[str]) -> str | None:
-    """The closest known name to a misspelt one, if any is close."""
-    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return found[0] if found else None
-
-
-class Checker:
+class Checker(TypeChecks, Lints, TrialCompile):
     """Collects diagnostics for one resolved rule file."""
 
     def __init__(self, resolved):
@@ -423,344 +420,11 @@ class Checker:
                     self.error(expr.span, f"example {example.name!r}: {problem}", "E024",
                                option_hint(self.options[name], values))
 
-    def check_unused(self) -> None:
-        """Warn about piece kinds, options and direction sets that nothing uses."""
-        kinds: set[str] = set()
-        sets: set[str] = set()
-        names: list[m.NameRef] = []
-        starts: list[str] = []
-        for stmt in self.resolved.statements:
-            if stmt.guard is not None:
-                names += names_in(stmt.guard)
-            if isinstance(stmt, m.Moves):
-                for rule in stmt.rules:
-                    kinds.add(rule.kind)
-                    sets.update(ref.name for ref in rule.directions)
-                    names += names_in(rule.guard) if rule.guard is not None else []
-            elif isinstance(stmt, m.DirectionSet):
-                sets.update(ref.name for ref in stmt.directions if ref.name != stmt.name)
-            elif isinstance(stmt, m.OptionDecl):
-                for expr in (stmt.default, stmt.low, stmt.high):
-                    names += [ref for ref in names_in(expr) if ref.name != stmt.name] if expr else []
-            elif isinstance(stmt, m.Board):
-                names += [ref for expr in stmt.size for ref in names_in(expr)]
-            elif isinstance(stmt, m.StartPosition):
-                starts.append(stmt.text)
-            elif isinstance(stmt, m.StartLayout):
-                for item in stmt.items:
-                    kinds.update([item.kind] if item.kind else [])
-                    names += names_in(item.where) if item.where is not None else []
-                    names += [ref for cell in item.cells for expr in cell.xy or () for ref in names_in(expr)]
-            elif isinstance(stmt, m.End):
-                names += [ref for rule in stmt.rules for ref in names_in(rule.condition)]
-        used_options = {ref.name for ref in names}
-        for decl in self.resolved.of(m.PieceDecl):
-            placed = any(sym in text for text in starts for _, sym, _ in decl.symbols)
-            if decl.kind not in kinds and not placed:
-                self.warning(decl.span, f"piece kind {decl.kind!r} is declared but no move rule moves it and "
-                             "no start places it", "W030", "add a move rule or a start for it, or delete it")
-        for decl in self.resolved.of(m.OptionDecl):
-            if decl.name not in used_options:
-                self.warning(decl.span, f"option {decl.name!r} is declared but never used", "W031",
-                             "use it in a guard, a board size, a range, a start or an end rule, or delete it")
-        for decl in self.resolved.of(m.DirectionSet):
-            if decl.name not in sets:
-                self.warning(decl.span, f"direction set {decl.name!r} is declared but no move rule uses it",
-                             "W032", "name it in a move rule, or delete it")
-
-    def check_end_never_holds(self) -> None:
-        """Warn about end conditions that are false in every position."""
-        for block in self.resolved.of(m.End):
-            for rule in block.rules:
-                why = never_holds(rule.condition)
-                if why:
-                    self.warning(rule.condition.span, f"this end condition can never hold: {why}", "W040",
-                                 "as written the rule never decides a game; check the comparison")
-
-    def start_shape_hint(self, message: str) -> str:
-        """For a start position that does not fit: what one for this board looks like."""
-        if "start position" not in message:
-            return ""
-        from rulesdsl.interpreter.compiler import compile_game
-        from rulesdsl.interpreter.game import NO_CELL, State
-        from rulesdsl.loader import option_values
-
-        try:
-            game = compile_game(self.resolved, option_values(self.resolved))
-            empty = State(game.empty * len(game.geometry.cells), 0, NO_CELL, None)
-            return f"a position for this board looks like {game.format_position(empty)}"
-        except Exception:  # the hint is a courtesy; the error stands without it
-            return ""
-
-    # -- types: numbers where numbers are needed -------------------------------------------------
-    def check_types(self) -> None:
-        """Arithmetic and ordering on numbers only; end-rule conditions only in end rules."""
-        env: dict[str, str] = {}
-        values: dict[str, object] = {}
-        for decl in self.resolved.of(m.OptionDecl):
-            try:
-                values[decl.name] = evaluate(decl.default, values)
-                env[decl.name] = kind_of(values[decl.name])
-            except ExprError:
-                pass
-        for board in self.resolved.of(m.Board):
-            for expr in board.size:
-                self.need(expr, self.expr_type(expr, env, False), NUMBER, "a board size")
-        for stmt in self.resolved.statements:
-            if stmt.guard is not None:
-                self.expr_type(stmt.guard, env, False)
-            for rule in stmt.rules if isinstance(stmt, m.Moves) else ():
-                if rule.guard is not None:
-                    self.expr_type(rule.guard, env, False)
-        cell_env = {**env, "col": NUMBER, "row": NUMBER}
-        for layout in self.resolved.of(m.StartLayout):
-            for item in layout.items:
-                if item.where is not None:
-                    self.expr_type(item.where, cell_env, False)
-                for ref in item.cells:
-                    for expr in ref.xy or ():
-                        self.need(expr, self.expr_type(expr, env, False), NUMBER, "a cell's coordinate")
-        for block in self.resolved.of(m.End):
-            for rule in block.rules:
-                self.expr_type(rule.condition, env, True)
-
-    def expr_type(self, expr: m.Expr, env: dict[str, str], dynamic: bool) -> str | None:
-        """The kind of value ``expr`` has (``None`` when unknown), reporting misuse on the way."""
-        if isinstance(expr, m.Literal):
-            return kind_of(expr.value)
-        if isinstance(expr, m.NameRef):
-            return env.get(expr.name)
-        if isinstance(expr, (m.Call, m.NoMoves, m.HasNone, m.Beyond, m.OnFarRow)):
-            if not dynamic:
-                self.error(expr.span, "this condition is about a position: it belongs in an end rule", "E023",
-                           "guards and start layouts see only option values")
-                return None
-            return NUMBER if isinstance(expr, m.Call) else TRUTH
-        if isinstance(expr, m.Logic):
-            for item in expr.items:
-                self.expr_type(item, env, dynamic)
-            return TRUTH
-        if isinstance(expr, m.Unary):
-            inner = self.expr_type(expr.operand, env, dynamic)
-            if expr.op == "not":
-                return TRUTH
-            self.need(expr.operand, inner, NUMBER, "'-'")
-            return NUMBER
-        if isinstance(expr, m.Binary):
-            left = self.expr_type(expr.left, env, dynamic)
-            right = self.expr_type(expr.right, env, dynamic)
-            if expr.op in ("==", "!="):
-                if left is not None and right is not None and left != right:
-                    self.error(expr.span, f"'{expr.op}' compares {left} with {right}: they are never equal",
-                               "E023")
-                return TRUTH
-            self.need(expr.left, left, NUMBER, f"'{expr.op}'")
-            self.need(expr.right, right, NUMBER, f"'{expr.op}'")
-            if (expr.op in ("/", "%") and isinstance(expr.right, m.Literal)
-                    and not isinstance(expr.right.value, bool) and expr.right.value == 0):
-                self.error(expr.right.span, "division by zero", "E022")
-            return NUMBER if expr.op in ("+", "-", "*", "/", "%") else TRUTH
-        return None
-
-    def need(self, expr: m.Expr, got: str | None, want: str, where: str) -> None:
-        if got is not None and got != want:
-            hint = f"option {expr.name} is {got}" if isinstance(expr, m.NameRef) else ""
-            self.error(expr.span, f"{where} needs {want}, not {got}", "E023", hint)
-
-    # -- the game as the default options make it -------------------------------------------------
-    def check_with_default_options(self) -> None:
-        """Compile with the default options, set up the start and generate its moves.
-
-        This finds what only values reveal: a start position that does not fit
-        the board, two pieces placed on one cell, a board of no cells.
-        """
-        from rulesdsl.errors import RulesdslError
-        from rulesdsl.interpreter.compiler import Active, compile_game
-        from rulesdsl.loader import option_values
-
-        top = place = Span(1, 1, 1, 2, self.file)
-        context = "as written"
-        try:
-            values = option_values(self.resolved)
-            shown = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                              for k, v in values.items())
-            context = f"with the default options ({shown})" if shown else "as written"
-            active = Active(self.resolved, values)
-            if not self.check_sizes(active, values, context):
-                return
-            start = active.first(m.StartPosition) or active.first(m.StartLayout)
-            place = start.span if start is not None else top
-            game = compile_game(self.resolved, values)
-            if start is not None:
-                state = game.initial_state()
-                moves, _ = game.status(state)
-                game.evaluate(state, 0)
-                for move in moves[:50]:
-                    game.format_move(state, move)
-                game.parse_position(game.format_position(state))
-        except ExprError as error:
-            self.error(error.span, error.message, "E022")
-        except RulesdslError as error:
-            span, message = self.locate(str(error).removesuffix(" for these options"), place)
-            self.error(span, f"{context}: {message}", "E090", self.start_shape_hint(message))
-        except Exception as error:  # a gap in the checker: still one line, never a traceback
-            self.error(top, f"internal error while compiling: {type(error).__name__}: {error}", "E099",
-                       "please report this rule file")
-
-    def check_sizes(self, active, values, context: str) -> bool:
-        """The board has cells, and letter names do not run past z."""
-        board = active.first(m.Board)
-        if board is None:
-            self.error(Span(1, 1, 1, 2, self.file), f"{context}, no 'board' statement holds", "E043")
-            return False
-        sizes = [evaluate(e, values) for e in board.size]
-        if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in sizes):
-            shown = " x ".join(map(str, sizes))
-            self.error(board.span, f"{context}, the board is {board.shape} {shown}: sizes are at least 1",
-                       "E043")
-            return False
-        if board.shape == "grid":
-            lines = {"column": sizes[0], "row": sizes[1]}
-        else:
-            lines = {"column": 2 * sizes[0] - 1, "row": 2 * sizes[0] - 1}
-        cells = lines["column"] * lines["row"]
-        if cells > MAX_CELLS:
-            self.error(board.span, f"{context}, the board has {cells} cells; at most {MAX_CELLS} are "
-                       "supported", "E043")
-            return False
-        names = active.first(m.CellNames)
-        if names is not None:
-            parts = [(p.axis, p.first, p.span) for p in names.parts]
-        elif board.shape == "grid":
-            parts = [("column", "a", board.span)]
-        else:
-            parts = [("row", "A", board.span)]
-        for axis, first, span in parts:
-            if isinstance(first, str) and len(first) == 1 and first.isalpha():
-                last = "z" if first.islower() else "Z"
-                room = ord(last) - ord(first) + 1
-                if lines[axis] > room:
-                    self.error(span, f"{context}, the board has {lines[axis]} {axis}s but letters from "
-                               f"{first!r} to {last!r} name only {room}", "E044",
-                               f"limit the size to {room}, or name the {axis}s by numbers")
-                    return False
-        return True
-
-    def locate(self, message: str, fallback: Span) -> tuple[Span, str]:
-        """A compile error's place (from its ``file:line:col:`` prefix) and the rest of its text."""
-        for file in self.resolved.texts:
-            prefix = f"{file}:"
-            if message.startswith(prefix):
-                line, _, rest = message[len(prefix):].partition(":")
-                column, _, text = rest.partition(":")
-                if line.isdigit() and column.isdigit():
-                    return Span(int(line), int(column), int(line), int(column) + 1, file), text.strip()
-                return fallback, message[len(prefix):].strip()
-        return fallback, message
-
     def check_names(self, expr: m.Expr, known) -> None:
         for ref in names_in(expr):
             if ref.name not in known:
                 self.unknown(ref.span, "option", ref.name, [k for k in known if k not in ("col", "row")]
                              if known is not self.options else known, "E020")
-
-
-COMPARISONS = ("<", "<=", "==", "!=", ">", ">=")
-FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-
-
-def _constant(expr: m.Expr) -> bool:
-    """True when ``expr`` is made of literals and operators only."""
-    if isinstance(expr, m.Literal):
-        return True
-    if isinstance(expr, m.Unary):
-        return _constant(expr.operand)
-    if isinstance(expr, m.Binary):
-        return _constant(expr.left) and _constant(expr.right)
-    if isinstance(expr, m.Logic):
-        return all(_constant(item) for item in expr.items)
-    return False
-
-
-def never_holds(expr: m.Expr) -> str | None:
-    """Why an end condition is false in every position, or ``None`` if it may hold.
-
-    Sound, not complete: a constant condition that is false, a piece count
-    compared below zero, and ``and``/``or`` of those.
-    """
-    if isinstance(expr, m.Logic):
-        reasons = [never_holds(item) for item in expr.items]
-        if expr.op == "and":
-            return next((r for r in reasons if r), None)
-        return reasons[0] if all(reasons) else None
-    if _constant(expr):
-        try:
-            value = evaluate(expr, {})
-        except ExprError:
-            return None
-        return None if value else "it involves only constants and is always false"
-    if isinstance(expr, m.Binary) and expr.op in COMPARISONS:
-        op, count, other = expr.op, expr.left, expr.right
-        if not (isinstance(count, m.Call) and count.function == "count"):
-            op, count, other = FLIPPED[op], expr.right, expr.left
-        if not (isinstance(count, m.Call) and count.function == "count") or not _constant(other):
-            return None
-        try:
-            bound = evaluate(other, {})
-        except ExprError:
-            return None
-        if isinstance(bound, bool) or not isinstance(bound, int):
-            return None
-        if (op == "<" and bound <= 0) or (op in ("<=", "==") and bound < 0):
-            return f"a count of pieces is never negative, so it is never {op} {bound}"
-    return None
-
-
-def option_problem(decl: m.OptionDecl, values: dict[str, object]) -> str:
-    """What is wrong with an option's value among ``values`` (empty when it fits)."""
-    value = values[decl.name]
-    try:
-        default = evaluate(decl.default, values)
-    except ExprError:
-        return ""
-    if kind_of(value) != kind_of(default):
-        shown = str(value).lower() if isinstance(value, bool) else repr(value)
-        return f"option {decl.name} is {kind_of(default)}, not {shown}"
-    if decl.choices is not None and value not in decl.choices:
-        return f"option {decl.name}={value!r} is not one of its choices"
-    if decl.low is not None and decl.high is not None:
-        try:
-            low, high = evaluate(decl.low, values), evaluate(decl.high, values)
-        except ExprError:
-            return ""
-        numbers = all(isinstance(v, int) for v in (value, low, high))
-        if numbers and not low <= value <= high:
-            return f"option {decl.name}={value} is outside its range {low}..{high}"
-    return ""
-
-
-def option_hint(decl: m.OptionDecl, values: dict[str, object]) -> str:
-    """What values an option takes, e.g. ``rows is a whole number in 1..26``."""
-    if decl.choices is not None:
-        return f"{decl.name} is one of {', '.join(decl.choices)}"
-    if decl.low is not None and decl.high is not None:
-        try:
-            low, high = evaluate(decl.low, values), evaluate(decl.high, values)
-            return f"{decl.name} is a whole number in {low}..{high}"
-        except ExprError:
-            return ""
-    try:
-        kind = kind_of(evaluate(decl.default, values))
-    except ExprError:
-        return ""
-    return f"{decl.name} is true or false" if kind == TRUTH else f"{decl.name} is {kind}"
-
-
-def kind_of(value: object) -> str:
-    """``a number``, ``a truth value`` or ``text``: what kind of value an option holds."""
-    if isinstance(value, bool):
-        return TRUTH
-    return NUMBER if isinstance(value, int) else TEXT
 
 
 def check(resolved) -> list[Diagnostic]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -75,3 +77,9 @@ class PositionError(RulesdslError):
 
 class MoveError(RulesdslError):
     """A move that is malformed or not legal in the position."""
+
+
+def suggest(word: str, choices: Iterable[str]) -> str | None:
+    """The closest known name to a misspelt one, if any is close (for did-you-mean hints)."""
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return found[0] if found else None

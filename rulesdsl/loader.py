@@ -11,8 +11,11 @@ from pathlib import Path
 
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesError, Span
-from rulesdsl.expr import ExprError, Value, evaluate
+from rulesdsl.options import option_values, parse_setting
 from rulesdsl.parser import parse_text
+
+__all__ = ["Resolved", "bundled_dir", "bundled_games", "find_rules", "load_game", "load_position",
+           "load_rules", "option_values", "parse_setting", "resolve"]
 
 SUFFIX = ".rules"
 
@@ -174,69 +177,6 @@ def load_rules(spec: str) -> Resolved:
     if errors:
         raise RulesError([resolved.attach(d) for d in errors])
     return resolved
-
-
-# ---- options ---------------------------------------------------------------------
-
-
-def parse_setting(text: str) -> tuple[str, str]:
-    """Split ``NAME=VALUE``; raises :class:`OptionError`."""
-    name, sep, value = text.partition("=")
-    if not sep or not name.strip():
-        raise OptionError(f"--set {text!r}: expected NAME=VALUE")
-    return name.strip(), value.strip()
-
-
-def _convert(decl: m.OptionDecl, default: Value, raw: str) -> Value:
-    if isinstance(default, bool):
-        lowered = raw.lower()
-        if lowered in ("true", "yes", "on", "1"):
-            return True
-        if lowered in ("false", "no", "off", "0"):
-            return False
-        raise OptionError(f"option {decl.name}: expected true or false, got {raw!r}")
-    if isinstance(default, int):
-        try:
-            return int(raw)
-        except ValueError:
-            raise OptionError(f"option {decl.name}: expected a whole number, got {raw!r}") from None
-    return raw
-
-
-def option_values(resolved: Resolved, settings: dict[str, str] | None = None) -> dict[str, Value]:
-    """Every option's value: its default, or the setting; checked against its range."""
-    settings = dict(settings or {})
-    decls = resolved.of(m.OptionDecl)
-    known = {d.name for d in decls}
-    for name in settings:
-        if name not in known:
-            from rulesdsl.checker import suggest
-
-            hint = suggest(name, known)
-            choices = ", ".join(sorted(known)) or "none"
-            raise OptionError(f"unknown option {name!r}" + (f"; did you mean {hint!r}?" if hint
-                                                              else f" (options: {choices})"))
-    values: dict[str, Value] = {}
-    try:
-        for decl in decls:
-            default = evaluate(decl.default, values)
-            values[decl.name] = _convert(decl, default, settings[decl.name]) if decl.name in settings else default
-        for decl in decls:
-            _check_range(decl, values)
-    except ExprError as error:
-        raise OptionError(str(error)) from None
-    return values
-
-
-def _check_range(decl: m.OptionDecl, values: dict[str, Value]) -> None:
-    value = values[decl.name]
-    if decl.choices is not None and value not in decl.choices:
-        raise OptionError(f"option {decl.name}={value}: must be one of {', '.join(decl.choices)}")
-    if decl.low is not None and decl.high is not None:
-        low, high = evaluate(decl.low, values), evaluate(decl.high, values)
-        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (value, low, high))
-        if not (numbers and low <= value <= high):
-            raise OptionError(f"option {decl.name}={value}: must be between {low} and {high}")
 
 
 def load_game(spec: str, settings: dict[str, str] | None = None):

@@ -18,7 +18,8 @@ from pathlib import Path
 import yaml
 
 from rulesdsl import model as m
-from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesdslError, Span
+from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesdslError, Span, suggest
+from rulesdsl.options import option_hint, option_values
 
 SUITE_SUFFIX = ".tests.yaml"
 RULES_SUFFIX = ".rules"
@@ -183,8 +184,6 @@ class _Reader:
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
             if key not in KEYS:
-                from rulesdsl.checker import suggest
-
                 close = suggest(str(key), KEYS)
                 raise _Invalid(self.span(key_node), f"case {number}: unknown key {key!r}",
                                f"did you mean {close!r}?" if close else f"keys: {', '.join(KEYS)}")
@@ -297,9 +296,6 @@ def _option_place(case: Case, message: str) -> tuple[Span, str]:
 
 def _validate(case: Case, resolved) -> list[Diagnostic]:
     """Option names and values, and the player a result names, against the rule file."""
-    from rulesdsl.checker import option_hint, suggest
-    from rulesdsl.loader import option_values
-
     decls = {d.name: d for d in resolved.of(m.OptionDecl)}
     out = []
     for setting in case.settings:
@@ -364,7 +360,7 @@ def _run_case(case: Case, resolved) -> list[Diagnostic]:
     """Set the case up and test each expectation."""
     from rulesdsl.interpreter.compiler import compile_game
     from rulesdsl.interpreter.examples import check_expectation
-    from rulesdsl.loader import load_position, option_values
+    from rulesdsl.loader import load_position
 
     label = case.label
     try:

@@ -1,0 +1,115 @@
+"""Warnings: what a file declares but never uses, and end conditions that never hold."""
+
+from __future__ import annotations
+
+from rulesdsl import model as m
+from rulesdsl.expr import ExprError, evaluate, names_in
+
+
+class Lints:
+    """Mixed into the checker: reports W030-W040 through ``self.warning``."""
+
+    def check_unused(self) -> None:
+        """Warn about piece kinds, options and direction sets that nothing uses."""
+        kinds: set[str] = set()
+        sets: set[str] = set()
+        names: list[m.NameRef] = []
+        starts: list[str] = []
+        for stmt in self.resolved.statements:
+            if stmt.guard is not None:
+                names += names_in(stmt.guard)
+            if isinstance(stmt, m.Moves):
+                for rule in stmt.rules:
+                    kinds.add(rule.kind)
+                    sets.update(ref.name for ref in rule.directions)
+                    names += names_in(rule.guard) if rule.guard is not None else []
+            elif isinstance(stmt, m.DirectionSet):
+                sets.update(ref.name for ref in stmt.directions if ref.name != stmt.name)
+            elif isinstance(stmt, m.OptionDecl):
+                for expr in (stmt.default, stmt.low, stmt.high):
+                    names += [ref for ref in names_in(expr) if ref.name != stmt.name] if expr else []
+            elif isinstance(stmt, m.Board):
+                names += [ref for expr in stmt.size for ref in names_in(expr)]
+            elif isinstance(stmt, m.StartPosition):
+                starts.append(stmt.text)
+            elif isinstance(stmt, m.StartLayout):
+                for item in stmt.items:
+                    kinds.update([item.kind] if item.kind else [])
+                    names += names_in(item.where) if item.where is not None else []
+                    names += [ref for cell in item.cells for expr in cell.xy or () for ref in names_in(expr)]
+            elif isinstance(stmt, m.End):
+                names += [ref for rule in stmt.rules for ref in names_in(rule.condition)]
+        used_options = {ref.name for ref in names}
+        for decl in self.resolved.of(m.PieceDecl):
+            placed = any(sym in text for text in starts for _, sym, _ in decl.symbols)
+            if decl.kind not in kinds and not placed:
+                self.warning(decl.span, f"piece kind {decl.kind!r} is declared but no move rule moves it and "
+                             "no start places it", "W030", "add a move rule or a start for it, or delete it")
+        for decl in self.resolved.of(m.OptionDecl):
+            if decl.name not in used_options:
+                self.warning(decl.span, f"option {decl.name!r} is declared but never used", "W031",
+                             "use it in a guard, a board size, a range, a start or an end rule, or delete it")
+        for decl in self.resolved.of(m.DirectionSet):
+            if decl.name not in sets:
+                self.warning(decl.span, f"direction set {decl.name!r} is declared but no move rule uses it",
+                             "W032", "name it in a move rule, or delete it")
+
+    def check_end_never_holds(self) -> None:
+        """Warn about end conditions that are false in every position."""
+        for block in self.resolved.of(m.End):
+            for rule in block.rules:
+                why = never_holds(rule.condition)
+                if why:
+                    self.warning(rule.condition.span, f"this end condition can never hold: {why}", "W040",
+                                 "as written the rule never decides a game; check the comparison")
+
+
+COMPARISONS = ("<", "<=", "==", "!=", ">", ">=")
+FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _constant(expr: m.Expr) -> bool:
+    """True when ``expr`` is made of literals and operators only."""
+    if isinstance(expr, m.Literal):
+        return True
+    if isinstance(expr, m.Unary):
+        return _constant(expr.operand)
+    if isinstance(expr, m.Binary):
+        return _constant(expr.left) and _constant(expr.right)
+    if isinstance(expr, m.Logic):
+        return all(_constant(item) for item in expr.items)
+    return False
+
+
+def never_holds(expr: m.Expr) -> str | None:
+    """Why an end condition is false in every position, or ``None`` if it may hold.
+
+    Sound, not complete: a constant condition that is false, a piece count
+    compared below zero, and ``and``/``or`` of those.
+    """
+    if isinstance(expr, m.Logic):
+        reasons = [never_holds(item) for item in expr.items]
+        if expr.op == "and":
+            return next((r for r in reasons if r), None)
+        return reasons[0] if all(reasons) else None
+    if _constant(expr):
+        try:
+            value = evaluate(expr, {})
+        except ExprError:
+            return None
+        return None if value else "it involves only constants and is always false"
+    if isinstance(expr, m.Binary) and expr.op in COMPARISONS:
+        op, count, other = expr.op, expr.left, expr.right
+        if not (isinstance(count, m.Call) and count.function == "count"):
+            op, count, other = FLIPPED[op], expr.right, expr.left
+        if not (isinstance(count, m.Call) and count.function == "count") or not _constant(other):
+            return None
+        try:
+            bound = evaluate(other, {})
+        except ExprError:
+            return None
+        if isinstance(bound, bool) or not isinstance(bound, int):
+            return None
+        if (op == "<" and bound <= 0) or (op in ("<=", "==") and bound < 0):
+            return f"a count of pieces is never negative, so it is never {op} {bound}"
+    return None

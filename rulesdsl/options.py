@@ -1,0 +1,114 @@
+"""Options: their values from defaults and ``--set``, checked against ranges and choices."""
+
+from __future__ import annotations
+
+from rulesdsl import model as m
+from rulesdsl.errors import OptionError, suggest
+from rulesdsl.expr import ExprError, Value, evaluate
+
+NUMBER, TRUTH, TEXT = "a number", "a truth value", "text"
+
+
+def kind_of(value: object) -> str:
+    """``a number``, ``a truth value`` or ``text``: what kind of value an option holds."""
+    if isinstance(value, bool):
+        return TRUTH
+    return NUMBER if isinstance(value, int) else TEXT
+
+
+def parse_setting(text: str) -> tuple[str, str]:
+    """Split ``NAME=VALUE``; raises :class:`OptionError`."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise OptionError(f"--set {text!r}: expected NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def _convert(decl: m.OptionDecl, default: Value, raw: str) -> Value:
+    if isinstance(default, bool):
+        lowered = raw.lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"option {decl.name}: expected true or false, got {raw!r}")
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except ValueError:
+            raise OptionError(f"option {decl.name}: expected a whole number, got {raw!r}") from None
+    return raw
+
+
+def option_values(resolved, settings: dict[str, str] | None = None) -> dict[str, Value]:
+    """Every option's value: its default, or the setting; checked against its range."""
+    settings = dict(settings or {})
+    decls = resolved.of(m.OptionDecl)
+    known = {d.name for d in decls}
+    for name in settings:
+        if name not in known:
+            hint = suggest(name, known)
+            choices = ", ".join(sorted(known)) or "none"
+            raise OptionError(f"unknown option {name!r}" + (f"; did you mean {hint!r}?" if hint
+                                                              else f" (options: {choices})"))
+    values: dict[str, Value] = {}
+    try:
+        for decl in decls:
+            default = evaluate(decl.default, values)
+            values[decl.name] = _convert(decl, default, settings[decl.name]) if decl.name in settings else default
+        for decl in decls:
+            _check_range(decl, values)
+    except ExprError as error:
+        raise OptionError(str(error)) from None
+    return values
+
+
+def _check_range(decl: m.OptionDecl, values: dict[str, Value]) -> None:
+    value = values[decl.name]
+    if decl.choices is not None and value not in decl.choices:
+        raise OptionError(f"option {decl.name}={value}: must be one of {', '.join(decl.choices)}")
+    if decl.low is not None and decl.high is not None:
+        low, high = evaluate(decl.low, values), evaluate(decl.high, values)
+        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (value, low, high))
+        if not (numbers and low <= value <= high):
+            raise OptionError(f"option {decl.name}={value}: must be between {low} and {high}")
+
+
+def option_problem(decl: m.OptionDecl, values: dict[str, object]) -> str:
+    """What is wrong with an option's value among ``values`` (empty when it fits)."""
+    value = values[decl.name]
+    try:
+        default = evaluate(decl.default, values)
+    except ExprError:
+        return ""
+    if kind_of(value) != kind_of(default):
+        shown = str(value).lower() if isinstance(value, bool) else repr(value)
+        return f"option {decl.name} is {kind_of(default)}, not {shown}"
+    if decl.choices is not None and value not in decl.choices:
+        return f"option {decl.name}={value!r} is not one of its choices"
+    if decl.low is not None and decl.high is not None:
+        try:
+            low, high = evaluate(decl.low, values), evaluate(decl.high, values)
+        except ExprError:
+            return ""
+        numbers = all(isinstance(v, int) for v in (value, low, high))
+        if numbers and not low <= value <= high:
+            return f"option {decl.name}={value} is outside its range {low}..{high}"
+    return ""
+
+
+def option_hint(decl: m.OptionDecl, values: dict[str, object]) -> str:
+    """What values an option takes, e.g. ``rows is a whole number in 1..26``."""
+    if decl.choices is not None:
+        return f"{decl.name} is one of {', '.join(decl.choices)}"
+    if decl.low is not None and decl.high is not None:
+        try:
+            low, high = evaluate(decl.low, values), evaluate(decl.high, values)
+            return f"{decl.name} is a whole number in {low}..{high}"
+        except ExprError:
+            return ""
+    try:
+        kind = kind_of(evaluate(decl.default, values))
+    except ExprError:
+        return ""
+    return f"{decl.name} is true or false" if kind == TRUTH else f"{decl.name} is {kind}"

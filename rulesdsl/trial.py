@@ -1,0 +1,124 @@
+"""The trial compile: the game as its default options make it.
+
+Some mistakes show only with values: a start position that does not fit the
+board, two pieces placed on one cell, a board of no cells, letters that run
+out. The checker compiles the file with its defaults to find them (E043,
+E044, E090), and reports anything unexpected as E099, never a traceback.
+"""
+
+from __future__ import annotations
+
+from rulesdsl import model as m
+from rulesdsl.errors import Span
+from rulesdsl.expr import ExprError, evaluate
+
+MAX_CELLS = 40_000  # a bigger board is surely a slip (and would make every move slow)
+
+
+class TrialCompile:
+    """Mixed into the checker: reports through ``self.error``."""
+
+    def check_with_default_options(self) -> None:
+        """Compile with the default options, set up the start and generate its moves.
+
+        This finds what only values reveal: a start position that does not fit
+        the board, two pieces placed on one cell, a board of no cells.
+        """
+        from rulesdsl.errors import RulesdslError
+        from rulesdsl.interpreter.compiler import Active, compile_game
+        from rulesdsl.loader import option_values
+
+        top = place = Span(1, 1, 1, 2, self.file)
+        context = "as written"
+        try:
+            values = option_values(self.resolved)
+            shown = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                              for k, v in values.items())
+            context = f"with the default options ({shown})" if shown else "as written"
+            active = Active(self.resolved, values)
+            if not self.check_sizes(active, values, context):
+                return
+            start = active.first(m.StartPosition) or active.first(m.StartLayout)
+            place = start.span if start is not None else top
+            game = compile_game(self.resolved, values)
+            if start is not None:
+                state = game.initial_state()
+                moves, _ = game.status(state)
+                game.evaluate(state, 0)
+                for move in moves[:50]:
+                    game.format_move(state, move)
+                game.parse_position(game.format_position(state))
+        except ExprError as error:
+            self.error(error.span, error.message, "E022")
+        except RulesdslError as error:
+            span, message = self.locate(str(error).removesuffix(" for these options"), place)
+            self.error(span, f"{context}: {message}", "E090", self.start_shape_hint(message))
+        except Exception as error:  # a gap in the checker: still one line, never a traceback
+            self.error(top, f"internal error while compiling: {type(error).__name__}: {error}", "E099",
+                       "please report this rule file")
+
+    def check_sizes(self, active, values, context: str) -> bool:
+        """The board has cells, and letter names do not run past z."""
+        board = active.first(m.Board)
+        if board is None:
+            self.error(Span(1, 1, 1, 2, self.file), f"{context}, no 'board' statement holds", "E043")
+            return False
+        sizes = [evaluate(e, values) for e in board.size]
+        if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in sizes):
+            shown = " x ".join(map(str, sizes))
+            self.error(board.span, f"{context}, the board is {board.shape} {shown}: sizes are at least 1",
+                       "E043")
+            return False
+        if board.shape == "grid":
+            lines = {"column": sizes[0], "row": sizes[1]}
+        else:
+            lines = {"column": 2 * sizes[0] - 1, "row": 2 * sizes[0] - 1}
+        cells = lines["column"] * lines["row"]
+        if cells > MAX_CELLS:
+            self.error(board.span, f"{context}, the board has {cells} cells; at most {MAX_CELLS} are "
+                       "supported", "E043")
+            return False
+        names = active.first(m.CellNames)
+        if names is not None:
+            parts = [(p.axis, p.first, p.span) for p in names.parts]
+        elif board.shape == "grid":
+            parts = [("column", "a", board.span)]
+        else:
+            parts = [("row", "A", board.span)]
+        for axis, first, span in parts:
+            if isinstance(first, str) and len(first) == 1 and first.isalpha():
+                last = "z" if first.islower() else "Z"
+                room = ord(last) - ord(first) + 1
+                if lines[axis] > room:
+                    self.error(span, f"{context}, the board has {lines[axis]} {axis}s but letters from "
+                               f"{first!r} to {last!r} name only {room}", "E044",
+                               f"limit the size to {room}, or name the {axis}s by numbers")
+                    return False
+        return True
+
+    def locate(self, message: str, fallback: Span) -> tuple[Span, str]:
+        """A compile error's place (from its ``file:line:col:`` prefix) and the rest of its text."""
+        for file in self.resolved.texts:
+            prefix = f"{file}:"
+            if message.startswith(prefix):
+                line, _, rest = message[len(prefix):].partition(":")
+                column, _, text = rest.partition(":")
+                if line.isdigit() and column.isdigit():
+                    return Span(int(line), int(column), int(line), int(column) + 1, file), text.strip()
+                return fallback, message[len(prefix):].strip()
+        return fallback, message
+
+    def start_shape_hint(self, message: str) -> str:
+        """For a start position that does not fit: what one for this board looks like."""
+        if "start position" not in message:
+            return ""
+        from rulesdsl.interpreter.compiler import compile_game
+        from rulesdsl.interpreter.game import NO_CELL, State
+        from rulesdsl.loader import option_values
+
+        try:
+            game = compile_game(self.resolved, option_values(self.resolved))
+            empty = State(game.empty * len(game.geometry.cells), 0, NO_CELL, None)
+            return f"a position for this board looks like {game.format_position(empty)}"
+        except Exception:  # the hint is a courtesy; the error stands without it
+            return ""
