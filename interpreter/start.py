@@ -51,5 +51,6 @@ def _cell_index(ref: m.CellRef, tables: Tables, options: Mapping[str, Value]) ->
     x, y = (evaluate(e, options) for e in ref.xy)
     index = geometry.at(int(x), int(y))
     if index < 0:
-        raise PositionError(f"{ref.span}: ({x}, {y}) is not a cell of this board")
+        raise PositionError(f"{ref.span}: the start layout names ({x}, {y}), which is off the board for "
+                            f"these options, so there is no start position; give one with --position")
     return index
