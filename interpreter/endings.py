@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
-from rulesdsl.expr import BINARY, Value
+from rulesdsl.expr import BINARY, Value, evaluate
 from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.tables import Tables
 
@@ -158,6 +158,18 @@ class ConditionCompiler:
 
         return beyond
 
+    def _inarow(self, expr: m.InARow) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        by_player = [self.tables.symbols_of(p) for p in range(len(self.tables.player_names))]
+        lines = straight_lines(self.tables, int(evaluate(expr.length, self.options)))
+
+        def in_a_row(state: State, moves: MovesThunk) -> bool:
+            mine = by_player[ref(state)]
+            board = state.board
+            return any(all(board[c] in mine for c in line) for line in lines)
+
+        return in_a_row
+
     def _onfarrow(self, expr: m.OnFarRow) -> Condition:
         mine = self._pieces(expr.player, expr.kind)
         far = {p: frozenset(c.index for c in self.tables.geometry.cells
@@ -169,6 +181,25 @@ class ConditionCompiler:
             return any(c in far[player] for c in own)
 
         return on_far_row
+
+
+def straight_lines(tables: Tables, length: int) -> list[tuple[int, ...]]:
+    """Every run of ``length`` cells in a straight line along the board's directions."""
+    geometry = tables.geometry
+    axes: list[tuple[int, int]] = []
+    for name in geometry.direction_sets["all"]:
+        vector = geometry.directions[name]
+        if (-vector[0], -vector[1]) not in axes:
+            axes.append(vector)
+    lines = []
+    for cell in geometry.cells:
+        for vector in axes:
+            line = [cell.index]
+            while len(line) < length and line[-1] >= 0:
+                line.append(geometry.step(line[-1], vector))
+            if length >= 1 and line[-1] >= 0:
+                lines.append(tuple(line))
+    return lines
 
 
 def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Tables):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulesdsl import model as m
-from rulesdsl.interpreter.game import Move
+from rulesdsl.interpreter.game import NO_CELL, Move
 from rulesdsl.interpreter.tables import Tables
 
 Generator = Callable[[str, list[Move]], None]
@@ -28,6 +28,9 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     may_capture_onto = "enemy" in targets
     may_enter_empty = "empty" in targets
     action = rule.action
+
+    if action == "place":
+        return _placement(rule, tables, player)
 
     if action in ("step", "slide"):
         sliding = action == "slide"
@@ -127,6 +130,26 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
 
     gen_push.threats = lambda board, acc: scan_push(board, None, acc)  # type: ignore[attr-defined]
     return gen_push
+
+
+def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
+    """``place KIND [falling DIR]``: a new piece on an empty cell (where it comes to rest)."""
+    sym = tables.symbol.get((player, rule.kind))
+    empty = tables.empty
+    cells = range(tables.cell_count)
+    below = tables.neighbours(tables.vectors((rule.falling,), player)[0]) if rule.falling else None
+
+    def gen_place(board: str, out: list[Move]) -> None:
+        if sym is None:
+            return
+        for t in cells:
+            if board[t] != empty:
+                continue
+            if below is not None and below[t] >= 0 and board[below[t]] == empty:
+                continue  # it would fall further
+            out.append(Move(NO_CELL, t, ((t, sym),), "place"))
+
+    return gen_place
 
 
 def compile_player_moves(rules: list[m.MoveRule], tables: Tables, player: int,

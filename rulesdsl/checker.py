@@ -213,7 +213,7 @@ class Checker(TypeChecks, Lints, TrialCompile):
         formats = self.resolved.of(m.PositionFormat)
         if again and formats and "last" not in formats[0].fields:
             self.error(formats[0].span, "a game with 'again' needs the 'last' field in its position format, "
-                       "or a go-again turn cannot be written down", "E044",
+                       "or a go-again turn cannot be written down", "E045",
                        "e.g. position (turn last rows)")
         for stmt in self.resolved.of(m.Notation):
             if "from" not in stmt.parts and "to" not in stmt.parts:
@@ -299,6 +299,8 @@ class Checker(TypeChecks, Lints, TrialCompile):
                     word = Span(at.line, at.column, at.line, at.column + len(rule.kind), at.file)
                     self.unknown(word, "piece kind", rule.kind, self.kinds, "E032")
                 self.check_dirs(rule.directions)
+                if rule.falling is not None:
+                    self.check_dirs((rule.falling,))
                 spans = dict(rule.option_spans)
                 if rule.over is not None and rule.over not in OVER:
                     self.unknown(spans["over"], "jump target", rule.over, OVER, "E060")
@@ -345,6 +347,12 @@ class Checker(TypeChecks, Lints, TrialCompile):
             self.player_ref(expr.span, expr.player)
             if expr.kind != "pieces":
                 self.check_piece(expr.span, expr.kind, None)
+        elif isinstance(expr, m.InARow):
+            self.player_ref(expr.span, expr.player)
+            self.check_condition(expr.length)
+            length = expr.length
+            if isinstance(length, m.Literal) and isinstance(length.value, int) and length.value < 1:
+                self.error(length.span, "a row has at least 1 piece", "E072")
         elif isinstance(expr, (m.Beyond, m.OnFarRow)):
             self.player_ref(expr.span, expr.player)
             self.check_piece(expr.span, expr.kind, None)

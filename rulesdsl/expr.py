@@ -78,4 +78,6 @@ def names_in(expr: m.Expr) -> list[m.NameRef]:
         return names_in(expr.left) + names_in(expr.right)
     if isinstance(expr, m.Logic):
         return [n for item in expr.items for n in names_in(item)]
+    if isinstance(expr, m.InARow):
+        return names_in(expr.length)
     return []

@@ -91,6 +91,14 @@ class Beyond(Expr):
 
 
 @dataclass(frozen=True)
+class InARow(Expr):
+    """``PLAYER has N in a row``: N of the player's pieces in a line, along any board direction."""
+
+    player: str
+    length: Expr  # a number, or an option's name
+
+
+@dataclass(frozen=True)
 class OnFarRow(Expr):
     """``PLAYER has KIND on far row``: a piece whose forward neighbour is off the board."""
 
@@ -261,6 +269,7 @@ class MoveRule(Statement):
     targets: tuple[str, ...] = ()
     capture: bool = False
     line: tuple[int, int | None] | None = None
+    falling: DirRef | None = None  # place: the piece falls this way until it rests
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 

@@ -166,6 +166,13 @@ class _Builder(Transformer):
         return m.Beyond(self.span(meta), *(str(i) for i in items))
 
     @v_args(meta=True)
+    def in_a_row(self, meta, items):
+        token = items[1]
+        span = self.tspan(token)
+        length = m.Literal(span, int(token)) if token.type == "INT" else m.NameRef(span, str(token))
+        return m.InARow(self.span(meta), str(items[0]), length)
+
+    @v_args(meta=True)
     def on_far_row(self, meta, items):
         return m.OnFarRow(self.span(meta), str(items[0]), str(items[1]))
 
@@ -307,6 +314,11 @@ class _Builder(Transformer):
                 fields[name] = value
         return m.MoveRule(self.span(meta), str(kind), str(action), dirs, guard=guard,
                           option_spans=tuple(spans), **fields)
+
+    @v_args(meta=True)
+    def place_rule(self, meta, items):
+        kind, falling, guard = items
+        return m.MoveRule(self.span(meta), str(kind), "place", (), falling=falling, guard=guard)
 
     @v_args(meta=True)
     def over(self, meta, items):
