@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from rulesdsl.checker import never_holds
 from rulesdsl.cli.check_command import check_file
 from rulesdsl.cli.main import cli
+from rulesdsl.loader import bundled_games
 from rulesdsl.parser import parse_text
 
 FAST = ["--playouts", "3", "--max-plies", "40"]
@@ -69,6 +70,14 @@ def test_bundled_games_check_clean_with_their_suites(name):
     cases = int(re.search(r"(\d+) suite cases", summary).group(1))
     assert cases >= 4, summary
     assert "3 playouts" in summary
+
+
+@pytest.mark.parametrize("name", bundled_games())
+def test_every_bundled_file_checks_strictly_clean_and_pins_its_meaning(name):
+    result = run(name, "--strict", *FAST)
+    assert result.exit_code == 0, result.stderr
+    examples = int(re.search(r"\((\d+) examples?", result.stderr).group(1))
+    assert examples >= 1, result.stderr  # every bundled file carries examples
 
 
 def test_a_clean_file_prints_ok_and_exits_0(tmp_path):
