@@ -100,6 +100,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     freeze = active.first(m.Freeze)
     again = active.first(m.Again)
     misere = bool(active.all(m.Misere))
+    stuck_passes = bool(active.all(m.PassWhenStuck))
 
     parse_position, format_position = position_codec(tables, fields, repetition)
 
@@ -132,7 +133,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             cells[index] = sym
         return "".join(cells)
 
-    def legal(state: State) -> list[Move]:
+    def own_moves(state: State) -> list[Move]:
+        """The legal moves, before a forced pass."""
         board, player = state.board, state.turn
         moves = raw[player](board)
         continuing = again is not None and state.last != NO_CELL
@@ -152,6 +154,16 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             moves.append(PASS_MOVE)
         return moves
 
+    def legal(state: State) -> list[Move]:
+        moves = own_moves(state)
+        if not moves and stuck_passes:
+            return [PASS_MOVE]
+        return moves
+
+    def nobody_moves(state: State) -> bool:
+        other = State(state.board, (state.turn + 1) % nplayers, NO_CELL, state.history)
+        return not own_moves(state) and not own_moves(other)
+
     def apply(state: State, move: Move) -> State:
         board = board_after(state.board, move) if move.changes else state.board
         history = (state.history or frozenset()) | {state.board} if repetition else None
@@ -168,7 +180,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     def start_board_text() -> str:
         return initial().board
 
-    conditions = ConditionCompiler(tables, options, start_board_text)
+    conditions = ConditionCompiler(tables, options, start_board_text, nobody_moves)
     end_rules = compile_end_rules(active.first(m.End), conditions, tables)
     reasons = [_reason(resolved, rule) for _, _, rule in end_rules]
 

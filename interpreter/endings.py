@@ -43,10 +43,12 @@ def player_ref(name: str, tables: Tables) -> PlayerOf:
 class ConditionCompiler:
     """Turns end-rule expressions into closures."""
 
-    def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str]):
+    def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
+                 nobody_moves: Callable[[State], bool]):
         self.tables = tables
         self.options = options
         self.start_board = start_board
+        self.nobody_moves = nobody_moves
         self._start_counts: dict[tuple[int, str | None], int] = {}
 
     def start_count(self, player: int, kind: str | None) -> int:
@@ -125,6 +127,10 @@ class ConditionCompiler:
 
     def _nomoves(self, expr: m.NoMoves) -> Condition:
         return lambda state, moves: not moves()
+
+    def _nobodymoves(self, expr: m.NobodyMoves) -> Condition:
+        nobody = self.nobody_moves
+        return lambda state, moves: nobody(state)
 
     def _hasnone(self, expr: m.HasNone) -> Condition:
         count = self.counter(expr.player, None if expr.kind == "pieces" else expr.kind)

@@ -133,11 +133,21 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
 
 
 def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
-    """``place KIND [falling DIR]``: a new piece on an empty cell (where it comes to rest)."""
+    """``place KIND [falling DIR] [flanking DIRS]``: a new piece on an empty cell.
+
+    ``falling``: only where the piece comes to rest. ``flanking``: only where,
+    along some of the directions, a run of enemy pieces ends at one of the
+    mover's; every such run turns into the mover's pieces (of the same kind
+    where the mover has that kind).
+    """
     sym = tables.symbol.get((player, rule.kind))
     empty = tables.empty
     cells = range(tables.cell_count)
     below = tables.neighbours(tables.vectors((rule.falling,), player)[0]) if rule.falling else None
+    flank_rays = [tables.neighbours(v) for v in tables.vectors(rule.flanking, player)]
+    mine = tables.symbols_of(player)
+    theirs = frozenset(tables.owner) - mine
+    turned = {s: tables.symbol.get((player, tables.kind[s]), sym) for s in theirs}
 
     def gen_place(board: str, out: list[Move]) -> None:
         if sym is None:
@@ -147,7 +157,21 @@ def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
                 continue
             if below is not None and below[t] >= 0 and board[below[t]] == empty:
                 continue  # it would fall further
-            out.append(Move(NO_CELL, t, ((t, sym),), "place"))
+            if not flank_rays:
+                out.append(Move(NO_CELL, t, ((t, sym),), "place"))
+                continue
+            flipped: list[int] = []
+            for ray in flank_rays:
+                run: list[int] = []
+                u = ray[t]
+                while u >= 0 and board[u] in theirs:
+                    run.append(u)
+                    u = ray[u]
+                if run and u >= 0 and board[u] in mine:
+                    flipped.extend(run)
+            if flipped:
+                changes = ((t, sym), *((c, turned[board[c]]) for c in flipped))
+                out.append(Move(NO_CELL, t, changes, "place", (), tuple(flipped)))
 
     return gen_place
 

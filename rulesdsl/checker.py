@@ -30,7 +30,7 @@ FUNCTIONS = ("count", "lost")
 STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
-    "Misere": "misere", "End": "end", "Evaluate": "evaluate",
+    "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
 }
 
 
@@ -301,6 +301,7 @@ class Checker(TypeChecks, Lints, TrialCompile):
                 self.check_dirs(rule.directions)
                 if rule.falling is not None:
                     self.check_dirs((rule.falling,))
+                self.check_dirs(rule.flanking)
                 spans = dict(rule.option_spans)
                 if rule.over is not None and rule.over not in OVER:
                     self.unknown(spans["over"], "jump target", rule.over, OVER, "E060")

@@ -21,7 +21,8 @@ class Lints:
             if isinstance(stmt, m.Moves):
                 for rule in stmt.rules:
                     kinds.add(rule.kind)
-                    sets.update(ref.name for ref in rule.directions)
+                    sets.update(ref.name for ref in (*rule.directions, *rule.flanking))
+                    sets.update([rule.falling.name] if rule.falling else [])
                     names += names_in(rule.guard) if rule.guard is not None else []
             elif isinstance(stmt, m.DirectionSet):
                 sets.update(ref.name for ref in stmt.directions if ref.name != stmt.name)

@@ -73,6 +73,11 @@ class NoMoves(Expr):
 
 
 @dataclass(frozen=True)
+class NobodyMoves(Expr):
+    """True when neither player has a legal move (a forced pass does not count)."""
+
+
+@dataclass(frozen=True)
 class HasNone(Expr):
     """``PLAYER has no KIND``."""
 
@@ -270,6 +275,7 @@ class MoveRule(Statement):
     capture: bool = False
     line: tuple[int, int | None] | None = None
     falling: DirRef | None = None  # place: the piece falls this way until it rests
+    flanking: tuple[DirRef, ...] = ()  # place: must outflank enemy runs along these, which flip
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 
@@ -306,6 +312,11 @@ class Forbid(Statement):
 @dataclass(frozen=True)
 class Misere(Statement):
     pass
+
+
+@dataclass(frozen=True)
+class PassWhenStuck(Statement):
+    """``pass when no moves``: a player without a legal move passes instead."""
 
 
 @dataclass(frozen=True)

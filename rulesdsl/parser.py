@@ -158,6 +158,10 @@ class _Builder(Transformer):
         return m.NoMoves(self.span(meta))
 
     @v_args(meta=True)
+    def nobody_moves(self, meta, items):
+        return m.NobodyMoves(self.span(meta))
+
+    @v_args(meta=True)
     def has_none(self, meta, items):
         return m.HasNone(self.span(meta), str(items[0]), str(items[1]))
 
@@ -317,8 +321,9 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def place_rule(self, meta, items):
-        kind, falling, guard = items
-        return m.MoveRule(self.span(meta), str(kind), "place", (), falling=falling, guard=guard)
+        kind, falling, flanking, guard = items
+        return m.MoveRule(self.span(meta), str(kind), "place", (), falling=falling, flanking=flanking or (),
+                          guard=guard)
 
     @v_args(meta=True)
     def over(self, meta, items):
@@ -358,6 +363,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def misere_stmt(self, meta, items):
         return m.Misere(self.span(meta), guard=items[0])
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, items):
+        return m.PassWhenStuck(self.span(meta), guard=items[0])
 
     @v_args(meta=True)
     def end_stmt(self, meta, items):
