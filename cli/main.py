@@ -112,6 +112,21 @@ def play(file, settings, position, history, as_player, depth) -> None:
     sys.exit(code)
 
 
+@cli.command()
+@reports_errors
+def games() -> None:
+    """List the bundled games: name, title and options."""
+    from rulesdsl import model as m
+    from rulesdsl.loader import bundled_dir, bundled_games, resolve
+
+    for name in bundled_games():
+        resolved = resolve(bundled_dir() / f"{name}.rules")
+        titles = resolved.of(m.GameTitle)
+        options = " ".join(f"{o.name}" for o in resolved.of(m.OptionDecl))
+        line = f"{name:<20}{titles[-1].title if titles else name}"
+        click.echo(f"{line:<56}{'options: ' + options if options else ''}".rstrip())
+
+
 cli.add_command(check)
 cli.add_command(capture)
 

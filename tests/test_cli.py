@@ -210,3 +210,14 @@ def test_the_installed_command_prints_no_traceback():
         assert done.stdout == ""
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_games_lists_every_bundled_game_with_its_title_and_options():
+    from rulesdsl.loader import bundled_games
+
+    result = run("games")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == bundled_games()
+    konane = next(line for line in lines if line.startswith("konane "))
+    assert "Konane" in konane and "options: rows cols misere" in konane
