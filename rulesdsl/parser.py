@@ -428,7 +428,7 @@ class _Builder(Transformer):
 
 STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "position",
                    "notation", "directions", "piece", "start", "moves", "again", "freeze", "forbid", "end",
-                   "misere", "evaluate", "example")
+                   "misere", "pass", "evaluate", "example")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}
 # What a newcomer most likely meant by a character the language does not use.
 CHAR_HINTS = {
@@ -646,12 +646,39 @@ def syntax_diagnostic(error: UnexpectedInput, path: str, text: str) -> Diagnosti
     return Diagnostic(span, f"syntax error: {message}", "E001", hint=hint, source_line=source)
 
 
+MAX_SYNTAX_ERRORS = 20
+
+
+def later_syntax_errors(text: str, path: str, after_line: int) -> list[Diagnostic]:
+    """The first syntax error of each statement that starts after ``after_line``.
+
+    The parser stops at the first error. To report the others in the same run
+    without a cascade of follow-on errors, each statement that starts a line
+    (a statement word at column 1) after the first error is parsed on its own.
+    """
+    lines = text.split("\n")
+    word = re.compile("(" + "|".join(STATEMENT_WORDS) + r")\b")
+    starts = [i for i, line in enumerate(lines) if word.match(line) and i + 1 > after_line]
+    found: list[Diagnostic] = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        chunk = "\n" * start + "\n".join(lines[start:end])  # the same line numbers as the file
+        try:
+            grammar_parser().parse(chunk)
+        except UnexpectedInput as error:
+            found.append(syntax_diagnostic(error, path, chunk))
+            if len(found) >= MAX_SYNTAX_ERRORS:
+                break
+    return found
+
+
 def parse_text(text: str, path: str = "<rules>") -> m.RuleFile:
     """Parse a rule file's text; raises :class:`RulesError` on a syntax error."""
     try:
         tree = grammar_parser().parse(text)
     except UnexpectedInput as error:
-        raise RulesError([syntax_diagnostic(error, path, text)]) from None
+        first = syntax_diagnostic(error, path, text)
+        raise RulesError([first, *later_syntax_errors(text, path, first.span.line)]) from None
     try:
         statements = _Builder(path).transform(tree)
     except VisitError as error:  # a bad escape, or a bug in the builder: reported with its place
