@@ -7,7 +7,6 @@ pipeline, warnings do not (unless ``check --strict``).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
 
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, Span, suggest
@@ -35,28 +34,8 @@ STATEMENT_WORDS = {
 
 
 class Checker(TypeChecks, Lints, TrialCompile):
-    """Collects diagnostics for one resolved rule file."""
-
-    def __init__(self, resolved):
-        self.resolved = resolved
-        self.found: list[Diagnostic] = []
-        self.file = resolved.path
-
-    # -- reporting --------------------------------------------------------------
-    def error(self, span: Span, message: str, code: str, hint: str = "") -> None:
-        self.found.append(Diagnostic(span, message, code, "error", hint))
-
-    def warning(self, span: Span, message: str, code: str, hint: str = "") -> None:
-        self.found.append(Diagnostic(span, message, code, "warning", hint))
-
-    def unknown(self, span: Span, what: str, name: str, known: Iterable[str], code: str) -> None:
-        known = sorted(set(known))
-        close = suggest(name, known)
-        if close:
-            hint = f"did you mean {close!r}?"
-        else:
-            hint = f"known: {', '.join(known)}" if known else f"no {what}s are declared"
-        self.error(span, f"unknown {what} {name!r}", code, hint)
+    """Names, structure and values of one resolved rule file; types, warnings and the
+    trial compile come from the parts it is made of."""
 
     # -- the checks -----------------------------------------------------------------
     def run(self) -> list[Diagnostic]:

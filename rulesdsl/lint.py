@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from rulesdsl import model as m
 from rulesdsl.expr import ExprError, evaluate, names_in
+from rulesdsl.findings import Findings
 
 
-class Lints:
+class Lints(Findings):
     """Mixed into the checker: reports W030-W040 through ``self.warning``."""
 
     def check_unused(self) -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from rulesdsl import model as m
 from rulesdsl.errors import Span
 from rulesdsl.expr import ExprError, evaluate
+from rulesdsl.findings import Findings
 
 MAX_CELLS = 40_000  # a bigger board is surely a slip (and would make every move slow)
 
 
-class TrialCompile:
+class TrialCompile(Findings):
     """Mixed into the checker: reports through ``self.error``."""
 
     def check_with_default_options(self) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rulesdsl import model as m
 from rulesdsl.expr import ExprError, evaluate
+from rulesdsl.findings import Findings
 from rulesdsl.options import NUMBER, TRUTH, kind_of
 
 
-class TypeChecks:
+class TypeChecks(Findings):
     """Mixed into the checker: reports E022/E023 through ``self.error``."""
 
     def check_types(self) -> None:
