@@ -11,18 +11,17 @@ from collections.abc import Callable, Mapping
 from rulesdsl import model as m
 from rulesdsl.errors import PositionError, RulesdslError
 from rulesdsl.expr import Value, evaluate
-from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules, mover_of
+from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules
 from rulesdsl.interpreter.evaluation import compile_evaluation
-from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, Outcome, Player, State
+from rulesdsl.interpreter.game import NO_CELL, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry
-from rulesdsl.interpreter.movegen import compile_player_moves, compile_player_threats
+from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import Tables
 from rulesdsl.loader import Resolved
 
 EMPTY = "-"
-PASS_MOVE = Move(NO_CELL, NO_CELL, (), PASS_ACTION)
 DEFAULT_EVALUATION = (m.Feature(m.Span(0, 0), "mobility", None, 1.0),)
 
 
@@ -92,15 +91,10 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     active = Active(resolved, options)
     tables, fmt = build_tables(active, options)
     geometry = tables.geometry
-    nplayers = len(tables.player_names)
     title_stmt = active.first(m.GameTitle)
     fields = fmt.fields if fmt else ("turn", "rows")
     repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
-    corner_rule = any(f.what == "corner push-off" for f in active.all(m.Forbid))
-    freeze = active.first(m.Freeze)
-    again = active.first(m.Again)
     misere = bool(active.all(m.Misere))
-    stuck_passes = bool(active.all(m.PassWhenStuck))
 
     parse_position, format_position = position_codec(tables, fields, repetition)
 
@@ -113,74 +107,14 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             start_cache.append(_start_state(start, tables, options, parse_position, repetition))
         return start_cache[0]
 
-    # -- moves ---------------------------------------------------------------
-    moves_stmt = active.first(m.Moves)
-    rules = [r for r in (moves_stmt.rules if moves_stmt else ())
-             if r.guard is None or evaluate(r.guard, options)]
-    raw = [compile_player_moves(rules, tables, p, corner_rule) for p in range(nplayers)]
-    threats = [compile_player_threats(rules, tables, p, corner_rule) for p in range(nplayers)]
-    after = again.after if again else None
-
-    def continues(move: Move) -> bool:
-        return after is None or move.action == after or (after == "capture" and move.captures > 0)
-
-    def frozen_cells(board: str, player: int) -> set[int]:
-        return threats[1 - player](board)
-
-    def board_after(board: str, move: Move) -> str:
-        cells = list(board)
-        for index, sym in move.changes:
-            cells[index] = sym
-        return "".join(cells)
-
-    def own_moves(state: State) -> list[Move]:
-        """The legal moves, before a forced pass."""
-        board, player = state.board, state.turn
-        moves = raw[player](board)
-        continuing = again is not None and state.last != NO_CELL
-        if continuing:
-            moves = [mv for mv in moves if continues(mv) and (not again.same_piece or mv.origin == state.last)]
-        if freeze is not None and moves:
-            frozen = frozen_cells(board, player)
-            if frozen:
-                if freeze.mode == "strict":
-                    moves = [mv for mv in moves if frozen.isdisjoint(mv.moved)]
-                else:
-                    moves = [mv for mv in moves if mv.origin not in frozen]
-        if repetition and moves:
-            seen = state.history or frozenset()
-            moves = [mv for mv in moves if (b := board_after(board, mv)) not in seen and b != board]
-        if continuing and again.may_pass:
-            moves.append(PASS_MOVE)
-        return moves
-
-    def legal(state: State) -> list[Move]:
-        moves = own_moves(state)
-        if not moves and stuck_passes:
-            return [PASS_MOVE]
-        return moves
-
-    def nobody_moves(state: State) -> bool:
-        other = State(state.board, (state.turn + 1) % nplayers, NO_CELL, state.history)
-        return not own_moves(state) and not own_moves(other)
-
-    def apply(state: State, move: Move) -> State:
-        board = board_after(state.board, move) if move.changes else state.board
-        history = (state.history or frozenset()) | {state.board} if repetition else None
-        other = (state.turn + 1) % nplayers
-        if move.action == PASS_ACTION:
-            return State(board, other, NO_CELL, history)
-        if again is not None and continues(move):
-            cont = State(board, state.turn, move.target, history)
-            if any(mv.action != PASS_ACTION for mv in legal(cont)):
-                return cont
-        return State(board, other, NO_CELL, history)
+    legality = compile_legality(active, tables, options)
+    legal, apply = legality.legal, legality.apply
 
     # -- the end ---------------------------------------------------------------
     def start_board_text() -> str:
         return initial().board
 
-    conditions = ConditionCompiler(tables, options, start_board_text, nobody_moves)
+    conditions = ConditionCompiler(tables, options, start_board_text, legality.nobody_moves)
     end_rules = compile_end_rules(active.first(m.End), conditions, tables)
     reasons = [_reason(resolved, rule) for _, _, rule in end_rules]
 
@@ -205,7 +139,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
 
     evaluate_stmt = active.first(m.Evaluate)
     features = evaluate_stmt.features if evaluate_stmt else DEFAULT_EVALUATION
-    evaluate_fn = compile_evaluation(features, tables, raw, start_board_text)
+    evaluate_fn = compile_evaluation(features, tables, legality.raw, start_board_text)
 
     format_move, parse_move_against = move_codec(tables, active.first(m.Notation).parts
                                                  if active.first(m.Notation) else ("from", "-", "to"))
@@ -277,5 +211,3 @@ def _start_state(start, tables: Tables, options: Mapping[str, Value],
             raise PositionError(f"{start.span}: start position does not fit the board: {error}") from None
     return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if repetition else None)
 
-
-__all__ = ["compile_game", "mover_of"]

@@ -7,7 +7,7 @@ game object holds the precomputed tables and closures that make them move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -177,8 +177,3 @@ class Game:
             if wanted in (player.name.lower(), player.symbol.lower(), str(player.index + 1)):
                 return player
         return None
-
-    def pieces_of(self, state: State, player: int) -> Sequence[int]:
-        """Cells holding ``player``'s pieces."""
-        owner = self.piece_names
-        return [i for i, s in enumerate(state.board) if s in owner and owner[s][1] == player]

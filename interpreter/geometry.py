@@ -28,7 +28,6 @@ GRID_SETS: dict[str, tuple[str, ...]] = {
 }
 HEX_SETS: dict[str, tuple[str, ...]] = {"all": ("ne", "e", "se", "sw", "w", "nw")}
 
-SHAPES = ("grid", "hexagon")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ class Span:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-NOWHERE = Span(0, 0)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,105 @@
+"""Legal moves and their effects: the rules that filter and follow the move rules.
+
+The move rules (:mod:`rulesdsl.interpreter.movegen`) propose moves; here the
+statements that judge them are applied, in this order: a go-again turn's
+restriction, ``freeze``, ``forbid repetition``, the optional pass of a
+go-again turn, and the forced pass of ``pass when no moves``. ``apply`` writes
+a move's changes and decides who moves next (go-again, pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
+
+from rulesdsl import model as m
+from rulesdsl.expr import Value, evaluate
+from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
+from rulesdsl.interpreter.movegen import compile_player_moves, compile_player_threats
+from rulesdsl.interpreter.tables import Tables
+
+PASS_MOVE = Move(NO_CELL, NO_CELL, (), PASS_ACTION)
+
+
+class Legality(NamedTuple):
+    """The compiled move functions of one game."""
+
+    raw: list[Callable[[str], list[Move]]]  # per player: what the move rules allow on a board
+    legal: Callable[[State], list[Move]]
+    nobody_moves: Callable[[State], bool]
+    apply: Callable[[State, Move], State]
+
+
+def board_after(board: str, move: Move) -> str:
+    """The board with a move's changes written."""
+    cells = list(board)
+    for index, sym in move.changes:
+        cells[index] = sym
+    return "".join(cells)
+
+
+def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Legality:
+    """Legal moves and ``apply`` for the active statements of a game."""
+    nplayers = len(tables.player_names)
+    repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
+    corner_rule = any(f.what == "corner push-off" for f in active.all(m.Forbid))
+    freeze = active.first(m.Freeze)
+    again = active.first(m.Again)
+    stuck_passes = bool(active.all(m.PassWhenStuck))
+    moves_stmt = active.first(m.Moves)
+    rules = [r for r in (moves_stmt.rules if moves_stmt else ())
+             if r.guard is None or evaluate(r.guard, options)]
+    raw = [compile_player_moves(rules, tables, p, corner_rule) for p in range(nplayers)]
+    threats = [compile_player_threats(rules, tables, p, corner_rule) for p in range(nplayers)]
+    after = again.after if again else None
+
+    def continues(move: Move) -> bool:
+        return after is None or move.action == after or (after == "capture" and move.captures > 0)
+
+    def frozen_cells(board: str, player: int) -> set[int]:
+        return threats[1 - player](board)
+
+    def own_moves(state: State) -> list[Move]:
+        """The legal moves, before a forced pass."""
+        board, player = state.board, state.turn
+        moves = raw[player](board)
+        continuing = again is not None and state.last != NO_CELL
+        if continuing:
+            moves = [mv for mv in moves if continues(mv) and (not again.same_piece or mv.origin == state.last)]
+        if freeze is not None and moves:
+            frozen = frozen_cells(board, player)
+            if frozen:
+                if freeze.mode == "strict":
+                    moves = [mv for mv in moves if frozen.isdisjoint(mv.moved)]
+                else:
+                    moves = [mv for mv in moves if mv.origin not in frozen]
+        if repetition and moves:
+            seen = state.history or frozenset()
+            moves = [mv for mv in moves if (b := board_after(board, mv)) not in seen and b != board]
+        if continuing and again.may_pass:
+            moves.append(PASS_MOVE)
+        return moves
+
+    def legal(state: State) -> list[Move]:
+        moves = own_moves(state)
+        if not moves and stuck_passes:
+            return [PASS_MOVE]
+        return moves
+
+    def nobody_moves(state: State) -> bool:
+        other = State(state.board, (state.turn + 1) % nplayers, NO_CELL, state.history)
+        return not own_moves(state) and not own_moves(other)
+
+    def apply(state: State, move: Move) -> State:
+        board = board_after(state.board, move) if move.changes else state.board
+        history = (state.history or frozenset()) | {state.board} if repetition else None
+        other = (state.turn + 1) % nplayers
+        if move.action == PASS_ACTION:
+            return State(board, other, NO_CELL, history)
+        if again is not None and continues(move):
+            cont = State(board, state.turn, move.target, history)
+            if any(mv.action != PASS_ACTION for mv in legal(cont)):
+                return cont
+        return State(board, other, NO_CELL, history)
+
+    return Legality(raw, legal, nobody_moves, apply)
