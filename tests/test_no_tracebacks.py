@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import os
 import re
 import shutil
 import tempfile
@@ -37,8 +38,9 @@ except ImportError:  # pragma: no cover
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                     derandomize=True)
-FEW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-               derandomize=True)
+# FUZZ_EXAMPLES=2000 runs the per-game property tests longer than CI does.
+FEW = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 60)), deadline=None,
+               suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 
 GAMES = bundled_games()
 SOURCES = {name: (bundled_dir() / f"{name}.rules").read_text() for name in GAMES}
