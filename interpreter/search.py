@@ -23,6 +23,11 @@ def terminal_score(game: Game, state: State, moves_outcome, ply: int) -> float:
     return 0.0 if score == 0 else score * (WIN - ply)
 
 
+def ordered(moves: list[Move]) -> list[Move]:
+    """Moves that capture or displace enemy pieces first: they cut the search soonest."""
+    return sorted(moves, key=lambda move: -len(move.displaced))
+
+
 def minimax(game: Game, state: State, depth: int, ply: int = 0) -> float:
     """Plain minimax (no pruning): the reference alpha-beta must agree with."""
     moves, outcome = game.status(state)
@@ -57,7 +62,7 @@ def alphabeta(
         return game.evaluate(state, game.to_move(state))
     me = game.to_move(state)
     best = -INFINITY
-    for move in moves:
+    for move in ordered(moves):
         child = game.apply(state, move)
         if game.to_move(child) != me:
             value = -alphabeta(game, child, depth - 1, -beta, -alpha, ply + 1)
