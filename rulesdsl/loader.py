@@ -26,7 +26,7 @@ def bundled_dir() -> Path:
 
 
 def bundled_games() -> list[str]:
-    """Names of the bundled games (``konane``, ...)."""
+    """Names of the bundled games: the stems of the ``.rules`` files shipped in the package."""
     return sorted(p.stem for p in bundled_dir().glob(f"*{SUFFIX}"))
 
 
@@ -190,7 +190,7 @@ def load_game(spec: str, settings: dict[str, str] | None = None):
 def load_position(game, text: str):
     """Parse a position for ``game``; recompile when it implies other board sizes.
 
-    Returns ``(game, state)``. A Konane position with four rows read by a game
+    Returns ``(game, state)``. A position with four rows read by a game
     compiled for three rows recompiles the game with ``rows=4``.
     """
     from rulesdsl.interpreter.compiler import compile_game

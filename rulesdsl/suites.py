@@ -98,14 +98,14 @@ class SuiteResult:
 
 
 def suite_for(rules_path: Path) -> Path:
-    """Where the suite of a rule file lives: ``konane.rules`` -> ``konane.tests.yaml``."""
+    """Where the suite of a rule file lives: ``NAME.rules`` -> ``NAME.tests.yaml``."""
     name = rules_path.name
     stem = name[: -len(RULES_SUFFIX)] if name.endswith(RULES_SUFFIX) else name
     return rules_path.with_name(stem + SUITE_SUFFIX)
 
 
 def rules_for(suite_path: Path) -> Path:
-    """The rule file a suite belongs to: ``konane.tests.yaml`` -> ``konane.rules``."""
+    """The rule file a suite belongs to: ``NAME.tests.yaml`` -> ``NAME.rules``."""
     return suite_path.with_name(suite_path.name[: -len(SUITE_SUFFIX)] + RULES_SUFFIX)
 
 

@@ -11,6 +11,7 @@ already count as captures).
 from __future__ import annotations
 
 import pytest
+from helpers import after, moves_of
 
 from rulesdsl.errors import OptionError
 from rulesdsl.interpreter.search import perft
@@ -26,14 +27,8 @@ def game_with(**options: object):
     return load_game("abalone", {k: str(v) for k, v in options.items()})
 
 
-def moves_of(game, position: str) -> set[str]:
-    game, state = load_position(game, position)
-    return {game.format_move(state, mv) for mv in game.legal_moves(state)}
 
 
-def after(game, position: str, move: str):
-    game, state = load_position(game, position)
-    return game, game.apply(state, game.parse_move(state, move))
 
 
 def winner_name(game, state) -> str | None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import moves_of
 
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import load_game, load_position
@@ -28,9 +29,6 @@ def game():
     return load_game("breakthrough")
 
 
-def moves_in(game, text: str) -> set[str]:
-    game, state = load_position(game, text)
-    return {game.format_move(state, mv) for mv in game.legal_moves(state)}
 
 
 def test_the_rule_file_checks_clean():
@@ -58,25 +56,25 @@ def test_perft_from_the_start(game):
 
 def test_edge_pawns_have_one_diagonal(game):
     text = position("w", r8="-------b", r2="w------w")
-    assert moves_in(game, text) == {"a2-a3", "a2-b3", "h2-h3", "h2-g3"}
+    assert moves_of(game, text) == {"a2-a3", "a2-b3", "h2-h3", "h2-g3"}
 
 
 def test_a_blocked_pawn_has_no_straight_move(game):
     # d5 holds a black pawn: white's d4 may only go diagonally.
     text = position("w", r8="-------b", r5="---b----", r4="---w----")
-    assert moves_in(game, text) == {"d4-c5", "d4-e5"}
+    assert moves_of(game, text) == {"d4-c5", "d4-e5"}
 
 
 def test_a_pawn_blocked_by_its_own_side_cannot_move_straight(game):
     # d3 is behind d4; c4 and e4 are empty, so d3 steps diagonally only.
     text = position("w", r8="-------b", r4="---w----", r3="---w----")
-    assert moves_in(game, text) == {"d4-d5", "d4-c5", "d4-e5", "d3-c4", "d3-e4"}
+    assert moves_of(game, text) == {"d4-d5", "d4-c5", "d4-e5", "d3-c4", "d3-e4"}
 
 
 def test_black_moves_down_the_board(game):
     # Black's forward is south: d5 may go to d4, c4 or e4, and takes on c4.
     text = position("b", r5="---b----", r4="--w-----", r1="w-------")
-    assert moves_in(game, text) == {"d5-d4", "d5-c4", "d5-e4"}
+    assert moves_of(game, text) == {"d5-d4", "d5-c4", "d5-e4"}
 
 
 def test_a_diagonal_step_captures(game):

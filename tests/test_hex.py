@@ -12,6 +12,7 @@ positions raise ``losses`` to 11 (a side then loses only with no token left).
 from __future__ import annotations
 
 import pytest
+from helpers import after, moves_of
 
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import load_game, load_position
@@ -40,14 +41,8 @@ def lenient():
     return load_game("abalone-hex", {"losses": "11"})
 
 
-def moves_of(game, position: str) -> set[str]:
-    game, state = load_position(game, position)
-    return {game.format_move(state, mv) for mv in game.legal_moves(state)}
 
 
-def after(game, position: str, move: str):
-    game, state = load_position(game, position)
-    return game, game.apply(state, game.parse_move(state, move))
 
 
 def test_the_helper_writes_positions_like_the_rules():

@@ -9,6 +9,7 @@ reference counts for Konane with the sheet's go-again rule (GAMES.md §1).
 from __future__ import annotations
 
 import pytest
+from helpers import moves_of
 
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import load_game, load_position
@@ -22,9 +23,6 @@ def konane():
     return load_game("konane")
 
 
-def moves_of(game, position: str) -> set[str]:
-    game, state = load_position(game, position)
-    return {game.format_move(state, mv) for mv in game.legal_moves(state)}
 
 
 def play(game, position: str, *moves: str) -> str:
