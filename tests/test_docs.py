@@ -82,3 +82,20 @@ def test_snippet(tmp_path, where, kind, expected, body):
     assert errors == [], f"{where}: {errors}"
     if expected:
         assert expected in {d.code for d in report.diagnostics}
+
+
+def test_the_readme_session_is_real():
+    import os
+    import subprocess
+    import sys
+
+    readme = (DOCS.parent / "README.md").read_text()
+    block = readme.split("## A Konane session", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    command, *shown = block.rstrip("\n").split("\n")
+    assert command.startswith("$ rulesdsl play konane")
+    typed = [line.split("> ", 1)[1] for line in shown if line.startswith("white> ")]
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    done = subprocess.run(command[2:], shell=True, env=env, input="\n".join(typed) + "\n",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    assert done.stdout.rstrip("\n").split("\n") == shown
