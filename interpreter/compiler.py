@@ -139,7 +139,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
 
     evaluate_stmt = active.first(m.Evaluate)
     features = evaluate_stmt.features if evaluate_stmt else DEFAULT_EVALUATION
-    evaluate_fn = compile_evaluation(features, tables, legality.raw, start_board_text)
+    evaluate_fn = compile_evaluation(features, tables, legality.raw, legality.threats, start_board_text)
 
     format_move, parse_move_against = move_codec(tables, active.first(m.Notation).parts
                                                  if active.first(m.Notation) else ("from", "-", "to"))

@@ -2,8 +2,10 @@
 
 Features: ``material [KIND]`` (pieces on the board), ``mobility`` (moves the
 move rules allow), ``advancement [KIND]`` (steps along the player's forward
-direction), ``centrality [KIND]`` (closeness to the board's centre, in moves)
-and ``captures`` (enemy pieces lost minus own pieces lost, from the start).
+direction), ``centrality [KIND]`` (closeness to the board's centre, in moves),
+``captures`` (enemy pieces lost minus own pieces lost, from the start) and
+``threatened [KIND]`` (pieces the other player could capture or push next;
+give it a negative weight).
 A file without ``evaluate`` gets ``mobility 1``.
 """
 
@@ -46,6 +48,7 @@ def compile_evaluation(
     features: tuple[m.Feature, ...],
     tables: Tables,
     raw_moves: list[Callable[[str], list[Move]]],
+    threats: list[Callable[[str], set[int]]],
     start_board: Callable[[], str],
 ) -> Callable[[State, int], float]:
     """``evaluate(state, player)`` for the declared features."""
@@ -62,6 +65,8 @@ def compile_evaluation(
             parts.append((feature.weight, _weighted(syms, table)))
         elif feature.name == "captures":
             parts.append((feature.weight, _captures(syms, start_board)))
+        elif feature.name == "threatened":
+            parts.append((feature.weight, _threatened(syms, threats)))
 
     def evaluate(state: State, player: int) -> float:
         board = state.board
@@ -69,6 +74,15 @@ def compile_evaluation(
         return sum(w * (f(board, player) - f(board, other)) for w, f in parts)
 
     return evaluate
+
+
+def _threatened(syms: list[frozenset[str]], threats: list[Callable[[str], set[int]]]) -> Feature:
+    """How many of a player's pieces the other player could capture or push next move."""
+    def count(board: str, p: int) -> float:
+        mine = syms[p]
+        return sum(1 for c in threats[1 - p](board) if board[c] in mine)
+
+    return count
 
 
 def _counter(syms: list[frozenset[str]]) -> Feature:

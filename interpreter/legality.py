@@ -25,6 +25,7 @@ class Legality(NamedTuple):
     """The compiled move functions of one game."""
 
     raw: list[Callable[[str], list[Move]]]  # per player: what the move rules allow on a board
+    threats: list[Callable[[str], set[int]]]  # per player: enemy cells its move rules could displace
     legal: Callable[[State], list[Move]]
     nobody_moves: Callable[[State], bool]
     apply: Callable[[State, Move], State]
@@ -102,4 +103,4 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
                 return cont
         return State(board, other, NO_CELL, history)
 
-    return Legality(raw, legal, nobody_moves, apply)
+    return Legality(raw, threats, legal, nobody_moves, apply)

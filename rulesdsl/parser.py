@@ -18,7 +18,7 @@ TERMINAL_WORDS = {
     "SIGNED_NUMBER": "a number", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
     "RPAR": "')'", "COMMA": "','", "EQUAL": "'='", "ACTION": "step, jump, slide or push",
     "FIELD": "turn, last, rows or board", "RESULT": "wins or loses",
-    "FEATURE": "material, mobility, advancement, centrality or captures",
+    "FEATURE": "material, mobility, advancement, centrality, captures or threatened",
     "AXIS": "column or row", "MOVE_PART": "from, to or a quoted string",
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",
     "FORBIDDEN": "repetition or corner push-off", "COMPARE": "a comparison",
