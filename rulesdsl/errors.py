@@ -46,7 +46,7 @@ class Diagnostic:
         """The one-line form, then the source line and a caret under the place."""
         lines = [self.one_line()]
         if self.source_line and self.span.column:
-            lines.append("    " + self.source_line.rstrip("\n").expandtabs(1))
+            lines.append("    " + self.source_line.rstrip("\r\n").expandtabs(1))
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
