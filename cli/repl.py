@@ -28,7 +28,7 @@ Type a move in the game's notation, or a command:
   undo        take back your last move (and the engine's reply)
   depth N     set the engine's search depth in plies (depth alone shows it)
   position    print the position string
-  load POS    continue from a position string
+  load POS    continue from a position string (then earlier boards, if any)
   board       draw the board again
   help        this text
   quit        leave (end of input does too)"""
@@ -154,7 +154,8 @@ class Session:
             self.say(self.turn_line())
         self.say(f"position: {game.format_position(state)}")
         if state.history is not None:
-            self.say(f"history: {len(state.history)} boards")
+            count = len(state.history)
+            self.say(f"history: {count} board{'' if count == 1 else 's'}")
         self.shown = True
 
     def turn_line(self) -> str:
@@ -315,13 +316,21 @@ class Session:
         self.say(self.game.format_position(self.state))
 
     def do_load(self, arg: str) -> None:
-        """Continue from a position string (the game may be recompiled for it)."""
+        """Continue from a position string, then any earlier boards (most recent first).
+
+        The game may be recompiled for the position's size. Earlier boards
+        matter to games that forbid repeating a board.
+        """
         if not arg:
-            self.say("usage: load POSITION, e.g. load " + self.game.format_position(self.state))
+            self.say("usage: load POSITION [EARLIER-BOARD ...], e.g. load "
+                     + self.game.format_position(self.state))
             return
         from rulesdsl.loader import load_position
 
-        game, state = load_position(self.game, arg)
+        position, _, earlier = arg.strip().partition(")")
+        game, state = load_position(self.game, position + ")")
+        if earlier.split():
+            state = game.with_history(state, earlier.split())
         self.plies.clear()
         self.set_position(game, state)
         self.say("position loaded")

@@ -255,3 +255,17 @@ def test_a_broken_game_ends_with_one_line_and_the_position(konane, monkeypatch):
     assert code == 1
     assert "Traceback" not in text
     assert text.splitlines()[-1] == f"internal error: KeyError: 'rules bug'; position: {START}"
+
+
+def test_load_takes_earlier_boards_for_a_game_that_forbids_repetition():
+    game = load_game("capture-the-flag")
+    start = "-wWw--www-------bbb--bBb-"
+    moved = "-wWw--www------b-bb--bBb-"  # black's b2 pawn stepped left to a2
+    lines = f"load (b {moved})\nmoves\nload (b {moved}) {start}\nmoves\nquit\n"
+    out = io.StringIO()
+    run_repl(game, game.initial_state(), as_player="all", depth=1, stdin=io.StringIO(lines), stdout=out,
+             interactive=False)
+    first, second = out.getvalue().split("history: 1 board\n")
+    # Stepping back to b2 would make the start board again: legal without history, not with it.
+    assert "a2-b2" in first.split("legal move")[-1]
+    assert "a2-b2" not in second.split("legal move")[-1]
