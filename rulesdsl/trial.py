@@ -105,7 +105,11 @@ class TrialCompile(Findings):
                 line, _, rest = message[len(prefix):].partition(":")
                 column, _, text = rest.partition(":")
                 if line.isdigit() and column.isdigit():
-                    return Span(int(line), int(column), int(line), int(column) + 1, file), text.strip()
+                    row, col = int(line), int(column)
+                    # Underline the rest of that line's text: the statement or layout line at fault.
+                    source = self.resolved.texts[file].split("\n")[row - 1] if row else ""
+                    end = max(col + 1, len(without_comment(source)) + 1)
+                    return Span(row, col, row, end, file), text.strip()
                 return fallback, message[len(prefix):].strip()
         return fallback, message
 
@@ -123,3 +127,16 @@ class TrialCompile(Findings):
             return f"a position for this board looks like {game.format_position(empty)}"
         except Exception:  # the hint is a courtesy; the error stands without it
             return ""
+
+
+def without_comment(line: str) -> str:
+    """A source line without its ``# comment`` (a ``#`` inside quotes is text) or trailing space."""
+    quote = ""
+    for i, char in enumerate(line):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            return line[:i].rstrip()
+    return line.rstrip()
