@@ -24,17 +24,13 @@ from hypothesis import strategies as st
 
 from rulesdsl import model as m
 from rulesdsl.cli.check_command import check_file
+from rulesdsl.cli.repl import run_repl
 from rulesdsl.errors import Diagnostic, RulesdslError, RulesError
 from rulesdsl.interpreter import examples as examples_module
 from rulesdsl.interpreter.compiler import compile_game
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import bundled_dir, bundled_games, load_game, load_position, option_values, resolve
 from rulesdsl.parser import parse_text
-
-try:  # the REPL is optional: another part of the project provides it
-    from rulesdsl.cli.repl import run_repl
-except ImportError:  # pragma: no cover
-    run_repl = None
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                     derandomize=True)
@@ -282,7 +278,6 @@ REPL_WORDS = ["moves", "hint", "undo", "depth", "depth 1", "depth 0", "depth x",
               "a1-b2", "A4 B3", "\u00e9", "\x00"]
 
 
-@pytest.mark.skipif(run_repl is None, reason="no REPL")
 @pytest.mark.parametrize("name", GAMES)
 @FEW
 @given(data=st.data())

@@ -224,15 +224,6 @@ def test_interactive_session_uses_prompt_toolkit(konane):
     assert "1 legal move: " in text
 
 
-def cli_available() -> bool:
-    try:
-        import rulesdsl.cli.main  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not cli_available(), reason="rulesdsl.cli.main not written yet")
 def test_piped_session_through_the_cli_ends_cleanly():
     session = "hello\nmoves\nb2-d2\nnot a move\nundo\ndepth banana\nload (x\n"
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
