@@ -2,9 +2,10 @@
 
 The move rules (:mod:`rulesdsl.interpreter.movegen`) propose moves; here the
 statements that judge them are applied, in this order: a go-again turn's
-restriction, ``freeze``, ``forbid repetition``, the optional pass of a
-go-again turn, and the forced pass of ``pass when no moves``. ``apply`` writes
-a move's changes and decides who moves next (go-again, pass).
+restriction, ``freeze``, ``forbid repetition``, ``must capture``, the
+optional pass of a go-again turn, and the forced pass of ``pass when no
+moves``. ``apply`` writes a move's changes and decides who moves next
+(go-again, which a promotion ends; pass).
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ def board_after(board: str, move: Move) -> str:
     return "".join(cells)
 
 
+def promotes(board: str, move: Move) -> bool:
+    """True when the moving piece lands as another kind (``promote``): that ends the turn."""
+    if move.origin == NO_CELL:
+        return False
+    piece = board[move.origin]
+    return any(cell == move.target and sym != piece for cell, sym in move.changes)
+
+
 def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Legality:
     """Legal moves and ``apply`` for the active statements of a game."""
     nplayers = len(tables.player_names)
@@ -47,6 +56,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
     freeze = active.first(m.Freeze)
     again = active.first(m.Again)
     stuck_passes = bool(active.all(m.PassWhenStuck))
+    must_capture = bool(active.all(m.MustCapture))
     moves_stmt = active.first(m.Moves)
     rules = [r for r in (moves_stmt.rules if moves_stmt else ())
              if r.guard is None or evaluate(r.guard, options)]
@@ -77,6 +87,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         if repetition and moves:
             seen = state.history or frozenset()
             moves = [mv for mv in moves if (b := board_after(board, mv)) not in seen and b != board]
+        if must_capture:
+            capturing = [mv for mv in moves if mv.captures]
+            moves = capturing or moves
         if continuing and again.may_pass:
             moves.append(PASS_MOVE)
         return moves
@@ -97,7 +110,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         other = (state.turn + 1) % nplayers
         if move.action == PASS_ACTION:
             return State(board, other, NO_CELL, history)
-        if again is not None and continues(move):
+        if again is not None and continues(move) and not promotes(state.board, move):
             cont = State(board, state.turn, move.target, history)
             if any(mv.action != PASS_ACTION for mv in legal(cont)):
                 return cont

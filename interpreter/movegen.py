@@ -28,6 +28,8 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     may_capture_onto = "enemy" in targets
     may_enter_empty = "empty" in targets
     action = rule.action
+    promoted = tables.promotions
+    far = tables.far_cells(player) if promoted else frozenset()
 
     if action == "place":
         return _placement(rule, tables, player)
@@ -44,12 +46,13 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
                     t = ray[c]
                     while t >= 0:
                         there = board[t]
+                        put = promoted.get(piece, piece) if t in far else piece
                         if there == empty:
                             if may_enter_empty:
-                                out.append(Move(c, t, ((c, empty), (t, piece)), action, (c,)))
+                                out.append(Move(c, t, ((c, empty), (t, put)), action, (c,)))
                         else:
                             if may_capture_onto and there in theirs:
-                                out.append(Move(c, t, ((c, empty), (t, piece)), action, (c,), (t,), 1))
+                                out.append(Move(c, t, ((c, empty), (t, put)), action, (c,), (t,), 1))
                             break
                         if not sliding:
                             break
@@ -73,10 +76,11 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
                     t = ray[mid]
                     if t < 0 or board[t] != empty:
                         continue
+                    put = promoted.get(piece, piece) if t in far else piece
                     if capture:
-                        out.append(Move(c, t, ((c, empty), (mid, empty), (t, piece)), action, (c,), (mid,), 1))
+                        out.append(Move(c, t, ((c, empty), (mid, empty), (t, put)), action, (c,), (mid,), 1))
                     else:
-                        out.append(Move(c, t, ((c, empty), (t, piece)), action, (c,)))
+                        out.append(Move(c, t, ((c, empty), (t, put)), action, (c,)))
 
         return gen_jump
 

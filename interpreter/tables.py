@@ -29,6 +29,7 @@ class Tables:
     symbol: dict[tuple[int, str], str]  # (player, kind) -> symbol
     forward: dict[int, Vector]
     direction_sets: dict[str, tuple[m.DirRef, ...]]
+    promotions: dict[str, str] = field(default_factory=dict)  # symbol -> symbol on the far row
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
 
     @property
@@ -50,6 +51,13 @@ class Tables:
         if table is None:
             table = self._neighbours[vector] = self.geometry.neighbour_table(vector)
         return table
+
+    def far_cells(self, player: int) -> frozenset[int]:
+        """Cells from which one step along ``player``'s forward leaves the board."""
+        if player not in self.forward:
+            return frozenset()
+        vector = self.forward[player]
+        return frozenset(c.index for c in self.geometry.cells if self.geometry.step(c.index, vector) < 0)
 
     def vectors(self, refs: tuple[m.DirRef, ...], player: int) -> list[Vector]:
         """The lattice vectors that direction names mean for ``player``, in order."""

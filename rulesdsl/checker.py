@@ -30,6 +30,7 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
+    "MustCapture": "must capture",
 }
 
 
@@ -56,6 +57,7 @@ class Checker(TypeChecks, Lints, TrialCompile):
         self.check_directions()
         self.check_start()
         self.check_moves()
+        self.check_promotions()
         self.check_end()
         self.check_evaluate()
         self.check_guards()
@@ -305,6 +307,22 @@ class Checker(TypeChecks, Lints, TrialCompile):
         for again in self.resolved.of(m.Again):
             if again.after is not None and again.after not in (*ACTIONS, "capture"):
                 self.unknown(again.span, "action", again.after, (*ACTIONS, "capture"), "E063")
+
+    def check_promotions(self) -> None:
+        for stmt in self.resolved.of(m.Promote):
+            for kind in (stmt.kind, stmt.to_kind):
+                if kind not in self.kinds:
+                    self.unknown(stmt.span, "piece kind", kind, self.kinds, "E032")
+            if stmt.kind in self.kinds and stmt.to_kind in self.kinds:
+                owners = {p for p, _, _ in self.kinds[stmt.to_kind].symbols}
+                for player, _, _ in self.kinds[stmt.kind].symbols:
+                    if player not in owners:
+                        self.error(stmt.span, f"{player}'s {stmt.kind} cannot become a {stmt.to_kind}: piece "
+                                   f"{stmt.to_kind} has no symbol for {player}", "E033",
+                                   f"add {player} \"X\" to 'piece {stmt.to_kind}'")
+            if not self.has_forward:
+                self.error(stmt.span, "'on far row' is measured along each player's forward direction, but no "
+                           "'forward' statement gives it", "E051", "add e.g. forward white n, black s")
 
     def player_ref(self, span: Span, name: str) -> None:
         if name not in ROLES and name not in self.player_names:

@@ -315,6 +315,23 @@ class Misere(Statement):
 
 
 @dataclass(frozen=True)
+class Promote(Statement):
+    """``promote KIND to KIND2 on far row``: a piece that ends a move on its far row changes kind."""
+
+    kind: str
+    to_kind: str
+
+    @property
+    def key(self) -> str:
+        return f"promote {self.kind}"
+
+
+@dataclass(frozen=True)
+class MustCapture(Statement):
+    """``must capture``: when a capturing move exists, only capturing moves are legal."""
+
+
+@dataclass(frozen=True)
 class PassWhenStuck(Statement):
     """``pass when no moves``: a player without a legal move passes instead."""
 

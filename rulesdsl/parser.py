@@ -342,6 +342,14 @@ class _Builder(Transformer):
         return m.Misere(self.span(meta), guard=items[0])
 
     @v_args(meta=True)
+    def promote_stmt(self, meta, items):
+        return m.Promote(self.span(meta), str(items[0]), str(items[1]), guard=items[2])
+
+    @v_args(meta=True)
+    def must_stmt(self, meta, items):
+        return m.MustCapture(self.span(meta), guard=items[0])
+
+    @v_args(meta=True)
     def pass_stmt(self, meta, items):
         return m.PassWhenStuck(self.span(meta), guard=items[0])
 

@@ -35,7 +35,7 @@ TERMINAL_WORDS = {
 
 STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "position",
                    "notation", "directions", "piece", "start", "moves", "again", "freeze", "forbid", "end",
-                   "misere", "pass", "evaluate", "example")
+                   "misere", "pass", "promote", "must", "evaluate", "example")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}
 # What a newcomer most likely meant by a character the language does not use.
 CHAR_HINTS = {
