@@ -55,6 +55,25 @@ class Lints(Findings):
             if decl.name not in sets:
                 self.warning(decl.span, f"direction set {decl.name!r} is declared but no move rule uses it",
                              "W032", "name it in a move rule, or delete it")
+        self.check_unusable_moves(starts)
+
+    def check_unusable_moves(self, starts: list[str]) -> None:
+        """Warn about move rules for a piece kind that can never be on the board."""
+        kinds = {s.kind: s for s in self.resolved.of(m.PieceDecl)}
+        made: set[str] = {p.to_kind for p in self.resolved.of(m.Promote)}
+        for layout in self.resolved.of(m.StartLayout):
+            made.update(item.kind for item in layout.items if item.kind)
+        for block in self.resolved.of(m.Moves):
+            made.update(rule.kind for rule in block.rules if rule.action == "place")
+        for kind, decl in kinds.items():
+            if any(sym in text for text in starts for _, sym, _ in decl.symbols):
+                made.add(kind)
+        for block in self.resolved.of(m.Moves):
+            for rule in block.rules:
+                if rule.kind in kinds and rule.kind not in made:
+                    self.warning(rule.span, f"this {rule.action} rule can never be used: no start places a "
+                                 f"{rule.kind}, and no rule places or promotes to one", "W033",
+                                 f"place a {rule.kind} in a start, or promote to it, or delete the rule")
 
     def check_end_never_holds(self) -> None:
         """Warn about end conditions that are false in every position."""
