@@ -82,7 +82,8 @@ def test_division_by_zero_in_an_end_rule_is_a_clean_error(tmp_path):
 
 
 def test_a_move_rule_for_a_kind_that_never_appears_is_a_warning(tmp_path):
-    text = TINY.replace('piece pawn white "w", black "b"', 'piece pawn white "w", black "b"\npiece king white "K", black "k"')
+    pieces = 'piece pawn white "w", black "b"'
+    text = TINY.replace(pieces, pieces + '\npiece king white "K", black "k"')
     text = text.replace("moves { pawn step n to enemy }", "moves {\n  pawn step n to enemy\n  king step all\n}")
     report = check_file(write(tmp_path, "king.rules", text), playouts=0)
     found = [(d.code, d.severity, d.span.line) for d in report.diagnostics]
