@@ -16,7 +16,7 @@ from typing import NamedTuple
 from rulesdsl import model as m
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
-from rulesdsl.interpreter.movegen import compile_player_moves, compile_player_threats
+from rulesdsl.interpreter.movegen import compile_player
 from rulesdsl.interpreter.tables import Tables
 
 PASS_MOVE = Move(NO_CELL, NO_CELL, (), PASS_ACTION)
@@ -60,8 +60,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
     moves_stmt = active.first(m.Moves)
     rules = [r for r in (moves_stmt.rules if moves_stmt else ())
              if r.guard is None or evaluate(r.guard, options)]
-    raw = [compile_player_moves(rules, tables, p, corner_rule) for p in range(nplayers)]
-    threats = [compile_player_threats(rules, tables, p, corner_rule) for p in range(nplayers)]
+    compiled = [compile_player(rules, tables, p, corner_rule) for p in range(nplayers)]
+    raw = [moves for moves, _ in compiled]
+    threats = [found for _, found in compiled]
     after = again.after if again else None
 
     def continues(move: Move) -> bool:

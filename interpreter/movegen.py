@@ -22,7 +22,8 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     mine = tables.symbols_of(player)
     theirs = frozenset(tables.owner) - mine
     empty = tables.empty
-    rays = [tables.neighbours(v) for v in tables.vectors(rule.directions, player)]
+    vectors = tables.vectors(rule.directions, player)
+    rays = [tables.neighbours(v) for v in vectors]
     cells = range(tables.cell_count)
     targets = set(rule.targets or ("empty",))
     may_capture_onto = "enemy" in targets
@@ -88,7 +89,6 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     low, high = rule.line or (1, None)
     corners = set(tables.geometry.corners()) if corner_rule else set()
     outward = {c: tables.geometry.outward(c) for c in corners}
-    vectors = tables.vectors(rule.directions, player)
     directed = list(zip(rays, vectors))
 
     def scan_push(board: str, out: list[Move] | None, threats: set[int] | None) -> None:
@@ -180,10 +180,17 @@ def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
     return gen_place
 
 
-def compile_player_moves(rules: list[m.MoveRule], tables: Tables, player: int,
-                         corner_rule: bool) -> Callable[[str], list[Move]]:
-    """All of a player's move rules together: ``moves(board) -> list``."""
+def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_rule: bool
+                   ) -> tuple[Callable[[str], list[Move]], Callable[[str], set[int]]]:
+    """A player's move rules, compiled once, as ``(moves, threats)``.
+
+    ``moves(board)`` lists every move the rules allow. ``threats(board)`` is
+    the set of enemy cells those moves could displace: pushes have a fast path
+    that builds no moves; other rules are generated and their displaced cells
+    collected.
+    """
     generators = [compile_rule(rule, tables, player, corner_rule) for rule in rules]
+    fast = [getattr(gen, "threats", None) for gen in generators]
 
     def moves(board: str) -> list[Move]:
         out: list[Move] = []
@@ -191,24 +198,11 @@ def compile_player_moves(rules: list[m.MoveRule], tables: Tables, player: int,
             gen(board, out)
         return out
 
-    return moves
-
-
-def compile_player_threats(rules: list[m.MoveRule], tables: Tables, player: int,
-                           corner_rule: bool) -> Callable[[str], set[int]]:
-    """``threats(board)``: the cells holding enemy pieces that ``player`` could displace.
-
-    Pushes have a fast path that builds no moves; other rules are generated
-    and their displaced cells collected.
-    """
-    generators = [compile_rule(rule, tables, player, corner_rule) for rule in rules]
-
     def threats(board: str) -> set[int]:
         found: set[int] = set()
-        for gen in generators:
-            fast = getattr(gen, "threats", None)
-            if fast is not None:
-                fast(board, found)
+        for gen, quick in zip(generators, fast):
+            if quick is not None:
+                quick(board, found)
                 continue
             out: list[Move] = []
             gen(board, out)
@@ -216,4 +210,4 @@ def compile_player_threats(rules: list[m.MoveRule], tables: Tables, player: int,
                 found.update(move.displaced)
         return found
 
-    return threats
+    return moves, threats
