@@ -1,4 +1,4 @@
-"""The ``rulesdsl`` command line: check, moves, perft, move, play, capture.
+"""The ``rulesdsl`` command line: check, fmt, moves, perft, move, play, capture.
 
 Exit codes: 0 success, 1 invalid rule file / position / move (or check found
 errors), 2 usage error (unknown command or option, bad ``--set``).
@@ -14,6 +14,7 @@ import click
 from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import EXIT_USAGE, fail, game_options, prepare, reports_errors
+from rulesdsl.cli.fmt_command import fmt
 from rulesdsl.interpreter.search import best_move, perft
 
 
@@ -129,6 +130,7 @@ def games() -> None:
 
 cli.add_command(check)
 cli.add_command(capture)
+cli.add_command(fmt)
 
 
 def main() -> None:
