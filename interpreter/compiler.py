@@ -18,7 +18,7 @@ from rulesdsl.interpreter.geometry import NamePart, build_geometry
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
-from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.tables import NEUTRAL, Tables
 from rulesdsl.loader import Resolved
 
 EMPTY = "-"
@@ -63,7 +63,13 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
     owner: dict[str, int] = {}
     kind: dict[str, str] = {}
     symbol: dict[tuple[int, str], str] = {}
+    neutral: dict[str, str] = {}
     for piece in active.all(m.PieceDecl):
+        if piece.neutral:  # nobody's piece, placed by either player
+            sym = piece.symbols[0][1]
+            owner[sym], kind[sym] = NEUTRAL, piece.kind
+            neutral[piece.kind] = sym
+            continue
         for player, sym, _ in piece.symbols:
             index = player_names.index(player)
             owner[sym], kind[sym], symbol[(index, piece.kind)] = index, piece.kind, sym
@@ -76,7 +82,7 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
                   for rule in active.all(m.Promote) for p in range(len(player_names))
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
-                    owner, kind, symbol, forward, sets, promotions)
+                    owner, kind, symbol, forward, sets, promotions, neutral)
     return tables, fmt
 
 

@@ -2,7 +2,7 @@
 
 The move rules (:mod:`rulesdsl.interpreter.movegen`) propose moves; here the
 statements that judge them are applied, in this order: a go-again turn's
-restriction, ``freeze``, ``forbid repetition``, ``must capture``, the
+restriction (or the ``then`` part of a turn), ``freeze``, ``forbid repetition``, ``must capture``, the
 optional pass of a go-again turn, and the forced pass of ``pass when no
 moves``. ``apply`` writes a move's changes and decides who moves next
 (go-again, which a promotion ends; pass).
@@ -63,6 +63,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
     compiled = [compile_player(rules, tables, p, corner_rule) for p in range(nplayers)]
     raw = [moves for moves, _ in compiled]
     threats = [found for _, found in compiled]
+    then_stmt = active.first(m.Then)
+    then_rules = [r for r in (then_stmt.rules if then_stmt else ())
+                  if r.guard is None or evaluate(r.guard, options)]
+    second = [compile_player(then_rules, tables, p, corner_rule)[0] for p in range(nplayers)] if then_stmt else []
     after = again.after if again else None
 
     def continues(move: Move) -> bool:
@@ -74,7 +78,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
     def own_moves(state: State) -> list[Move]:
         """The legal moves, before a forced pass."""
         board, player = state.board, state.turn
-        moves = raw[player](board)
+        in_second_part = bool(second) and state.last != NO_CELL
+        moves = second[player](board, state.last) if in_second_part else raw[player](board)
         continuing = again is not None and state.last != NO_CELL
         if continuing:
             moves = [mv for mv in moves if continues(mv) and (not again.same_piece or mv.origin == state.last)]
@@ -111,6 +116,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         other = (state.turn + 1) % nplayers
         if move.action == PASS_ACTION:
             return State(board, other, NO_CELL, history)
+        if second and state.last == NO_CELL:
+            cont = State(board, state.turn, move.target, history)
+            if own_moves(cont):
+                return cont
         if again is not None and continues(move) and not promotes(state.board, move):
             cont = State(board, state.turn, move.target, history)
             if any(mv.action != PASS_ACTION for mv in legal(cont)):

@@ -20,7 +20,7 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     """One move rule for one player, as a generator closure."""
     movers = tables.symbols_of(player, rule.kind)
     mine = tables.symbols_of(player)
-    theirs = frozenset(tables.owner) - mine
+    theirs = tables.enemy_symbols(player)
     empty = tables.empty
     vectors = tables.vectors(rule.directions, player)
     rays = [tables.neighbours(v) for v in vectors]
@@ -33,7 +33,7 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     far = tables.far_cells(player) if promoted else frozenset()
 
     if action == "place":
-        return _placement(rule, tables, player)
+        return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
 
     if action in ("step", "slide"):
         sliding = action == "slide"
@@ -144,13 +144,13 @@ def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
     mover's; every such run turns into the mover's pieces (of the same kind
     where the mover has that kind).
     """
-    sym = tables.symbol.get((player, rule.kind))
+    sym = tables.placed_symbol(player, rule.kind)
     empty = tables.empty
     cells = range(tables.cell_count)
     below = tables.neighbours(tables.vectors((rule.falling,), player)[0]) if rule.falling else None
     flank_rays = [tables.neighbours(v) for v in tables.vectors(rule.flanking, player)]
     mine = tables.symbols_of(player)
-    theirs = frozenset(tables.owner) - mine
+    theirs = tables.enemy_symbols(player)
     turned = {s: tables.symbol.get((player, tables.kind[s]), sym) for s in theirs}
 
     def gen_place(board: str, out: list[Move]) -> None:
@@ -180,22 +180,54 @@ def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
     return gen_place
 
 
+def _placement_from_last(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
+    """``place KIND from last step|slide DIRS``: a new piece on a cell that a step or slide
+    from the cell the turn continues from would reach (an arrow shot from a queen that just moved).
+
+    The generator takes that cell as a third argument (``needs_last``); the move's
+    origin is that cell, so ``from`` in the notation names it.
+    """
+    sym = tables.placed_symbol(player, rule.kind)
+    empty = tables.empty
+    rays = [tables.neighbours(v) for v in tables.vectors(rule.directions, player)]
+    sliding = rule.reach == "slide"
+
+    def gen_shot(board: str, out: list[Move], last: int = NO_CELL) -> None:
+        if sym is None or last == NO_CELL:
+            return
+        for ray in rays:
+            t = ray[last]
+            while t >= 0 and board[t] == empty:
+                out.append(Move(last, t, ((t, sym),), "place"))
+                if not sliding:
+                    break
+                t = ray[t]
+
+    gen_shot.needs_last = True  # type: ignore[attr-defined]
+    return gen_shot
+
+
 def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_rule: bool
                    ) -> tuple[Callable[[str], list[Move]], Callable[[str], set[int]]]:
     """A player's move rules, compiled once, as ``(moves, threats)``.
 
-    ``moves(board)`` lists every move the rules allow. ``threats(board)`` is
+    ``moves(board, last)`` lists every move the rules allow (``last``: the cell a
+    turn continues from, for placements ``from last``). ``threats(board)`` is
     the set of enemy cells those moves could displace: pushes have a fast path
     that builds no moves; other rules are generated and their displaced cells
     collected.
     """
     generators = [compile_rule(rule, tables, player, corner_rule) for rule in rules]
     fast = [getattr(gen, "threats", None) for gen in generators]
+    with_last = [getattr(gen, "needs_last", False) for gen in generators]
 
-    def moves(board: str) -> list[Move]:
+    def moves(board: str, last: int = NO_CELL) -> list[Move]:
         out: list[Move] = []
-        for gen in generators:
-            gen(board, out)
+        for gen, needs in zip(generators, with_last):
+            if needs:
+                gen(board, out, last)  # type: ignore[call-arg]
+            else:
+                gen(board, out)
         return out
 
     def threats(board: str) -> set[int]:

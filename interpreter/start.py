@@ -17,7 +17,7 @@ def start_board(layout: m.StartLayout, tables: Tables, options: Mapping[str, Val
     env = dict(options)
     for item in layout.items:
         if item.kind is not None and item.where is not None:
-            sym = tables.symbol[(tables.player_index(item.player), item.kind)]
+            sym = tables.placed_symbol(tables.player_index(item.player), item.kind)
             for cell in geometry.cells:
                 env["col"], env["row"] = cell.x, cell.y
                 if evaluate(item.where, env):
@@ -28,7 +28,7 @@ def start_board(layout: m.StartLayout, tables: Tables, options: Mapping[str, Val
             if item.kind is None:
                 cells[index] = tables.empty
             else:
-                sym = tables.symbol[(tables.player_index(item.player), item.kind)]
+                sym = tables.placed_symbol(tables.player_index(item.player), item.kind)
                 _place(cells, index, sym, item, tables)
     return "".join(cells)
 

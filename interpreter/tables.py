@@ -12,6 +12,8 @@ from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.geometry import Geometry, Vector, rotate_left
 
+NEUTRAL = -1  # the owner of a piece no player owns
+
 RELATIVE = ("forward", "backward", "left", "right",
             "forward-left", "forward-right", "backward-left", "backward-right")
 
@@ -30,6 +32,7 @@ class Tables:
     forward: dict[int, Vector]
     direction_sets: dict[str, tuple[m.DirRef, ...]]
     promotions: dict[str, str] = field(default_factory=dict)  # symbol -> symbol on the far row
+    neutral: dict[str, str] = field(default_factory=dict)  # kind -> symbol, for pieces no player owns
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
 
     @property
@@ -44,6 +47,14 @@ class Tables:
     def symbols_of(self, player: int, kind: str | None = None) -> frozenset[str]:
         """Symbols of ``player``'s pieces (of one kind, or all kinds)."""
         return frozenset(s for (p, k), s in self.symbol.items() if p == player and (kind is None or k == kind))
+
+    def enemy_symbols(self, player: int) -> frozenset[str]:
+        """Symbols of the other players' pieces (not neutral ones)."""
+        return frozenset(s for s, o in self.owner.items() if o not in (player, NEUTRAL))
+
+    def placed_symbol(self, player: int, kind: str) -> str | None:
+        """The symbol ``player`` puts down when placing a KIND: its own, or the neutral one."""
+        return self.symbol.get((player, kind), self.neutral.get(kind))
 
     def neighbours(self, vector: Vector) -> tuple[int, ...]:
         """For each cell, the neighbour along ``vector`` (-1 off the board); cached."""

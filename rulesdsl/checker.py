@@ -30,7 +30,7 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture",
+    "MustCapture": "must capture", "Then": "then",
 }
 
 
@@ -154,7 +154,7 @@ class Checker(TypeChecks, Lints, TrialCompile):
         for piece in self.kinds.values():
             owners = []
             for player, sym, span in piece.symbols:
-                if player not in self.player_names:
+                if player not in self.player_names and not piece.neutral:
                     self.unknown(span, "player", player, self.player_names, "E030")
                 owners.append(player)
                 if len(sym) != 1 or sym.isspace() or sym in "-()\"'":
@@ -190,10 +190,11 @@ class Checker(TypeChecks, Lints, TrialCompile):
                     right = {"column": "right", "row": "top"}[part.axis]
                     self.error(part.span, f"a {part.axis} is counted from the {right}, not the {wrong}", "E041",
                                f"write '{part.axis} ... from {right}'")
-        again = self.resolved.of(m.Again)
+        again = self.resolved.of(m.Again) or self.resolved.of(m.Then)
         formats = self.resolved.of(m.PositionFormat)
+        word = "again" if self.resolved.of(m.Again) else "then"
         if again and formats and "last" not in formats[0].fields:
-            self.error(formats[0].span, "a game with 'again' needs the 'last' field in its position format, "
+            self.error(formats[0].span, f"a game with '{word}' needs the 'last' field in its position format, "
                        "or a go-again turn cannot be written down", "E045",
                        "e.g. position (turn last rows)")
         for stmt in self.resolved.of(m.Notation):
@@ -264,17 +265,18 @@ class Checker(TypeChecks, Lints, TrialCompile):
             self.unknown(span, "piece kind", kind, self.kinds, "E032")
         if player is not None and player not in self.player_names:
             self.unknown(span, "player", player, self.player_names, "E030")
-        if kind in self.kinds and player in self.player_names:
+        if kind in self.kinds and player in self.player_names and not self.kinds[kind].neutral:
             owners = [p for p, _, _ in self.kinds[kind].symbols]
             if player not in owners:
                 self.error(span, f"{player} has no {kind}: piece {kind} gives symbols only for "
                            f"{', '.join(owners)}", "E033", f"add {player} \"X\" to 'piece {kind}'")
 
     def check_moves(self) -> None:
-        for block in self.resolved.of(m.Moves):
-            if not block.rules:
+        for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)):
+            if not block.rules and isinstance(block, m.Moves):
                 self.warning(block.span, "the moves block is empty: nobody can ever move", "W020")
             for rule in block.rules:
+                self.check_reach(rule, isinstance(block, m.Then))
                 if rule.kind not in self.kinds:
                     at = rule.span  # a rule starts with its kind: underline just that word
                     word = Span(at.line, at.column, at.line, at.column + len(rule.kind), at.file)
@@ -304,9 +306,25 @@ class Checker(TypeChecks, Lints, TrialCompile):
                         self.unknown(spans["to"], "target", target, TARGETS, "E060")
                 if rule.targets and rule.action in ("jump", "push"):
                     self.error(spans["to"], f"'to' belongs to step and slide, not {rule.action}", "E061")
+        thens = self.resolved.of(m.Then)
+        if thens and self.resolved.of(m.Again):
+            self.error(thens[0].span, "a game has either 'again' or 'then', not both", "E065",
+                       "'then' makes every turn two parts; 'again' repeats one kind of move")
         for again in self.resolved.of(m.Again):
             if again.after is not None and again.after not in (*ACTIONS, "capture"):
                 self.unknown(again.span, "action", again.after, (*ACTIONS, "capture"), "E063")
+
+    def check_reach(self, rule: m.MoveRule, in_then: bool) -> None:
+        """``place KIND from last ACTION DIRS``: a step or slide, in the second part of a turn."""
+        if rule.reach is None:
+            return
+        span = dict(rule.option_spans)["from last"]
+        if rule.reach not in ("step", "slide"):
+            self.error(span, f"a placement from last reaches its cell by a step or a slide, not a {rule.reach}",
+                       "E061", "write e.g. place arrow from last slide all")
+        if not in_then:
+            self.error(span, "'from last' belongs in a 'then' block: only the second part of a turn "
+                       "continues from a cell", "E064", "e.g. then { place arrow from last slide all }")
 
     def check_promotions(self) -> None:
         for stmt in self.resolved.of(m.Promote):
@@ -391,7 +409,7 @@ class Checker(TypeChecks, Lints, TrialCompile):
         for stmt in self.resolved.statements:
             if stmt.guard is not None:
                 self.check_names(stmt.guard, self.options)
-            if isinstance(stmt, m.Moves):
+            if isinstance(stmt, (m.Moves, m.Then)):
                 for rule in stmt.rules:
                     if rule.guard is not None:
                         self.check_names(rule.guard, self.options)

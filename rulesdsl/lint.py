@@ -19,7 +19,7 @@ class Lints(Findings):
         for stmt in self.resolved.statements:
             if stmt.guard is not None:
                 names += names_in(stmt.guard)
-            if isinstance(stmt, m.Moves):
+            if isinstance(stmt, (m.Moves, m.Then)):
                 for rule in stmt.rules:
                     kinds.add(rule.kind)
                     sets.update(ref.name for ref in (*rule.directions, *rule.flanking))
@@ -63,12 +63,12 @@ class Lints(Findings):
         made: set[str] = {p.to_kind for p in self.resolved.of(m.Promote)}
         for layout in self.resolved.of(m.StartLayout):
             made.update(item.kind for item in layout.items if item.kind)
-        for block in self.resolved.of(m.Moves):
+        for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)):
             made.update(rule.kind for rule in block.rules if rule.action == "place")
         for kind, decl in kinds.items():
             if any(sym in text for text in starts for _, sym, _ in decl.symbols):
                 made.add(kind)
-        for block in self.resolved.of(m.Moves):
+        for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)):
             for rule in block.rules:
                 if rule.kind in kinds and rule.kind not in made:
                     self.warning(rule.span, f"this {rule.action} rule can never be used: no start places a "

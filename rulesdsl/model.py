@@ -220,7 +220,12 @@ class DirectionSet(Statement):
 @dataclass(frozen=True)
 class PieceDecl(Statement):
     kind: str
-    symbols: tuple[tuple[str, str, Span], ...]  # (player, symbol, span)
+    symbols: tuple[tuple[str, str, Span], ...]  # (player, symbol, span); player "" for a neutral piece
+
+    @property
+    def neutral(self) -> bool:
+        """A piece no player owns (``piece arrow "x"``): any player may place it."""
+        return len(self.symbols) == 1 and self.symbols[0][0] == ""
 
     @property
     def key(self) -> str:
@@ -276,11 +281,19 @@ class MoveRule(Statement):
     line: tuple[int, int | None] | None = None
     falling: DirRef | None = None  # place: the piece falls this way until it rests
     flanking: tuple[DirRef, ...] = ()  # place: must outflank enemy runs along these, which flip
+    reach: str | None = None  # place from last: "step" or "slide" from the cell the turn continues from
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 
 @dataclass(frozen=True)
 class Moves(Statement):
+    rules: tuple[MoveRule, ...]
+
+
+@dataclass(frozen=True)
+class Then(Statement):
+    """``then { RULES }``: the second part of a turn, made from the cell the first part ended on."""
+
     rules: tuple[MoveRule, ...]
 
 

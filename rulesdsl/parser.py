@@ -247,6 +247,10 @@ class _Builder(Transformer):
     def piece_stmt(self, meta, items):
         return m.PieceDecl(self.span(meta), str(items[0]), tuple(items[1:]))
 
+    @v_args(meta=True)
+    def piece_neutral(self, meta, items):
+        return m.PieceDecl(self.span(meta), str(items[0]), (("", unquote(items[1]), self.tspan(items[1])),))
+
     def symbol_decl(self, items):
         return (str(items[0]), unquote(items[1]), self.tspan(items[0]))
 
@@ -298,9 +302,18 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def place_rule(self, meta, items):
-        kind, falling, flanking, guard = items
-        return m.MoveRule(self.span(meta), str(kind), "place", (), falling=falling, flanking=flanking or (),
-                          guard=guard)
+        kind, reach, falling, flanking, guard = items
+        action, dirs, spans = reach if reach is not None else (None, (), ())
+        return m.MoveRule(self.span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
+                          reach=action, option_spans=spans, guard=guard)
+
+    @v_args(meta=True)
+    def place_reach(self, meta, items):
+        return str(items[0]), items[1], (("from last", self.span(meta)),)
+
+    @v_args(meta=True)
+    def then_stmt(self, meta, items):
+        return m.Then(self.span(meta), tuple(items[1:]), guard=items[0])
 
     @v_args(meta=True)
     def over(self, meta, items):

@@ -34,7 +34,7 @@ TERMINAL_WORDS = {
 
 
 STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "position",
-                   "notation", "directions", "piece", "start", "moves", "again", "freeze", "forbid", "end",
+                   "notation", "directions", "piece", "start", "moves", "again", "then", "freeze", "forbid", "end",
                    "misere", "pass", "promote", "must", "evaluate", "example")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}
 # What a newcomer most likely meant by a character the language does not use.

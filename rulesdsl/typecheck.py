@@ -27,7 +27,7 @@ class TypeChecks(Findings):
         for stmt in self.resolved.statements:
             if stmt.guard is not None:
                 self.expr_type(stmt.guard, env, False)
-            for rule in stmt.rules if isinstance(stmt, m.Moves) else ():
+            for rule in stmt.rules if isinstance(stmt, (m.Moves, m.Then)) else ():
                 if rule.guard is not None:
                     self.expr_type(rule.guard, env, False)
         cell_env = {**env, "col": NUMBER, "row": NUMBER}
