@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from rulesdsl.capture import capture as capture_function
 from rulesdsl.cli.common import reports_errors
+from rulesdsl.interpreter.capture import capture as capture_function
 
 
 # Boards often start with "-" (an empty cell): let click keep them as arguments

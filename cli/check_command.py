@@ -9,7 +9,8 @@ For each file, in order:
 4. random playouts from the start that test the Game interface's promises
    (``E2xx``; ``--playouts 0`` turns them off).
 
-Steps 2-4 run only when step 1 found no error. Findings go to stderr as text
+Steps 2-4 run only when step 1 found no error. The work is the verify stage's
+(:func:`rulesdsl.verify.check_file`); this module is the command and its output. Findings go to stderr as text
 with carets (``--format text``), or to stdout as JSON or GitHub Actions
 annotations. Exit 0 when clean (warnings allowed unless ``--strict``), 1 when
 any error (or, with ``--strict``, any warning) was found, 2 on a usage error.
@@ -19,91 +20,16 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
-from rulesdsl.checker import check as static_check
-from rulesdsl.errors import Diagnostic, RulesError, Span
-from rulesdsl.loader import find_rules, resolve
-from rulesdsl.suites import SUITE_SUFFIX, check_suite, rules_for, suite_for
+from rulesdsl.errors import Diagnostic
+from rulesdsl.loader import find_rules
+from rulesdsl.verify.files import FileReport, safe_check
+from rulesdsl.verify.suites import SUITE_SUFFIX, rules_for
 
 FORMATS = ("text", "json", "github")
-
-
-@dataclass
-class FileReport:
-    """Everything ``check`` found for one rule file, and what it ran."""
-
-    path: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    examples: int = 0
-    cases: int = 0
-    playouts: int = 0
-    plies: int = 0
-
-    @property
-    def errors(self) -> int:
-        return sum(d.severity == "error" for d in self.diagnostics)
-
-    @property
-    def warnings(self) -> int:
-        return sum(d.severity == "warning" for d in self.diagnostics)
-
-
-def _order(main: str):
-    """Sort key: the checked file first, then by file; places in order, whole-file findings last."""
-    return lambda d: (d.span.file != main, d.span.file, d.span.line == 0, d.span.line, d.span.column)
-
-
-def check_file(spec: str, playouts: int = 20, seed: int = 0, max_plies: int = 200,
-               suites: bool = True) -> FileReport:
-    """Every finding for one rule file (named by path or bundled name)."""
-    from rulesdsl.interpreter.examples import run_examples
-    from rulesdsl.interpreter.selfcheck import selfcheck
-
-    if spec.endswith(SUITE_SUFFIX):
-        spec = str(rules_for(Path(spec)))
-    path = find_rules(spec)
-    if path is None:
-        missing = Diagnostic(Span(0, 0, file=spec), "no such rule file or bundled game", "E002",
-                             hint="give a path to a .rules file or a bundled game's name")
-        return FileReport(spec, [missing])
-    report = FileReport(str(path))
-    suite_path = suite_for(path)
-    try:
-        resolved = resolve(path)
-    except RulesError as error:
-        report.diagnostics = list(error.diagnostics)
-        if suites and suite_path.is_file():  # the suite's own mistakes are worth knowing now too
-            report.diagnostics += check_suite(suite_path).diagnostics
-        return report
-    found = static_check(resolved)
-    clean = not any(d.severity == "error" for d in found)
-    if clean:
-        report.examples = len(resolved.examples)
-        found += run_examples(resolved)
-    if suites and suite_path.is_file():
-        result = check_suite(suite_path, resolved if clean else None)
-        report.cases = result.cases
-        found += result.diagnostics
-    if clean and playouts > 0:
-        dynamic, playout_report = selfcheck(resolved, playouts, seed, max_plies)
-        found += dynamic
-        if playout_report is not None:
-            report.playouts, report.plies = playout_report.playouts, playout_report.plies
-    report.diagnostics = sorted(found, key=_order(resolved.path))
-    return report
-
-
-def _safe_check(spec: str, **settings) -> FileReport:
-    """``check_file``, with any crash turned into one finding (never a traceback)."""
-    try:
-        return check_file(spec, **settings)
-    except Exception as error:  # a bug in rulesdsl: report it like any finding
-        return FileReport(spec, [Diagnostic(Span(0, 0, file=spec), f"internal error: {type(error).__name__}: "
-                                            f"{error}", "E999", hint="please report this rule file")])
 
 
 # ---- output -------------------------------------------------------------------------
@@ -205,7 +131,7 @@ def check(files: tuple[str, ...], strict: bool, playouts: int, seed: int, max_pl
     findings: list[Diagnostic] = []
     failed = False
     for spec in _distinct(files):
-        report = _safe_check(spec, playouts=playouts, seed=seed, max_plies=max_plies, suites=suites)
+        report = safe_check(spec, playouts=playouts, seed=seed, max_plies=max_plies, suites=suites)
         fresh = []
         for diagnostic in report.diagnostics:  # a parent file shared by variants is reported once
             key = (diagnostic.span, diagnostic.span.file, diagnostic.code, diagnostic.message)

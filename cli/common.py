@@ -10,7 +10,8 @@ import click
 
 from rulesdsl.errors import OptionError, RulesdslError, RulesError
 from rulesdsl.interpreter.game import Game, State
-from rulesdsl.loader import load_game, load_position, parse_setting
+from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.loader import parse_setting
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2

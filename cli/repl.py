@@ -325,7 +325,7 @@ class Session:
             self.say("usage: load POSITION [EARLIER-BOARD ...], e.g. load "
                      + self.game.format_position(self.state))
             return
-        from rulesdsl.loader import load_position
+        from rulesdsl.interpreter.load import load_position
 
         position, _, earlier = arg.strip().partition(")")
         game, state = load_position(self.game, position + ")")

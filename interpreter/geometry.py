@@ -11,22 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-Vector = tuple[int, int]
+from rulesdsl.directions import GRID_DIRECTIONS, GRID_SETS, HEX_DIRECTIONS, HEX_SETS, Vector, rotate_left
 
-GRID_DIRECTIONS: dict[str, Vector] = {
-    "n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1),
-    "s": (0, -1), "sw": (-1, -1), "w": (-1, 0), "nw": (-1, 1),
-}
-HEX_DIRECTIONS: dict[str, Vector] = {
-    "ne": (1, 1), "e": (1, 0), "se": (0, -1),
-    "sw": (-1, -1), "w": (-1, 0), "nw": (0, 1),
-}
-GRID_SETS: dict[str, tuple[str, ...]] = {
-    "orthogonal": ("n", "e", "s", "w"),
-    "diagonal": ("ne", "se", "sw", "nw"),
-    "all": ("n", "ne", "e", "se", "s", "sw", "w", "nw"),
-}
-HEX_SETS: dict[str, tuple[str, ...]] = {"all": ("ne", "e", "se", "sw", "w", "nw")}
+__all__ = ["GRID_DIRECTIONS", "GRID_SETS", "HEX_DIRECTIONS", "HEX_SETS", "Cell", "Geometry", "NamePart", "Vector",
+           "build_geometry", "rotate_left"]
 
 
 
@@ -197,7 +185,3 @@ def build_geometry(
         _by_name={c.name.lower(): c.index for c in cells},
     )
 
-
-def rotate_left(vector: Vector) -> Vector:
-    """A quarter turn counter-clockwise on the square lattice."""
-    return (-vector[1], vector[0])

@@ -9,13 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulesdsl import model as m
+from rulesdsl.directions import RELATIVE, Vector, relative_vector
 from rulesdsl.errors import RulesdslError
-from rulesdsl.interpreter.geometry import Geometry, Vector, rotate_left
+from rulesdsl.interpreter.geometry import Geometry
 
 NEUTRAL = -1  # the owner of a piece no player owns
-
-RELATIVE = ("forward", "backward", "left", "right",
-            "forward-left", "forward-right", "backward-left", "backward-right")
 
 
 @dataclass
@@ -97,12 +95,7 @@ class Tables:
         """A player-relative direction (``forward-left``...) as a lattice vector."""
         if player not in self.forward:
             raise RulesdslError(f"direction {name!r} needs a 'forward' statement for {self.player_names[player]}")
-        fx, fy = self.forward[player]
-        lx, ly = rotate_left((fx, fy))
-        parts = {"forward": (fx, fy), "backward": (-fx, -fy), "left": (lx, ly), "right": (-lx, -ly)}
-        x = y = 0
-        for part in name.split("-"):
-            x, y = x + parts[part][0], y + parts[part][1]
+        x, y = relative_vector(name, self.forward[player])
         if (x, y) not in self.geometry.directions.values():
             raise RulesdslError(f"direction {name!r} is not a direction of a {self.geometry.shape} board")
         return (x, y)

@@ -9,13 +9,11 @@ from __future__ import annotations
 import contextlib
 
 from rulesdsl import model as m
+from rulesdsl.directions import RELATIVE, absolute_directions, builtin_sets, relative_vector
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
-from rulesdsl.interpreter.geometry import GRID_DIRECTIONS, GRID_SETS, HEX_DIRECTIONS, HEX_SETS, rotate_left
-from rulesdsl.interpreter.tables import RELATIVE
 from rulesdsl.lint import Lints, never_holds
 from rulesdsl.options import option_hint, option_problem
-from rulesdsl.trial import TrialCompile
 from rulesdsl.typecheck import TypeChecks
 
 __all__ = ["Checker", "check", "never_holds", "suggest"]
@@ -34,9 +32,9 @@ STATEMENT_WORDS = {
 }
 
 
-class Checker(TypeChecks, Lints, TrialCompile):
-    """Names, structure and values of one resolved rule file; types, warnings and the
-    trial compile come from the parts it is made of."""
+class Checker(TypeChecks, Lints):
+    """Names, structure and values of one resolved rule file; types and warnings come from
+    the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
 
     # -- the checks -----------------------------------------------------------------
     def run(self) -> list[Diagnostic]:
@@ -66,8 +64,6 @@ class Checker(TypeChecks, Lints, TrialCompile):
         self.check_example_settings()
         self.check_unused()
         self.check_end_never_holds()
-        if not any(d.severity == "error" for d in self.found):
-            self.check_with_default_options()
         return sorted(self.found, key=lambda d: (d.span.file, d.span.line, d.span.column))
 
     def check_required(self) -> None:
@@ -202,8 +198,7 @@ class Checker(TypeChecks, Lints, TrialCompile):
                 self.error(stmt.span, "move notation needs 'from' or 'to'", "E042")
 
     def direction_names(self) -> set[str]:
-        builtin = (GRID_DIRECTIONS, GRID_SETS) if self.shape == "grid" else (HEX_DIRECTIONS, HEX_SETS)
-        return set(builtin[0]) | set(builtin[1]) | set(self.sets) | set(RELATIVE)
+        return set(absolute_directions(self.shape)) | set(builtin_sets(self.shape)) | set(self.sets) | set(RELATIVE)
 
     def check_dirs(self, refs: tuple[m.DirRef, ...]) -> None:
         known = self.direction_names()
@@ -219,17 +214,12 @@ class Checker(TypeChecks, Lints, TrialCompile):
 
     def check_relative(self, ref: m.DirRef) -> None:
         """A relative direction must land on a direction of the board for every player's forward."""
-        absolute = GRID_DIRECTIONS if self.shape == "grid" else HEX_DIRECTIONS
+        absolute = absolute_directions(self.shape)
         for stmt in self.resolved.of(m.Forward):
             for player, facing, _ in stmt.pairs:
                 if facing not in absolute:
                     continue  # reported with the forward statement
-                fx, fy = absolute[facing]
-                lx, ly = rotate_left((fx, fy))
-                parts = {"forward": (fx, fy), "backward": (-fx, -fy), "left": (lx, ly), "right": (-lx, -ly)}
-                x = sum(parts[p][0] for p in ref.name.split("-"))
-                y = sum(parts[p][1] for p in ref.name.split("-"))
-                if (x, y) not in absolute.values():
+                if relative_vector(ref.name, absolute[facing]) not in absolute.values():
                     self.error(ref.span, f"direction {ref.name!r} does not exist for {player}, who faces "
                                f"{facing}: it is not a direction of a {self.shape} board", "E053",
                                "use absolute directions here, or a forward along a row or column")
@@ -240,7 +230,7 @@ class Checker(TypeChecks, Lints, TrialCompile):
             self.check_dirs(stmt.directions)
             if any(ref.name == stmt.name for ref in stmt.directions):
                 self.error(stmt.span, f"directions {stmt.name} refers to itself", "E052")
-        absolute = GRID_DIRECTIONS if self.shape == "grid" else HEX_DIRECTIONS
+        absolute = absolute_directions(self.shape)
         for stmt in self.resolved.of(m.Forward):
             for player, direction, span in stmt.pairs:
                 if player not in self.player_names:

@@ -1,6 +1,7 @@
-"""Find rule files, resolve ``extends``, read options, and hand back a Game.
+"""Find rule files, resolve ``extends`` and read options: the language's side of loading.
 
-This is the front door of the pipeline: parse -> resolve -> check -> compile.
+Checking and compiling a loaded file into a Game is the interpreter's:
+:mod:`rulesdsl.interpreter.load` (``load_rules``, ``load_game``, ``load_position``).
 """
 
 from __future__ import annotations
@@ -10,12 +11,11 @@ from importlib import resources
 from pathlib import Path
 
 from rulesdsl import model as m
-from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesError, Span
+from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.options import option_values, parse_setting
 from rulesdsl.parser import parse_text
 
-__all__ = ["Resolved", "bundled_dir", "bundled_games", "find_rules", "load_game", "load_position",
-           "load_rules", "option_values", "parse_setting", "resolve"]
+__all__ = ["Resolved", "bundled_dir", "bundled_games", "find_rules", "option_values", "parse_setting", "resolve"]
 
 SUFFIX = ".rules"
 
@@ -161,52 +161,3 @@ def _merge(parent: list[m.Statement], child: list[m.Statement]) -> list[m.Statem
 def _line(text: str, span: Span) -> str:
     lines = text.split("\n")  # lines as the parser counts them
     return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
-
-
-def load_rules(spec: str) -> Resolved:
-    """Resolve a rule file named by path or bundled name, and check it."""
-    from rulesdsl.checker import check
-
-    path = find_rules(spec)
-    if path is None:
-        names = ", ".join(bundled_games())
-        raise RulesError([Diagnostic(Span(0, 0, file=spec), "no such rule file or bundled game", "E002",
-                                     hint=f"bundled games: {names}")])
-    resolved = resolve(path)
-    errors = [d for d in check(resolved) if d.severity == "error"]
-    if errors:
-        raise RulesError([resolved.attach(d) for d in errors])
-    return resolved
-
-
-def load_game(spec: str, settings: dict[str, str] | None = None):
-    """Resolve, check and compile a rule file into a :class:`Game`."""
-    from rulesdsl.interpreter.compiler import compile_game
-
-    resolved = load_rules(spec)
-    return compile_game(resolved, option_values(resolved, settings))
-
-
-def load_position(game, text: str):
-    """Parse a position for ``game``; recompile when it implies other board sizes.
-
-    Returns ``(game, state)``. A position with four rows read by a game
-    compiled for three rows recompiles the game with ``rows=4``.
-    """
-    from rulesdsl.interpreter.compiler import compile_game
-
-    try:
-        return game, game.parse_position(text)
-    except PositionError as error:
-        implied = getattr(error, "implied_options", None)
-        resolved = getattr(game, "resolved", None)
-        if not implied or resolved is None:
-            raise
-        settings = {k: str(v) for k, v in game.options.items()}
-        settings.update({k: str(v) for k, v in implied.items()})
-        try:
-            values = option_values(resolved, settings)
-        except OptionError as option_error:
-            raise PositionError(f"{error} ({option_error})") from None
-        resized = compile_game(resolved, values)
-        return resized, resized.parse_position(text)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 import time
 
+from rulesdsl.interpreter.load import load_game
 from rulesdsl.interpreter.search import best_move, perft
-from rulesdsl.loader import load_game
 
 CASES = [
     ("konane", {"rows": "6", "cols": "6"}, 6),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesdsl.loader import load_position
+from rulesdsl.interpreter.load import load_position
 
 
 def moves_of(game, position: str) -> set[str]:

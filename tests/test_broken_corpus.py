@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulesdsl.cli.check_command import check_file
 from rulesdsl.cli.main import cli
+from rulesdsl.verify import check_file
 
 BROKEN = Path(__file__).resolve().parent / "broken"
 FILES = sorted(BROKEN.rglob("*.rules"))

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.checker import never_holds
-from rulesdsl.cli.check_command import check_file
 from rulesdsl.cli.main import cli
 from rulesdsl.loader import bundled_games
 from rulesdsl.parser import parse_text
+from rulesdsl.verify import check_file
 
 FAST = ["--playouts", "3", "--max-plies", "40"]
 

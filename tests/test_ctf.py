@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl import capture
-from rulesdsl.capture import CaptureError
 from rulesdsl.cli.main import cli
 from rulesdsl.errors import RulesdslError
+from rulesdsl.interpreter.capture import CaptureError
+from rulesdsl.interpreter.load import load_game, load_position
 from rulesdsl.interpreter.search import perft
-from rulesdsl.loader import load_game, load_position
 
 START = "-wWw-" "-www-" "-----" "-bbb-" "-bBb-"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli.check_command import check_file
 from rulesdsl.parser import parse_text
+from rulesdsl.verify import check_file
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SNIPPET = re.compile(r"<!-- check: (\w+)( expect (\w+))? -->\s*```rules\n(.*?)```", re.S)

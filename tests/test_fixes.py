@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdsl.cli.check_command import check_file
 from rulesdsl.errors import RulesdslError
-from rulesdsl.loader import load_game, load_position
+from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.verify import check_file
 
 TINY = """
 game "tiny"

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.cli.check_command import check_file
 from rulesdsl.errors import RulesError
 from rulesdsl.fmt import _parse, _signature, _tokens, format_text
+from rulesdsl.verify import check_file
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 BUNDLED = sorted(RULES.glob("*.rules"))

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli.check_command import check_file
 from rulesdsl.errors import RulesdslError, RulesError
-from rulesdsl.loader import load_game, load_position
+from rulesdsl.interpreter.load import load_game, load_position
 from rulesdsl.parser import parse_text
+from rulesdsl.verify import check_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(p for folder in ("rulesdsl", "interpreter") for p in (ROOT / folder).rglob("*.py"))

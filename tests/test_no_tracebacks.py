@@ -23,14 +23,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesdsl import model as m
-from rulesdsl.cli.check_command import check_file
 from rulesdsl.cli.repl import run_repl
 from rulesdsl.errors import Diagnostic, RulesdslError, RulesError
-from rulesdsl.interpreter import examples as examples_module
 from rulesdsl.interpreter.compiler import compile_game
+from rulesdsl.interpreter.load import load_game, load_position
 from rulesdsl.interpreter.search import perft
-from rulesdsl.loader import bundled_dir, bundled_games, load_game, load_position, option_values, resolve
+from rulesdsl.loader import bundled_dir, bundled_games, option_values, resolve
 from rulesdsl.parser import parse_text
+from rulesdsl.verify import check_file
+from rulesdsl.verify import examples as examples_module
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                     derandomize=True)

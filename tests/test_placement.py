@@ -10,10 +10,10 @@ import io
 
 import pytest
 
-from rulesdsl.cli.check_command import check_file
 from rulesdsl.cli.repl import run_repl
+from rulesdsl.interpreter.load import load_game, load_position
 from rulesdsl.interpreter.search import best_move, perft
-from rulesdsl.loader import load_game, load_position
+from rulesdsl.verify import check_file
 
 # Tic-tac-toe games of each length: no win before ply 5; 1440 games end at
 # ply 5, so ply 6 has (15120 - 1440) * 4 = 54720 sequences, and so on.

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from helpers import after, moves_of
 
-from rulesdsl.cli.check_command import check_file
+from rulesdsl.interpreter.load import load_game
 from rulesdsl.interpreter.search import perft
-from rulesdsl.loader import load_game
+from rulesdsl.verify import check_file
 
 CHECKERS = [7, 49, 302, 1469, 7361, 36768]
 

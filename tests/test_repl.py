@@ -12,7 +12,7 @@ import pytest
 
 from rulesdsl.cli import repl
 from rulesdsl.cli.repl import PipedLines, choose_sides, humans_for, run_repl, side_question
-from rulesdsl.loader import load_game
+from rulesdsl.interpreter.load import load_game
 
 START = '(w "" wbwb bwb- w-wb)'
 AFTER_B2D2 = '(b "" wbwb b--w w-wb)'

@@ -12,8 +12,9 @@ import math
 import pytest
 
 from rulesdsl.interpreter.game import Outcome
-from rulesdsl.interpreter.selfcheck import CODES, run_playouts, selfcheck
-from rulesdsl.loader import load_game, load_rules, resolve
+from rulesdsl.interpreter.load import load_game, load_rules
+from rulesdsl.loader import resolve
+from rulesdsl.verify.selfcheck import CODES, run_playouts, selfcheck
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.loader import bundled_dir, resolve
-from rulesdsl.suites import check_suite, load_suite, rules_for, suite_for
+from rulesdsl.verify.suites import check_suite, load_suite, rules_for, suite_for
 
 GAME = """\
 game "Tiny"

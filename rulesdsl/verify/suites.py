@@ -19,7 +19,12 @@ import yaml
 
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesdslError, Span, suggest
+from rulesdsl.expr import ExprError, evaluate
+from rulesdsl.interpreter.compiler import compile_game
+from rulesdsl.interpreter.game import NO_CELL, State
+from rulesdsl.interpreter.load import load_position
 from rulesdsl.options import option_hint, option_values
+from rulesdsl.verify.examples import check_expectation
 
 SUITE_SUFFIX = ".tests.yaml"
 RULES_SUFFIX = ".rules"
@@ -328,8 +333,6 @@ def _validate(case: Case, resolved) -> list[Diagnostic]:
 
 def _values(resolved, case: Case) -> dict[str, object] | None:
     """Option values with the case's settings (as far as they read), for range hints."""
-    from rulesdsl.expr import ExprError, evaluate
-
     given = {s.name: s.value for s in case.settings}
     values: dict[str, object] = {}
     try:
@@ -347,8 +350,6 @@ def _values(resolved, case: Case) -> dict[str, object] | None:
 
 def _shape(game) -> str:
     """What a position string for this game's board looks like."""
-    from rulesdsl.interpreter.game import NO_CELL, State
-
     try:
         empty = State(game.empty * len(game.geometry.cells), 0, NO_CELL, None)
         return f"a position for this board looks like {game.format_position(empty)}"
@@ -358,10 +359,6 @@ def _shape(game) -> str:
 
 def _run_case(case: Case, resolved) -> list[Diagnostic]:
     """Set the case up and test each expectation."""
-    from rulesdsl.interpreter.compiler import compile_game
-    from rulesdsl.interpreter.examples import check_expectation
-    from rulesdsl.loader import load_position
-
     label = case.label
     try:
         game = compile_game(resolved, option_values(resolved, {s.name: s.value for s in case.settings}))

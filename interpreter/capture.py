@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rulesdsl.errors import OptionError, RulesdslError
+from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.search import best_move
+from rulesdsl.loader import bundled_dir
 
 RULES = "capture-the-flag"
 PLAYERS = ("w", "b")
@@ -56,8 +59,6 @@ def _side(history: Sequence[str]) -> int:
 @lru_cache(maxsize=8)
 def _game(side: int):
     """The bundled rule file compiled for a side x side board (never a same-named local file)."""
-    from rulesdsl.loader import bundled_dir, load_game
-
     try:
         return load_game(str(bundled_dir() / f"{RULES}.rules"), {"size": str(side)})
     except OptionError as error:
@@ -77,8 +78,6 @@ def capture(history: list[str], player: str, depth: int) -> str:
         raise CaptureError(f"capture: the player must be 'w' or 'b', got {player!r}")
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise CaptureError(f"capture: the depth must be a whole number of plies, at least 1, got {depth!r}")
-
-    from rulesdsl.interpreter.search import best_move
 
     game = _game(side)
     state = game.parse_position(f"({player} {history[0]})")

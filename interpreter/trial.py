@@ -2,22 +2,43 @@
 
 Some mistakes show only with values: a start position that does not fit the
 board, two pieces placed on one cell, a board of no cells, letters that run
-out. The checker compiles the file with its defaults to find them (E043,
-E044, E090), and reports anything unexpected as E099, never a traceback.
+out. After the static checker (``rulesdsl.checker``) finds no error, the file
+is compiled with its defaults to find them (E043, E044, E090), and anything
+unexpected is reported as E099, never a traceback. :func:`check_all` is both
+together: what loading a game and ``rulesdsl check`` report about a file.
 """
 
 from __future__ import annotations
 
 from rulesdsl import model as m
-from rulesdsl.errors import Span
+from rulesdsl.checker import check
+from rulesdsl.errors import Diagnostic, RulesdslError, Span
 from rulesdsl.expr import ExprError, evaluate
 from rulesdsl.findings import Findings
+from rulesdsl.interpreter.compiler import Active, compile_game
+from rulesdsl.interpreter.game import NO_CELL, State
+from rulesdsl.options import option_values
 
 MAX_CELLS = 40_000  # a bigger board is surely a slip (and would make every move slow)
 
 
+def check_all(resolved) -> list[Diagnostic]:
+    """The static checks and, when they find no error, the trial compile; sorted by place."""
+    found = check(resolved)
+    if not any(d.severity == "error" for d in found):
+        found = sorted(found + trial_compile(resolved), key=lambda d: (d.span.file, d.span.line, d.span.column))
+    return found
+
+
+def trial_compile(resolved) -> list[Diagnostic]:
+    """What compiling ``resolved`` with its default options finds (with source lines)."""
+    trial = TrialCompile(resolved)
+    trial.check_with_default_options()
+    return [resolved.attach(d) for d in trial.found]
+
+
 class TrialCompile(Findings):
-    """Mixed into the checker: reports through ``self.error``."""
+    """Compiles a statically clean file with its defaults; reports through ``self.error``."""
 
     def check_with_default_options(self) -> None:
         """Compile with the default options, set up the start and generate its moves.
@@ -25,10 +46,6 @@ class TrialCompile(Findings):
         This finds what only values reveal: a start position that does not fit
         the board, two pieces placed on one cell, a board of no cells.
         """
-        from rulesdsl.errors import RulesdslError
-        from rulesdsl.interpreter.compiler import Active, compile_game
-        from rulesdsl.loader import option_values
-
         top = place = Span(1, 1, 1, 2, self.file)
         context = "as written"
         try:
@@ -117,10 +134,6 @@ class TrialCompile(Findings):
         """For a start position that does not fit: what one for this board looks like."""
         if "start position" not in message:
             return ""
-        from rulesdsl.interpreter.compiler import compile_game
-        from rulesdsl.interpreter.game import NO_CELL, State
-        from rulesdsl.loader import option_values
-
         try:
             game = compile_game(self.resolved, option_values(self.resolved))
             empty = State(game.empty * len(game.geometry.cells), 0, NO_CELL, None)

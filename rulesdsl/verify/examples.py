@@ -7,8 +7,10 @@ from rulesdsl.errors import Diagnostic, RulesdslError
 from rulesdsl.expr import ExprError, evaluate
 from rulesdsl.interpreter.compiler import compile_game
 from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.load import load_position
 from rulesdsl.interpreter.search import perft
-from rulesdsl.loader import Resolved, load_position, option_values
+from rulesdsl.loader import Resolved
+from rulesdsl.options import option_values
 
 
 def prepare(resolved: Resolved, settings: dict[str, str], position: str | None = None,

@@ -25,7 +25,9 @@ import random
 from dataclasses import dataclass
 
 from rulesdsl.errors import Diagnostic, RulesdslError, Span
+from rulesdsl.interpreter.compiler import compile_game
 from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.options import option_values
 
 DEFAULT_PLAYOUTS = 20
 DEFAULT_MAX_PLIES = 200
@@ -189,9 +191,6 @@ def selfcheck(resolved, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     Returns the diagnostics (E2xx, at the file: line 0) and the report (``None``
     when the game could not be set up).
     """
-    from rulesdsl.interpreter.compiler import compile_game
-    from rulesdsl.loader import option_values
-
     where = Span(0, 0, file=resolved.path)
     try:
         game = compile_game(resolved, option_values(resolved))

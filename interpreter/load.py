@@ -1,0 +1,60 @@
+"""Load a game: find the rule file, resolve it, check it, compile it.
+
+This is the front door of the pipeline: parse -> resolve -> check -> compile.
+Finding and resolving files is the language's (:mod:`rulesdsl.loader`); the
+checks here include the trial compile, so a file that loads compiles.
+"""
+
+from __future__ import annotations
+
+from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesError, Span
+from rulesdsl.interpreter.compiler import compile_game
+from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.trial import check_all
+from rulesdsl.loader import Resolved, bundled_games, find_rules, resolve
+from rulesdsl.options import option_values
+
+__all__ = ["load_game", "load_position", "load_rules"]
+
+
+def load_rules(spec: str) -> Resolved:
+    """Resolve a rule file named by path or bundled name, and check it."""
+    path = find_rules(spec)
+    if path is None:
+        names = ", ".join(bundled_games())
+        raise RulesError([Diagnostic(Span(0, 0, file=spec), "no such rule file or bundled game", "E002",
+                                     hint=f"bundled games: {names}")])
+    resolved = resolve(path)
+    errors = [d for d in check_all(resolved) if d.severity == "error"]
+    if errors:
+        raise RulesError([resolved.attach(d) for d in errors])
+    return resolved
+
+
+def load_game(spec: str, settings: dict[str, str] | None = None) -> Game:
+    """Resolve, check and compile a rule file into a :class:`Game`."""
+    resolved = load_rules(spec)
+    return compile_game(resolved, option_values(resolved, settings))
+
+
+def load_position(game: Game, text: str) -> tuple[Game, State]:
+    """Parse a position for ``game``; recompile when it implies other board sizes.
+
+    Returns ``(game, state)``. A position with four rows read by a game
+    compiled for three rows recompiles the game with ``rows=4``.
+    """
+    try:
+        return game, game.parse_position(text)
+    except PositionError as error:
+        implied = getattr(error, "implied_options", None)
+        resolved = getattr(game, "resolved", None)
+        if not implied or resolved is None:
+            raise
+        settings = {k: str(v) for k, v in game.options.items()}
+        settings.update({k: str(v) for k, v in implied.items()})
+        try:
+            values = option_values(resolved, settings)
+        except OptionError as option_error:
+            raise PositionError(f"{error} ({option_error})") from None
+        resized = compile_game(resolved, values)
+        return resized, resized.parse_position(text)
