@@ -50,10 +50,21 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {move, position}.")
 @reports_errors
 def moves(file, settings, position, history, as_json) -> None:
-    """List the legal moves: notation, a tab, the resulting position."""
+    """List the legal moves: notation, a tab, the resulting position.
+
+    On a finished game, print the result instead ('game over: white wins
+    (no moves)'; with --json an object with "over", "winner" and "reason").
+    """
     game, state = prepare(file, settings, position, history)
-    rows = [(game.format_move(state, mv), game.format_position(game.apply(state, mv)))
-            for mv in game.legal_moves(state)]
+    found, outcome = game.status(state)
+    if outcome is not None:  # a finished game has no moves: say how it ended
+        winner = game.players[outcome.winner].name if outcome.winner is not None else None
+        if as_json:
+            click.echo(json.dumps({"moves": [], "over": True, "winner": winner, "reason": outcome.reason}))
+        else:
+            click.echo(f"game over: {f'{winner} wins' if winner else 'draw'} ({outcome.reason})")
+        return
+    rows = [(game.format_move(state, mv), game.format_position(game.apply(state, mv))) for mv in found]
     if as_json:
         click.echo(json.dumps([{"move": mv, "position": pos} for mv, pos in rows]))
     else:

@@ -19,6 +19,8 @@ Generator = Callable[[str, list[Move]], None]
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
     """One move rule for one player, as a generator closure."""
     movers = tables.symbols_of(player, rule.kind)
+    if not movers:  # the player has no such piece: nothing to move (and no forward needed)
+        return _nothing
     mine = tables.symbols_of(player)
     theirs = tables.enemy_symbols(player)
     empty = tables.empty
@@ -134,6 +136,10 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
 
     gen_push.threats = lambda board, acc: scan_push(board, None, acc)  # type: ignore[attr-defined]
     return gen_push
+
+
+def _nothing(board: str, out: list[Move]) -> None:
+    """The generator of a rule whose piece kind the player does not have."""
 
 
 def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:

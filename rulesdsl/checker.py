@@ -225,6 +225,29 @@ class Checker(TypeChecks, Lints):
                                "use absolute directions here, or a forward along a row or column")
                     return
 
+    def relative_in(self, refs: tuple[m.DirRef, ...], seen: frozenset[str] = frozenset()) -> m.DirRef | None:
+        """The first direction (directly or inside a direction set) that is relative to the player."""
+        for ref in refs:
+            if ref.name in RELATIVE:
+                return ref
+            if ref.name in self.sets and ref.name not in seen and \
+                    self.relative_in(self.sets[ref.name].directions, seen | {ref.name}) is not None:
+                return ref
+        return None
+
+    def check_forward_of_owners(self, rule: m.MoveRule) -> None:
+        """Each player who has the rule's piece kind faces a way, if the rule uses relative directions."""
+        ref = self.relative_in((*rule.directions, *filter(None, [rule.falling]), *rule.flanking))
+        if ref is None or not self.has_forward or rule.kind not in self.kinds:
+            return
+        facing = {player for stmt in self.resolved.of(m.Forward) for player, _, _ in stmt.pairs}
+        for player, _, _ in self.kinds[rule.kind].symbols:
+            if player in self.player_names and player not in facing:
+                self.error(ref.span, f"direction {ref.name!r} is relative to the player, and {player} has a "
+                           f"{rule.kind} but no forward direction", "E051",
+                           f"add {player} to the 'forward' statement")
+                return
+
     def check_directions(self) -> None:
         for stmt in self.sets.values():
             self.check_dirs(stmt.directions)
@@ -272,6 +295,7 @@ class Checker(TypeChecks, Lints):
                     word = Span(at.line, at.column, at.line, at.column + len(rule.kind), at.file)
                     self.unknown(word, "piece kind", rule.kind, self.kinds, "E032")
                 self.check_dirs(rule.directions)
+                self.check_forward_of_owners(rule)
                 if rule.falling is not None:
                     self.check_dirs((rule.falling,))
                 self.check_dirs(rule.flanking)
@@ -351,7 +375,11 @@ class Checker(TypeChecks, Lints):
                     self.check_piece(expr.span, expr.args[1], None)
         elif isinstance(expr, m.HasNone):
             self.player_ref(expr.span, expr.player)
-            if expr.kind != "pieces":
+            if expr.kind == "moves" and "moves" not in self.kinds:
+                self.error(expr.span, f"'{expr.player} has no moves' is not a condition: 'no moves' is said of "
+                           "the player to move", "E073",
+                           "write 'no moves' alone: after a move the player to move is the opponent")
+            elif expr.kind != "pieces":
                 self.check_piece(expr.span, expr.kind, None)
         elif isinstance(expr, m.InARow):
             self.player_ref(expr.span, expr.player)

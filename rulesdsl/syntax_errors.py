@@ -160,7 +160,7 @@ def _token_hint(error: UnexpectedToken, expected: set[str], text: str) -> str:
     if value.replace("_", "").isalnum() and not value.isdigit():
         candidates = sorted({w for n in expected for w in words.get(n, ())})
         close = difflib.get_close_matches(value, candidates, n=1, cutoff=0.75)
-        if close:
+        if close and close[0] != value:
             return f"did you mean {close[0]!r}?"
     if value == "}" and not open_at:
         return "this '}' has no '{' to close: remove it"
@@ -180,19 +180,69 @@ def _token_hint(error: UnexpectedToken, expected: set[str], text: str) -> str:
     return f"expected {describe_expected(expected)}" if expected else ""
 
 
-def _misspelt_before(previous, expected: set[str]) -> str | None:
-    """The keyword a name just before the error was meant to be, when the name began a new item.
+ROLES = ("mover", "opponent")
+END_CONDITIONS = ("no moves, nobody can move, PLAYER has no KIND, PLAYER has N in a row, PLAYER has KIND on far "
+                  "row, PLAYER has KIND beyond every PLAYER KIND, or a comparison such as count(PLAYER) > 3")
 
-    A misspelt option after a move rule (``captur``) or a misspelt ``draw``
-    parses as the name that starts the next item; the error only comes at the
-    word after it.
+
+def declared_names(text: str) -> set[str]:
+    """Piece kinds and players that the text declares, and the roles ``mover``/``opponent``."""
+    names = set(ROLES)
+    names.update(re.findall(r"^\s*piece\s+([A-Za-z_]\w*)", text, re.M))
+    for line in re.findall(r"^\s*players\b(.*)$", text, re.M):
+        names.update(re.findall(r"([A-Za-z_]\w*)\s*[\"']", line))
+    return names
+
+
+def _accepted_before(text: str, offset: int) -> tuple[set[str], list[Token]]:
+    """What the parser would take at ``offset`` (which starts a token), and the tokens before it."""
+    try:
+        parser = grammar_parser().parse_interactive(text[:offset])
+        tokens = list(parser.exhaust_lexer())
+        return set(parser.accepts()), tokens
+    except Exception:  # only a courtesy for the message: fall back on the plain report
+        return set(), []
+
+
+def _word_before(previous, expected: set[str], text: str, declared: set[str]) -> tuple[Token, int, str, str] | None:
+    """When the real mistake is the name just before the unexpected token: ``(token, width, message, hint)``.
+
+    A name after a complete move rule or end condition reads as the piece kind
+    or player that starts the next one, so the parser only fails at the word
+    after it: ``over enemy captur }`` (a misspelt option), ``step orthogonal
+    onto enemy`` (a word the rule does not take), ``place arrow slide all``
+    (an action where the rule is complete). When that name is a declared
+    piece kind or player, the word after it is indeed the mistake.
     """
     if not isinstance(previous, Token) or previous.type != "NAME" or not expected & {"ACTION", "RESULT"}:
         return None
+    word = str(previous)
+    if word in declared or (re.search(r"^\s*extends\b", text, re.M) and word.isidentifier()
+                                        and not _is_keyword(word)):
+        return None
+    before, tokens = _accepted_before(text, previous.start_pos)
+    shown, words = _terminal_info()
+    vocabulary = sorted({w for n in before for w in words.get(n, ()) if " " not in w})
+    close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)
+    if close and close[0] != word:
+        return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
+    if "ACTION" in expected and before:
+        goes_on = sorted({shown.get(n, n) for n in before} - {shown.get(n) for n in ("NAME", "RBRACE", "PLACE")})
+        why = (f"{word!r} is not a piece kind, so it cannot start a move rule; the rule before it may go on "
+               f"with {_or_list(goes_on)}")
+        return previous, len(word), f"unexpected {word!r}", why
+    start = next((i + 1 for i in range(len(tokens) - 1, -1, -1) if str(tokens[i]) == "if"), None)
+    if start is None or start >= len(tokens):
+        return None
+    first = tokens[start]
+    line = text.split("\n")[first.line - 1]
+    shown_text = line[first.column - 1:].split("#")[0].strip()
+    return first, len(shown_text), f"unknown end condition {shown_text!r}", f"conditions: {END_CONDITIONS}"
+
+
+def _is_keyword(word: str) -> bool:
     _, words = _terminal_info()
-    vocabulary = sorted({w for found in words.values() for w in found if " " not in w})
-    close = difflib.get_close_matches(str(previous), vocabulary, n=1, cutoff=0.75)
-    return close[0] if close else None
+    return any(word in found for found in words.values())
 
 
 def _end_of_text(lines: list[str]) -> tuple[int, int]:
@@ -203,8 +253,11 @@ def _end_of_text(lines: list[str]) -> tuple[int, int]:
     return 1, 1
 
 
-def syntax_diagnostic(error: UnexpectedInput, path: str, text: str) -> Diagnostic:
-    """One clear diagnostic for a lark parse failure."""
+def syntax_diagnostic(error: UnexpectedInput, path: str, text: str, declared: set[str] | None = None) -> Diagnostic:
+    """One clear diagnostic for a lark parse failure.
+
+    ``declared``: the piece kinds and players of the whole file, when ``text`` is a part of it.
+    """
     lines = text.split("\n")
     line = getattr(error, "line", 0) or 0
     column = getattr(error, "column", 0) or 0
@@ -227,11 +280,13 @@ def syntax_diagnostic(error: UnexpectedInput, path: str, text: str) -> Diagnosti
             line, column = _end_of_text(lines)
         hint = _token_hint(error, expected, text)
         previous = (getattr(error, "token_history", None) or [None])[-1]
-        meant = _misspelt_before(previous, expected)
-        if meant and not hint.startswith("did you mean"):
-            # ``over enemy captur }``: the misspelt word reads as the next rule's piece kind; point at it.
-            line, column, width = previous.line, previous.column, len(str(previous))
-            message, hint = f"unexpected {str(previous)!r}", f"did you mean {meant!r}?"
+        blamed = _word_before(previous, expected, text, declared_names(text) if declared is None else declared)
+        if blamed is not None and not (hint.startswith("did you mean") and blamed[2].startswith("unexpected")):
+            # ``over enemy captur }``: the word before reads as the next rule's piece kind; point at it.
+            at, width, message, hint = blamed
+            line, column = at.line, at.column
+        elif "RESULT" in expected and token.type != "$END":
+            hint += "; a draw is written: draw if CONDITION"
     elif isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         if char and char in "\"'":
@@ -267,13 +322,14 @@ def later_syntax_errors(text: str, path: str, after_line: int) -> list[Diagnosti
     word = re.compile("(" + "|".join(STATEMENT_WORDS) + r")\b")
     starts = [i for i, line in enumerate(lines) if word.match(line) and i + 1 > after_line]
     found: list[Diagnostic] = []
+    declared = declared_names(text)
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
         chunk = "\n" * start + "\n".join(lines[start:end])  # the same line numbers as the file
         try:
             grammar_parser().parse(chunk)
         except UnexpectedInput as error:
-            found.append(syntax_diagnostic(error, path, chunk))
+            found.append(syntax_diagnostic(error, path, chunk, declared))
             if len(found) >= MAX_SYNTAX_ERRORS:
                 break
     return found

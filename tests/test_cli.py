@@ -77,10 +77,18 @@ def test_moves_with_set():
     assert result.stdout == expected
 
 
-def test_moves_of_a_finished_game_is_empty():
+def test_moves_of_a_finished_game_says_the_result():
+    # White to move has no jump: white loses, black (who moved last) wins.
     result = run("moves", "konane", "-p", '(w "" w--- ---- ---b)')
     assert result.exit_code == 0
-    assert result.stdout == ""
+    assert result.stdout == "game over: black wins (no moves)\n"
+    result = run("moves", "konane", "-p", '(w "" w--- ---- ---b)', "--json")
+    assert json.loads(result.stdout) == {"moves": [], "over": True, "winner": "black", "reason": "no moves"}
+
+
+def test_moves_of_a_drawn_game():
+    result = run("moves", "tic-tac-toe", "-p", "(x xox xoo oxx)")
+    assert result.stdout == "game over: draw (no moves)\n"
 
 
 # ---- perft ---------------------------------------------------------------------------

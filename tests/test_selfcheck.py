@@ -180,3 +180,16 @@ def test_selfcheck_without_a_start_is_one_finding(tmp_path):
 def test_every_code_is_explained():
     assert set(CODES) == {f"E20{i}" for i in range(9)}
     assert all(text and not text.endswith(".") for text in CODES.values())
+
+
+def test_a_game_that_never_ends_in_the_playouts_is_a_warning():
+    # Konane's default game lasts at most 7 plies (8 stones, one taken per jump): a cap of 3 stops every game.
+    found, report = selfcheck(load_rules("konane"), playouts=4, max_plies=3)
+    assert report.finished == 0
+    assert [(d.code, d.severity) for d in found] == [("W200", "warning")]
+    assert "may never end" in found[0].message
+
+
+def test_no_warning_when_some_playout_ends():
+    found, report = selfcheck(load_rules("konane"), playouts=4, max_plies=200)
+    assert report.finished == 4 and found == []

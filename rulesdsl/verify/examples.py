@@ -48,8 +48,13 @@ def check_expectation(game: Game, state: State, expect: str, values: tuple) -> s
         if sorted(_normal(v) for v in got) != sorted(_normal(v) for v in want):
             missing = sorted(set(map(_normal, want)) - set(map(_normal, got)))
             extra = sorted(set(map(_normal, got)) - set(map(_normal, want)))
-            detail = "; ".join(part for part in (f"missing {', '.join(missing)}" if missing else "",
-                                                 f"unexpected {', '.join(extra)}" if extra else "") if part)
+            twice = sorted({v for v in map(_normal, want) if list(map(_normal, want)).count(v) > 1})
+            outcome = None if got else game.outcome(state)
+            detail = "; ".join(part for part in (
+                f"missing {', '.join(missing)}" if missing else "",
+                f"unexpected {', '.join(extra)}" if extra else "",
+                f"the example lists {', '.join(twice)} more than once, but a move is legal only once" if twice else "",
+                f"the game is over: {_result(game, outcome)}" if outcome is not None else "") if part)
             return (f"moves are {', '.join(got) or 'none'}; expected {', '.join(want) or 'none'}"
                     + (f" ({detail})" if detail else ""))
         return None

@@ -44,6 +44,7 @@ CODES = {
     "E207": "the same move is listed twice",
     "E208": "the static evaluation is not a finite number",
 }
+# W200 (a warning): no playout ended within the ply cap, so the game may never end.
 
 
 @dataclass(frozen=True)
@@ -206,4 +207,9 @@ def selfcheck(resolved, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
                         hint=f"reproduce with: rulesdsl check --seed {seed} --playouts {playouts} "
                              f"--max-plies {max_plies}")
              for p in report.problems]
+    if playouts and not report.problems and report.finished == 0:
+        found.append(Diagnostic(where, f"random playouts: none of the {playouts} games ended within {max_plies} "
+                                "plies: the game may never end", "W200", severity="warning",
+                                hint="add an end rule that always comes, e.g. a draw after some plies without "
+                                     "a capture; or check with a larger --max-plies"))
     return found, report
