@@ -18,6 +18,8 @@ Generator = Callable[[str, list[Move]], None]
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
     """One move rule for one player, as a generator closure."""
+    if rule.action == "place":  # a placement puts down a new piece: its own or a neutral one
+        return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
     movers = tables.symbols_of(player, rule.kind)
     if not movers:  # the player has no such piece: nothing to move (and no forward needed)
         return _nothing
@@ -33,9 +35,6 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     action = rule.action
     promoted = tables.promotions
     far = tables.far_cells(player) if promoted else frozenset()
-
-    if action == "place":
-        return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
 
     if action in ("step", "slide"):
         sliding = action == "slide"
