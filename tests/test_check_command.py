@@ -66,7 +66,9 @@ def test_bundled_games_check_clean_with_their_suites(name):
     result = run(name, *FAST)
     assert result.exit_code == 0, result.stderr
     summary = result.stderr.strip().splitlines()[-1]
-    assert summary.endswith(")") and ": ok (" in summary
+    # Three short playouts may all hit the ply cap (W200, a warning): that is not a finding about the file.
+    short = "1 warning (" in summary and "may never end" in result.stderr
+    assert summary.endswith(")") and (": ok (" in summary or short)
     cases = int(re.search(r"(\d+) suite cases", summary).group(1))
     assert cases >= 4, summary
     assert "3 playouts" in summary
