@@ -228,8 +228,9 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
         goes_on = sorted({shown.get(n, n) for n in before} - {shown.get(n) for n in ("NAME", "RBRACE", "PLACE")})
-        why = (f"{word!r} is not a piece kind, so it cannot start a move rule; the rule before it may go on "
-               f"with {_or_list(goes_on)}")
+        why = f"{word!r} is not a piece kind, so it cannot start a move rule"
+        if goes_on:  # after a complete rule (not at the start of a block)
+            why += f"; the rule before it may go on with {_or_list(goes_on)}"
         return previous, len(word), f"unexpected {word!r}", why
     start = next((i + 1 for i in range(len(tokens) - 1, -1, -1) if str(tokens[i]) == "if"), None)
     if start is None or start >= len(tokens):
