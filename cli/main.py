@@ -15,6 +15,7 @@ from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import EXIT_USAGE, fail, game_options, prepare, reports_errors
 from rulesdsl.cli.fmt_command import fmt
+from rulesdsl.cli.solve_command import solve_command
 from rulesdsl.interpreter.search import best_move, perft
 
 
@@ -142,6 +143,7 @@ def games() -> None:
 cli.add_command(check)
 cli.add_command(capture)
 cli.add_command(fmt)
+cli.add_command(solve_command)
 
 
 def main() -> None:

@@ -1,0 +1,83 @@
+"""``rulesdsl solve``: the exact value and remoteness of a position."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import click
+
+from rulesdsl.cli.common import game_options, prepare, reports_errors
+from rulesdsl.cli.progress import ProgressLine, memory_mb
+from rulesdsl.interpreter.solver import MoveValue, solve
+from rulesdsl.interpreter.solver.store import default_path
+
+
+def best_first(moves: tuple[MoveValue, ...], mover: int) -> list[MoveValue]:
+    """Moves ordered for the mover: quickest wins, then draws, then slowest losses."""
+
+    def rank(entry: MoveValue) -> tuple[int, int]:
+        good = entry.value == "win" if entry.state.turn == mover else entry.value == "lose"
+        if entry.value == "draw":
+            return (1, 0)
+        return (0, entry.remoteness or 0) if good else (2, -(entry.remoteness or 0))
+
+    return sorted(moves, key=rank)
+
+
+def mover_view(entry: MoveValue, mover: int) -> str:
+    """The move's value in words for the player who makes it."""
+    if entry.value == "draw":
+        return "draw"
+    good = entry.value == "win" if entry.state.turn == mover else entry.value == "lose"
+    return f"{'win' if good else 'lose'} in {(entry.remoteness or 0) + 1}"
+
+
+@click.command(name="solve")
+@game_options
+@click.option("--moves", "with_moves", is_flag=True, help="Also give the value after every move.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"value", "remoteness", "positions"} (and "moves" with --moves).')
+@click.option("--db", "db", metavar="PATH", help=f"The solution database (default {default_path()}).")
+@click.option("--workers", "-j", type=click.IntRange(1, 256), help="Worker processes (default: all cores).")
+@click.option("--stats", is_flag=True, help="Also print time, peak memory and database size on stderr.")
+@reports_errors
+def solve_command(file, settings, position, history, with_moves, as_json, db, workers, stats) -> None:
+    """Solve a position exactly: win, lose or draw for the player to move, and in how many plies."""
+    game, state = prepare(file, settings, position, history)
+    bar = ProgressLine()
+    started = time.monotonic()
+    try:
+        result = solve(game, state, db=db, workers=workers, with_moves=with_moves, progress=bar)
+    finally:
+        bar.close()
+    mover = state.turn
+    if stats:
+        path = db or str(default_path())
+        size = _size(path)
+        click.echo(f"solved in {time.monotonic() - started:.1f} s, {memory_mb():,.0f} MB resident, "
+                   f"database {size / 1e6:,.1f} MB ({path})", err=True)
+    if as_json:
+        out: dict[str, object] = {"value": result.value, "remoteness": result.remoteness,
+                                  "positions": result.positions}
+        if with_moves:
+            out["moves"] = [{"move": game.format_move(state, e.move), "position": game.format_position(e.state),
+                             "value": e.value, "remoteness": e.remoteness} for e in best_first(result.moves, mover)]
+        click.echo(json.dumps(out))
+        return
+    who = game.players[mover].name
+    value = "draw" if result.value == "draw" else f"{result.value} in {result.remoteness}"
+    line = f"{who} to move: {value}"
+    if result.positions is not None:
+        line += f" ({result.positions:,} positions)"
+    click.echo(line + (" [stored]" if result.stored else ""))
+    for entry in best_first(result.moves, mover):
+        click.echo(f"{game.format_move(state, entry.move)}\t{mover_view(entry, mover)}\t"
+                   f"{game.format_position(entry.state)}")
+
+
+def _size(path: str) -> int:
+    from pathlib import Path
+
+    file = Path(path)
+    return file.stat().st_size if file.exists() else 0

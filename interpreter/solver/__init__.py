@@ -1,0 +1,100 @@
+"""The strong solver: the exact value and remoteness of a position.
+
+``solve(game, state)`` explores every position reachable from ``state``
+(:mod:`.explore`, across worker processes), decides them all by counting
+retrograde analysis (:mod:`.retrograde`, so cycles come out as draws), and
+keeps the results in SQLite (:mod:`.store`) so that a second call answers at
+once. Positions are integer keys (:mod:`.encoding`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError, check_solvable
+from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress, default_workers, explore
+from rulesdsl.interpreter.solver.retrograde import solve_graph
+from rulesdsl.interpreter.solver.store import Store, default_path, table_name
+
+__all__ = ["MoveValue", "Solution", "SolveError", "solve", "VALUE_NAMES"]
+
+VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One move and the solved value of the position it leads to (for that position's player to move)."""
+
+    move: Move
+    state: State
+    value: str
+    remoteness: int | None
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The value (``win``/``lose``/``draw`` for the player to move) and remoteness of a position.
+
+    ``positions`` is the number of positions reachable from it (itself included),
+    ``None`` when it was answered from a stored solve of another start.
+    ``stored`` tells whether the answer came from the database without solving.
+    """
+
+    value: str
+    remoteness: int | None
+    positions: int | None
+    stored: bool
+    moves: tuple[MoveValue, ...] = ()
+
+
+def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: bool = True, workers: int | None = None,
+          limit: int | None = None, with_moves: bool = False, progress: Progress | None = None) -> Solution:
+    """Solve ``state`` exactly (or read it from the database).
+
+    ``db`` is the SQLite file (default: the user's cache folder); ``use_db=False``
+    keeps everything in memory. ``limit`` refuses games with more reachable
+    positions (raising :class:`SolveError`). ``with_moves`` adds every move's value.
+    """
+    check_solvable(game, state)
+    codec = PositionCodec(game)
+    store = Store(db if db is not None else default_path()) if use_db else None
+    try:
+        table = table_name(game, codec)
+        root = codec.encode(state)
+        known = store.lookup(table, root) if store else None
+        positions = store.root_positions(table, root) if store and known else None
+        solved: dict[int, tuple[int, int | None]] = {}
+        if known is None:
+            graph = explore(game, codec, root, workers or default_workers(), limit, progress)
+            value, remoteness = solve_graph(graph, progress)
+            if store:
+                store.save(table, game, root, graph.keys, value, remoteness, progress)
+            positions = len(graph.keys)
+            children = [codec.encode(game.apply(state, m)) for m in game.legal_moves(state)] if with_moves else []
+            wanted = np.array(sorted({root, *children}), dtype=np.int64)
+            at = np.searchsorted(graph.keys, wanted)
+            for key, i in zip(wanted.tolist(), at.tolist()):
+                solved[key] = (int(value[i]), None if value[i] == DRAW else int(remoteness[i]))
+            known = solved[root]
+        moves = _move_values(game, state, codec, table, store, solved) if with_moves else ()
+        return Solution(VALUE_NAMES[known[0]], known[1], positions, not solved, moves)
+    finally:
+        if store:
+            store.close()
+
+
+def _move_values(game: Game, state: State, codec: PositionCodec, table: str, store: Store | None,
+                 solved: dict[int, tuple[int, int | None]]) -> tuple[MoveValue, ...]:
+    out = []
+    for move in game.legal_moves(state):
+        child = game.apply(state, move)
+        key = codec.encode(child)
+        hit = solved.get(key) or (store.lookup(table, key) if store else None)
+        if hit is None:  # cannot happen: every child of a solved position is solved with it
+            raise SolveError(f"no stored value for {game.format_position(child)}")
+        out.append(MoveValue(move, child, VALUE_NAMES[hit[0]], hit[1]))
+    return tuple(out)

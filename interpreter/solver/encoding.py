@@ -1,0 +1,84 @@
+"""A compact integer key for every position the solver can meet.
+
+The board is read as a number in base S (S = the empty symbol plus every piece
+symbol), one digit per cell; the cell a go-again turn continues from and the
+player to move are folded in below it. The key is a plain non-negative int
+below 2**63, so it fits an int64 array, a SQLite integer and a network message
+alike, and decoding it gives back the exact position.
+"""
+
+from __future__ import annotations
+
+from rulesdsl.errors import RulesdslError
+from rulesdsl.interpreter.game import NO_CELL, Game, State
+
+KEY_LIMIT = 2**63
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+class SolveError(RulesdslError):
+    """A game or position the solver cannot handle exactly; the message says why."""
+
+
+class PositionCodec:
+    """Position <-> integer key for one compiled game (board, turn, go-again cell)."""
+
+    def __init__(self, game: Game):
+        symbols = [game.empty] + sorted(game.piece_names)
+        if len(symbols) > len(DIGITS):
+            raise SolveError(f"{len(symbols)} cell symbols are too many for the solver's key (at most 36)")
+        self.symbols = symbols
+        self.base = len(symbols)
+        self.cells = len(game.geometry.cells)
+        self.players = len(game.players)
+        self._to_digit = str.maketrans({s: DIGITS[i] for i, s in enumerate(symbols)})
+        # Decoding reads the board a group of cells at a time from a table of every group's text.
+        self._group = max(1, min(self.cells, _group_size(self.base)))
+        self._group_base = self.base ** self._group
+        self._group_text = _group_texts(symbols, self._group)
+        self.key_space = self.base ** self.cells * (self.cells + 1) * self.players
+        if self.key_space > KEY_LIMIT:
+            raise SolveError(f"a board of {self.cells} cells with {self.base} symbols does not fit the "
+                             "solver's 63-bit position key")
+
+    def encode(self, state: State) -> int:
+        """The key of ``state`` (its history, if any, is not part of it)."""
+        board = int(state.board.translate(self._to_digit), self.base) if self.cells else 0
+        return (board * (self.cells + 1) + state.last + 1) * self.players + state.turn
+
+    def decode(self, key: int) -> State:
+        """The position whose key is ``key``."""
+        rest, turn = divmod(key, self.players)
+        board, last = divmod(rest, self.cells + 1)
+        parts = []
+        texts, group_base = self._group_text, self._group_base
+        for _ in range(-(-self.cells // self._group)):
+            board, digits = divmod(board, group_base)
+            parts.append(texts[digits])
+        text = "".join(reversed(parts))[-self.cells:] if self.cells else ""
+        return State(text, turn, last - 1 if last else NO_CELL, None)
+
+
+def _group_size(base: int) -> int:
+    """Cells per decoding group: as many as keep the group table at most 65,536 entries."""
+    size = 1
+    while base ** (size + 1) <= 65536:
+        size += 1
+    return size
+
+
+def _group_texts(symbols: list[str], size: int) -> list[str]:
+    """The text of every group of ``size`` cells, indexed by its value in base len(symbols)."""
+    texts = [""]
+    for _ in range(size):
+        texts = [t + s for t in texts for s in symbols]
+    return texts
+
+
+def check_solvable(game: Game, state: State) -> None:
+    """Refuse, in one line, a position whose future depends on more than the key holds."""
+    if state.history is not None:
+        raise SolveError("this game forbids repeating an earlier board, so a position's future depends on "
+                         "the whole game history; the solver cannot solve it exactly")
+    if len(game.players) != 2:
+        raise SolveError("the solver handles two-player games only")

@@ -1,0 +1,106 @@
+"""Solved values kept in an embedded SQLite database.
+
+One table per game and option set (named from a digest of the rule text, the
+options and the key layout), one row per position: its key and its value and
+remoteness packed in one integer. A table of roots records each solved start
+with its count of reachable positions. Everything a solve adds is written in
+one transaction, so an interrupted solve leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.solver.encoding import PositionCodec
+from rulesdsl.interpreter.solver.explore import DRAW, Progress
+
+BATCH = 500_000
+
+
+def default_path() -> Path:
+    """``solutions.sqlite`` in the user's cache folder (platformdirs)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("rulesdsl")) / "solutions.sqlite"
+
+
+def table_name(game: Game, codec: PositionCodec) -> str:
+    """A table name that changes whenever the rules, the options or the key layout change."""
+    texts = sorted(getattr(game.resolved, "texts", {}).values()) or [game.source]
+    layout = [codec.symbols, codec.cells, codec.players]
+    blob = json.dumps([texts, sorted((k, str(v)) for k, v in game.options.items()), layout])
+    return "positions_" + hashlib.sha256(blob.encode()).hexdigest()[:20]
+
+
+def pack(value: int, remoteness: int) -> int:
+    """Value and remoteness in one integer."""
+    return remoteness * 4 + value
+
+
+def unpack(packed: int) -> tuple[int, int | None]:
+    """(value, remoteness), remoteness ``None`` for a draw."""
+    value, remoteness = packed % 4, packed // 4
+    return value, None if value == DRAW else remoteness
+
+
+class Store:
+    """The solution database, opened on ``path`` (created when missing)."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(self.path))
+        self.db.execute("CREATE TABLE IF NOT EXISTS roots (tbl TEXT, key INTEGER, title TEXT, options TEXT,"
+                        " positions INTEGER, PRIMARY KEY (tbl, key))")
+        self.db.commit()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def _has_table(self, table: str) -> bool:
+        row = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
+        return row is not None
+
+    def lookup(self, table: str, key: int) -> tuple[int, int | None] | None:
+        """(value, remoteness) of a stored position, or ``None``."""
+        if not self._has_table(table):
+            return None
+        row = self.db.execute(f"SELECT vr FROM {table} WHERE key=?", (key,)).fetchone()
+        return None if row is None else unpack(row[0])
+
+    def lookup_many(self, table: str, keys: Iterable[int]) -> dict[int, tuple[int, int | None]]:
+        """The stored ones among ``keys``."""
+        found = {}
+        for key in keys:
+            hit = self.lookup(table, key)
+            if hit is not None:
+                found[key] = hit
+        return found
+
+    def root_positions(self, table: str, key: int) -> int | None:
+        """How many positions the solve from ``key`` reached, if that solve is stored."""
+        row = self.db.execute("SELECT positions FROM roots WHERE tbl=? AND key=?", (table, key)).fetchone()
+        return None if row is None else row[0]
+
+    def save(self, table: str, game: Game, root: int, keys: np.ndarray, value: np.ndarray,
+             remoteness: np.ndarray, progress: Progress | None = None) -> None:
+        """Store a whole solve in one transaction (all of it, or nothing when interrupted)."""
+        packed = remoteness.astype(np.int64) * 4 + value
+        with self.db:  # commits at the end, rolls back on any exception (Ctrl-C included)
+            self.db.execute("BEGIN")  # so that creating the table is part of the transaction too
+            self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key INTEGER PRIMARY KEY, vr INTEGER NOT NULL)")
+            for start in range(0, len(keys), BATCH):
+                rows = zip(keys[start:start + BATCH].tolist(), packed[start:start + BATCH].tolist())
+                self.db.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?, ?)", rows)
+                if progress:
+                    progress("store", len(keys), min(start + BATCH, len(keys)))
+            self.db.execute("INSERT OR REPLACE INTO roots VALUES (?, ?, ?, ?, ?)",
+                            (table, root, game.title, json.dumps(game.options, default=str), len(keys)))

@@ -1,0 +1,188 @@
+"""The strong solver: values, remoteness and position counts.
+
+The Konane figures are those of an independent solver quoted in issue 10.
+The whole-graph checks compare the counting retrograde solver with a plain
+sweep written here from the definitions, position by position.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.cli.main import cli
+from rulesdsl.interpreter.solver import SolveError, solve
+from rulesdsl.interpreter.solver.encoding import PositionCodec
+from rulesdsl.interpreter.solver.explore import explore
+from rulesdsl.interpreter.solver.retrograde import solve_graph
+from rulesdsl.loader import load_game
+
+explore_module = importlib.import_module("rulesdsl.interpreter.solver.explore")
+NAMES = {1: "win", 2: "lose", 3: "draw"}
+
+
+@pytest.mark.parametrize(("name", "options", "value", "remoteness", "positions"), [
+    ("konane", {}, "win", 11, 48),
+    ("konane", {"rows": "4", "cols": "4"}, "lose", 13, 3961),
+    ("konane-misere", {"rows": "4", "cols": "4"}, "lose", 17, None),
+    ("konane", {"rows": "4", "cols": "5"}, "lose", 12, 52050),
+])
+def test_konane_starts_agree_with_the_independent_solver(name, options, value, remoteness, positions):
+    game = load_game(name, options)
+    solution = solve(game, game.initial_state(), use_db=False, workers=2)
+    assert (solution.value, solution.remoteness) == (value, remoteness)
+    if positions is not None:
+        assert solution.positions == positions
+
+
+def sweep_by_definition(game, root):
+    """Every reachable position's (value, remoteness), by the issue's definitions, one sweep per remoteness."""
+    children, result, queue = {}, {}, [root]
+    seen = {root}
+    while queue:
+        state = queue.pop()
+        moves, outcome = game.status(state)
+        if outcome is not None:
+            result[state] = ("draw", None) if outcome.winner is None else (
+                "win" if outcome.winner == state.turn else "lose", 0)
+            continue
+        children[state] = [game.apply(state, m) for m in moves]
+        for child in children[state]:
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    level = 0
+    while True:
+        level += 1
+        fresh = {}
+        for state, kids in children.items():
+            if state in result:
+                continue
+            seen_from_me = []
+            for kid in kids:
+                if kid in result:
+                    value, rem = result[kid]
+                    if value != "draw" and kid.turn != state.turn:
+                        value = "lose" if value == "win" else "win"
+                    seen_from_me.append((value, rem))
+                else:
+                    seen_from_me.append(None)
+            if ("win", level - 1) in seen_from_me:
+                fresh[state] = ("win", level)
+            elif all(v is not None and v[0] == "lose" for v in seen_from_me):
+                fresh[state] = ("lose", level)
+        if not fresh:
+            break
+        result.update(fresh)
+    for state in children:
+        result.setdefault(state, ("draw", None))
+    return result
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("konane", {"rows": "3", "cols": "4"}),
+    ("konane-misere", {"rows": "4", "cols": "3"}),
+    ("abalone", {"rows": "3", "cols": "3", "captures": "2", "freeze": "off"}),  # positions repeat
+    ("abalone", {"rows": "3", "cols": "3", "captures": "1", "misere": "true"}),
+])
+def test_every_position_agrees_with_a_sweep_by_the_definitions(name, options):
+    game = load_game(name, options)
+    root = game.initial_state()
+    expected = sweep_by_definition(game, root)
+    codec = PositionCodec(game)
+    graph = explore(game, codec, codec.encode(root), workers=1)
+    value, remoteness = solve_graph(graph)
+    assert len(graph.keys) == len(expected)
+    got = {}
+    for key, v, r in zip(graph.keys.tolist(), value.tolist(), remoteness.tolist()):
+        got[codec.decode(key)] = (NAMES[v], None if v == 3 else r)
+    assert got == expected
+
+
+def test_parallel_workers_give_the_same_graph(monkeypatch):
+    monkeypatch.setattr(explore_module, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(explore_module, "CHUNK", 50)
+    game = load_game("konane", {"rows": "4", "cols": "4"})
+    codec = PositionCodec(game)
+    root = codec.encode(game.initial_state())
+    one, two = explore(game, codec, root, workers=1), explore(game, codec, root, workers=2)
+    assert one.keys.tolist() == two.keys.tolist()
+    assert solve_graph(one)[0].tolist() == solve_graph(two)[0].tolist()
+
+
+def test_keys_read_back_to_the_same_position():
+    game = load_game("konane", {"rows": "4", "cols": "4"})
+    codec = PositionCodec(game)
+    state = game.initial_state()
+    for _ in range(5):
+        assert codec.decode(codec.encode(state)) == state
+        state = game.apply(state, game.legal_moves(state)[-1])
+
+
+def test_a_second_call_answers_from_the_database(tmp_path):
+    game = load_game("konane", {"rows": "4", "cols": "4"})
+    db = tmp_path / "solved.sqlite"
+    first = solve(game, game.initial_state(), db=db, workers=1)
+    second = solve(game, game.initial_state(), db=db, workers=1, with_moves=True)
+    assert not first.stored and second.stored
+    assert (second.value, second.remoteness, second.positions) == ("lose", 13, 3961)
+    assert len(second.moves) == len(game.legal_moves(game.initial_state()))
+
+
+def test_an_interrupted_solve_leaves_the_database_as_it_was(tmp_path):
+    game = load_game("konane", {"rows": "4", "cols": "4"})
+    db = tmp_path / "solved.sqlite"
+    solve(game, game.initial_state(), db=db, workers=1)
+    other = load_game("konane-misere", {"rows": "4", "cols": "4"})
+
+    def interrupt(phase, total, done):
+        if phase == "store":
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve(other, other.initial_state(), db=db, workers=1, progress=interrupt)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM roots").fetchone() == (1,)
+        tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()
+        assert tables == (2,)  # roots and the first game's table, nothing half-written
+    again = solve(other, other.initial_state(), db=db, workers=1)
+    assert (again.value, again.remoteness, again.stored) == ("lose", 17, False)
+
+
+def test_history_games_are_refused():
+    game = load_game("capture-the-flag", {})
+    with pytest.raises(SolveError, match="history"):
+        solve(game, game.initial_state(), use_db=False)
+
+
+def invoke(*args):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def test_cli_json_with_moves(tmp_path):
+    result = invoke("solve", "konane", "--moves", "--json", "--db", str(tmp_path / "s.sqlite"))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["value"], data["remoteness"], data["positions"]) == ("win", 11, 48)
+    assert data["moves"] == [{"move": "b2-d2", "position": '(b "" wbwb b--w w-wb)', "value": "lose",
+                              "remoteness": 10}]
+
+
+def test_cli_text_and_draw_remoteness(tmp_path):
+    db = str(tmp_path / "s.sqlite")
+    result = invoke("solve", "konane", "--set", "rows=4", "--set", "cols=4", "--db", db)
+    assert result.stdout.startswith("white to move: lose in 13 (3,961 positions)")
+
+
+def test_cli_refuses_capture_the_flag_in_one_line():
+    result = invoke("solve", "capture-the-flag")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "history" in result.stderr
