@@ -19,12 +19,14 @@ from rulesdsl.errors import OptionError, RulesdslError
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
 from rulesdsl.interpreter.search import WIN, best_move
 
-COMMANDS = ("moves", "hint", "undo", "depth", "position", "load", "board", "help", "quit")
+COMMANDS = ("moves", "hint", "value", "undo", "depth", "position", "load", "board", "help", "quit")
 MAX_DEPTH = 64
+VALUE_LIMIT = 200_000  # positions the value command solves on the spot
 HELP = """\
 Type a move in the game's notation, or a command:
   moves       list the legal moves
   hint        the engine's suggestion (not played)
+  value       the solved value of the position and of every move (small games)
   undo        take back your last move (and the engine's reply)
   depth N     set the engine's search depth in plies (depth alone shows it)
   position    print the position string
@@ -288,6 +290,22 @@ class Session:
             self.say("no hint: the game is over")
             return
         self.say(f"hint: {self.move_text(choice.move)} ({describe_score(choice.score)})")
+
+    def do_value(self, _: str) -> None:
+        """The exact value and remoteness of the position and of each move, best first."""
+        from rulesdsl.interpreter.solver import SolveError, best_first, solve
+
+        try:
+            result = solve(self.game, self.state, limit=VALUE_LIMIT, with_moves=True, workers=1)
+        except SolveError as exc:
+            self.say(f"value: not solved here: {exc}" + (" (try rulesdsl solve)" if "reachable" in str(exc) else ""))
+            return
+        mover = self.game.to_move(self.state)
+        said = "draw" if result.remoteness is None else f"{result.value} in {result.remoteness}"
+        self.say(f"value: {self.name(mover)} to move: {said}")
+        for entry in best_first(result.moves, mover):
+            value, plies = entry.for_mover(mover)
+            self.say(f"  {self.move_text(entry.move):<12}{value if plies is None else f'{value} in {plies}'}")
 
     def do_undo(self, _: str) -> None:
         """Take back the last human ply and everything the engine played after it."""

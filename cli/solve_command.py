@@ -9,28 +9,8 @@ import click
 
 from rulesdsl.cli.common import game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine, memory_mb
-from rulesdsl.interpreter.solver import MoveValue, solve
+from rulesdsl.interpreter.solver import best_first, solve
 from rulesdsl.interpreter.solver.store import default_path
-
-
-def best_first(moves: tuple[MoveValue, ...], mover: int) -> list[MoveValue]:
-    """Moves ordered for the mover: quickest wins, then draws, then slowest losses."""
-
-    def rank(entry: MoveValue) -> tuple[int, int]:
-        good = entry.value == "win" if entry.state.turn == mover else entry.value == "lose"
-        if entry.value == "draw":
-            return (1, 0)
-        return (0, entry.remoteness or 0) if good else (2, -(entry.remoteness or 0))
-
-    return sorted(moves, key=rank)
-
-
-def mover_view(entry: MoveValue, mover: int) -> str:
-    """The move's value in words for the player who makes it."""
-    if entry.value == "draw":
-        return "draw"
-    good = entry.value == "win" if entry.state.turn == mover else entry.value == "lose"
-    return f"{'win' if good else 'lose'} in {(entry.remoteness or 0) + 1}"
 
 
 @click.command(name="solve")
@@ -72,7 +52,9 @@ def solve_command(file, settings, position, history, with_moves, as_json, db, wo
         line += f" ({result.positions:,} positions)"
     click.echo(line + (" [stored]" if result.stored else ""))
     for entry in best_first(result.moves, mover):
-        click.echo(f"{game.format_move(state, entry.move)}\t{mover_view(entry, mover)}\t"
+        value, plies = entry.for_mover(mover)
+        said = value if plies is None else f"{value} in {plies}"
+        click.echo(f"{game.format_move(state, entry.move)}\t{said}\t"
                    f"{game.format_position(entry.state)}")
 
 

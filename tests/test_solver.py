@@ -186,3 +186,32 @@ def test_cli_refuses_capture_the_flag_in_one_line():
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
     assert "history" in result.stderr
+
+
+def test_repl_value_lists_the_slowest_loss_first(monkeypatch, tmp_path):
+    import io
+
+    from rulesdsl.cli.repl import run_repl
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    game = load_game("konane", {"rows": "4", "cols": "4"})
+    out = io.StringIO()
+    run_repl(game, as_player="all", stdin=io.StringIO("b4-b2\nvalue\nquit\n"), stdout=out)
+    text = out.getvalue()
+    # b4-b2 is the start's only move and white goes again: still lose, one ply nearer (13 - 1).
+    assert "value: white to move: lose in 12" in text
+    lines = [line.split() for line in text.split("value:", 1)[1].splitlines() if line.startswith("  ")]
+    assert [(line[1], int(line[3])) for line in lines] == sorted(((line[1], int(line[3])) for line in lines),
+                                                                  key=lambda v: -v[1])
+    assert lines[0][1:] == ["lose", "in", "12"]
+
+
+def test_repl_value_says_when_a_game_is_too_big(monkeypatch, tmp_path):
+    import io
+
+    from rulesdsl.cli.repl import run_repl
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    out = io.StringIO()
+    run_repl(load_game("capture-the-flag", {}), as_player="all", stdin=io.StringIO("value\nquit\n"), stdout=out)
+    assert "value: not solved here: this game forbids repeating" in out.getvalue()

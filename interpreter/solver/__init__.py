@@ -20,7 +20,7 @@ from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress, defau
 from rulesdsl.interpreter.solver.retrograde import solve_graph
 from rulesdsl.interpreter.solver.store import Store, default_path, table_name
 
-__all__ = ["MoveValue", "Solution", "SolveError", "solve", "VALUE_NAMES"]
+__all__ = ["MoveValue", "Solution", "SolveError", "VALUE_NAMES", "best_first", "solve"]
 
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 
@@ -33,6 +33,24 @@ class MoveValue:
     state: State
     value: str
     remoteness: int | None
+
+    def for_mover(self, mover: int) -> tuple[str, int | None]:
+        """The move's value for the player who makes it, and the plies to the end counting the move."""
+        if self.value == "draw":
+            return "draw", None
+        same = self.state.turn == mover
+        good = (self.value == "win") == same
+        return ("win" if good else "lose"), (self.remoteness or 0) + 1
+
+
+def best_first(moves: tuple[MoveValue, ...], mover: int) -> list[MoveValue]:
+    """Moves ordered for the mover: quickest wins, then draws, then slowest losses."""
+
+    def rank(entry: MoveValue) -> tuple[int, int]:
+        value, plies = entry.for_mover(mover)
+        return {"win": (0, plies or 0), "draw": (1, 0), "lose": (2, -(plies or 0))}[value]
+
+    return sorted(moves, key=rank)
 
 
 @dataclass(frozen=True)
