@@ -15,11 +15,11 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
+from rulesdsl.interpreter.load import load_game
 from rulesdsl.interpreter.solver import SolveError, solve
 from rulesdsl.interpreter.solver.encoding import PositionCodec
 from rulesdsl.interpreter.solver.explore import explore
 from rulesdsl.interpreter.solver.retrograde import solve_graph
-from rulesdsl.loader import load_game
 
 explore_module = importlib.import_module("rulesdsl.interpreter.solver.explore")
 NAMES = {1: "win", 2: "lose", 3: "draw"}
