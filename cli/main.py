@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from rulesdsl.cli.analyze_command import analyze
 from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import EXIT_USAGE, fail, game_options, prepare, reports_errors
@@ -144,6 +145,7 @@ cli.add_command(check)
 cli.add_command(capture)
 cli.add_command(fmt)
 cli.add_command(solve_command)
+cli.add_command(analyze)
 
 
 def main() -> None:

@@ -48,8 +48,9 @@ class ProgressLine:
             return
         self.shown = now
         rate = done / max(now - self.phase_start, 1e-6)
-        text = (f"{phase}: {total:,} {self.noun} found, {done:,} done, {rate:,.0f}/s, "
-                f"{memory_mb():,.0f} MB, {now - self.start:,.0f} s")
+        counts = (f"{done:,} of {total:,} {self.noun}" if self.noun == "games"
+                  else f"{total:,} {self.noun} found, {done:,} done")
+        text = f"{phase}: {counts}, {rate:,.0f}/s, {memory_mb():,.0f} MB, {now - self.start:,.0f} s"
         if self.tty:
             self.stream.write("\r" + text.ljust(self.width))
             self.width = len(text)
