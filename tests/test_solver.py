@@ -215,3 +215,12 @@ def test_repl_value_says_when_a_game_is_too_big(monkeypatch, tmp_path):
     out = io.StringIO()
     run_repl(load_game("capture-the-flag", {}), as_player="all", stdin=io.StringIO("value\nquit\n"), stdout=out)
     assert "value: not solved here: this game forbids repeating" in out.getvalue()
+
+
+def test_cli_a_file_that_is_not_a_database_is_one_line(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("not a database\n")
+    result = invoke("solve", "konane", "--db", str(bad))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        f"rulesdsl: {bad}: cannot use it as the solution database: file is not a database"]

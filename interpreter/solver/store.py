@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.solver.encoding import PositionCodec
+from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
 from rulesdsl.interpreter.solver.explore import DRAW, Progress
 
 BATCH = 500_000
@@ -55,11 +55,14 @@ class Store:
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(self.path))
-        self.db.execute("CREATE TABLE IF NOT EXISTS roots (tbl TEXT, key INTEGER, title TEXT, options TEXT,"
-                        " positions INTEGER, PRIMARY KEY (tbl, key))")
-        self.db.commit()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(str(self.path))
+            self.db.execute("CREATE TABLE IF NOT EXISTS roots (tbl TEXT, key INTEGER, title TEXT, options TEXT,"
+                            " positions INTEGER, PRIMARY KEY (tbl, key))")
+            self.db.commit()
+        except (OSError, sqlite3.Error) as error:
+            raise SolveError(f"{self.path}: cannot use it as the solution database: {error}") from None
 
     def close(self) -> None:
         """Close the connection."""
@@ -94,6 +97,13 @@ class Store:
              remoteness: np.ndarray, progress: Progress | None = None) -> None:
         """Store a whole solve in one transaction (all of it, or nothing when interrupted)."""
         packed = remoteness.astype(np.int64) * 4 + value
+        try:
+            self._write(table, game, root, keys, packed, progress)
+        except sqlite3.Error as error:
+            raise SolveError(f"{self.path}: could not store the solution: {error}") from None
+
+    def _write(self, table: str, game: Game, root: int, keys: np.ndarray, packed: np.ndarray,
+               progress: Progress | None) -> None:
         with self.db:  # commits at the end, rolls back on any exception (Ctrl-C included)
             self.db.execute("BEGIN")  # so that creating the table is part of the transaction too
             self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key INTEGER PRIMARY KEY, vr INTEGER NOT NULL)")
