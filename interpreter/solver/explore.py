@@ -25,6 +25,7 @@ CHUNK = 2000
 PARALLEL_FROM = 4 * CHUNK  # layers smaller than this are expanded in the main process
 
 Progress = Callable[[str, int, int], None]
+EMPTY_KEYS = np.zeros(0, dtype=np.int64)
 
 
 @dataclass
@@ -142,13 +143,23 @@ def explore(game: Game, codec: PositionCodec, root: int, workers: int = 1,
             seen = np.insert(seen, at[~known], frontier)
             if limit is not None and len(seen) > limit:
                 raise SolveError(f"more than {limit:,} positions are reachable")
-    order = np.searchsorted(seen, np.concatenate(expanded))
-    child = np.searchsorted(seen, np.concatenate(children)) if children else np.zeros(0, np.int64)
+    order = np.searchsorted(seen, np.concatenate(expanded)).astype(index_type(len(seen)))
     outcome = np.zeros(len(seen), dtype=np.uint8)
-    degree_in_order = np.concatenate(degrees)
     outcome[order] = np.concatenate(outcomes)
-    return Graph(seen, outcome, degree_in_order, order, child.astype(np.int64, copy=False),
+    # Child keys become child indices one chunk at a time, so the two never both exist in full.
+    child = np.empty(sum(map(len, children)), dtype=index_type(len(seen)))
+    at = 0
+    for i, keys in enumerate(children):
+        child[at:at + len(keys)] = np.searchsorted(seen, keys)
+        at += len(keys)
+        children[i] = EMPTY_KEYS
+    return Graph(seen, outcome, np.concatenate(degrees), order, child,
                  np.concatenate(flips) if flips else np.zeros(0, np.bool_))
+
+
+def index_type(count: int) -> type:
+    """The narrowest integer type that indexes ``count`` positions."""
+    return np.int32 if count < 2**31 else np.int64
 
 
 def default_workers() -> int:
