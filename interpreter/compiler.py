@@ -44,7 +44,7 @@ class Active:
 
 def default_naming(shape: str) -> tuple[NamePart, ...]:
     """``a1`` names for grids, ``A1`` (row letter from the top) for hexagons."""
-    if shape == "grid":
+    if shape in ("grid", "rhombus"):
         return (NamePart("column", "a"), NamePart("row", 1))
     return (NamePart("row", "A", True), NamePart("column", 1))
 

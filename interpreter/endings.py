@@ -176,6 +176,34 @@ class ConditionCompiler:
 
         return in_a_row
 
+    def _connects(self, expr: m.Connects) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        tables = self.tables
+        first, goal = (board_side(tables.geometry, side.name) for side in expr.sides)
+        goal_set = frozenset(goal)
+        players = range(len(tables.player_names))
+        symbols = [tables.symbols_of(p) for p in players]
+        along = expr.along or (m.DirRef(expr.span, "all"),)
+        steps = [[tables.neighbours(v) for v in tables.vectors(along, p)] for p in players]
+
+        def connects(state: State, moves: MovesThunk) -> bool:
+            player = ref(state)
+            board, mine, tables_of = state.board, symbols[player], steps[player]
+            stack = [c for c in first if board[c] in mine]
+            seen = set(stack)
+            while stack:
+                cell = stack.pop()
+                if cell in goal_set:
+                    return True
+                for table in tables_of:
+                    nxt = table[cell]
+                    if nxt >= 0 and nxt not in seen and board[nxt] in mine:
+                        seen.add(nxt)
+                        stack.append(nxt)
+            return False
+
+        return connects
+
     def _onfarrow(self, expr: m.OnFarRow) -> Condition:
         mine = self._pieces(expr.player, expr.kind)
         far = {p: frozenset(c.index for c in self.tables.geometry.cells
@@ -187,6 +215,18 @@ class ConditionCompiler:
             return any(c in far[player] for c in own)
 
         return on_far_row
+
+
+def board_side(geometry, side: str) -> list[int]:
+    """The cells of a side: the highest (``top``) or lowest (``bottom``) cell of each column, the first
+    (``left``) or last (``right``) cell of each row."""
+    line = {}
+    for cell in geometry.cells:
+        key, value = (cell.x, cell.y) if side in ("top", "bottom") else (cell.y, cell.x)
+        best = line.get(key)
+        if best is None or (value > best[0] if side in ("top", "right") else value < best[0]):
+            line[key] = (value, cell.index)
+    return sorted(index for _, index in line.values())
 
 
 def straight_lines(tables: Tables, length: int) -> list[tuple[int, ...]]:

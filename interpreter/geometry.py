@@ -96,7 +96,7 @@ class Geometry:
     def display_column(self, cell: Cell) -> int:
         """Horizontal place of a cell in a drawing, in half-cell units."""
         minx, _, miny, maxy = self.bounds
-        if self.shape == "hexagon":
+        if self.shape in ("hexagon", "rhombus"):
             return 2 * cell.x - cell.y - min(2 * c.x - c.y for c in self.cells)
         return 2 * (cell.x - minx)
 
@@ -124,7 +124,7 @@ class Geometry:
 
 def lattice_points(shape: str, size: tuple[int, ...]) -> list[Vector]:
     """The cells of a board shape, as ``(x, y)`` points."""
-    if shape == "grid":
+    if shape in ("grid", "rhombus"):  # a rhombus is a grid of the hexagonal lattice
         cols, rows = size
         return [(x, y) for y in range(1, rows + 1) for x in range(1, cols + 1)]
     (side,) = size

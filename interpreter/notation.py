@@ -140,7 +140,7 @@ def _size_error(text: str, given: list[str], shape: str, want_rows: int, lengths
     message = (f"bad position {text!r}: expected {want_rows} rows of lengths "
                f"{' '.join(map(str, lengths))}, got {len(given)} rows of lengths "
                f"{' '.join(str(len(w)) for w in given)}")
-    if given and shape == "grid" and len({len(w) for w in given}) == 1:
+    if given and shape in ("grid", "rhombus") and len({len(w) for w in given}) == 1:
         return SizeMismatch(message, (len(given[0]), len(given)))
     if given and shape == "hexagon" and len(given) % 2 == 1:
         return SizeMismatch(message, ((len(given) + 1) // 2,))

@@ -87,7 +87,7 @@ class TrialCompile(Findings):
             self.error(board.span, f"{context}, the board is {board.shape} {shown}: sizes are at least 1",
                        "E043")
             return False
-        if board.shape == "grid":
+        if board.shape in ("grid", "rhombus"):
             lines = {"column": sizes[0], "row": sizes[1]}
         else:
             lines = {"column": 2 * sizes[0] - 1, "row": 2 * sizes[0] - 1}
@@ -99,7 +99,7 @@ class TrialCompile(Findings):
         names = active.first(m.CellNames)
         if names is not None:
             parts = [(p.axis, p.first, p.span) for p in names.parts]
-        elif board.shape == "grid":
+        elif board.shape in ("grid", "rhombus"):
             parts = [("column", "a", board.span)]
         else:
             parts = [("row", "A", board.span)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 
 from rulesdsl import model as m
-from rulesdsl.directions import RELATIVE, absolute_directions, builtin_sets, relative_vector
+from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
@@ -387,6 +387,15 @@ class Checker(TypeChecks, Lints):
             length = expr.length
             if isinstance(length, m.Literal) and isinstance(length.value, int) and length.value < 1:
                 self.error(length.span, "a row has at least 1 piece", "E072")
+        elif isinstance(expr, m.Connects):
+            self.player_ref(expr.span, expr.player)
+            for side in expr.sides:
+                if side.name not in SIDES:
+                    self.unknown(side.span, "side", side.name, SIDES, "E074")
+            if expr.sides[0].name == expr.sides[1].name:
+                self.error(expr.sides[1].span, "a chain joins two different sides", "E074",
+                           "e.g. connects top and bottom")
+            self.check_dirs(expr.along)
         elif isinstance(expr, (m.Beyond, m.OnFarRow)):
             self.player_ref(expr.span, expr.player)
             self.check_piece(expr.span, expr.kind, None)

@@ -2,7 +2,7 @@
 
 This is part of the language: the checker needs it to resolve names, the
 interpreter to build neighbour tables. Grids use the square lattice (``x``
-grows to the right, ``y`` upward); hexagons use axial coordinates in which the
+grows to the right, ``y`` upward); hexagons and rhombi use axial coordinates in which the
 six neighbours of ``(x, y)`` are ``(x±1, y)``, ``(x, y±1)``, ``(x+1, y+1)`` and
 ``(x-1, y-1)``.
 """
@@ -26,12 +26,17 @@ GRID_SETS: dict[str, tuple[str, ...]] = {
 }
 HEX_SETS: dict[str, tuple[str, ...]] = {"all": ("ne", "e", "se", "sw", "w", "nw")}
 
+# The sides of a board, for ``connects``: the highest or lowest cell of each column, the first or
+# last cell of each row.
+SIDES = ("top", "bottom", "left", "right")
+
 RELATIVE = ("forward", "backward", "left", "right",
             "forward-left", "forward-right", "backward-left", "backward-right")
 
 
 def absolute_directions(shape: str) -> dict[str, Vector]:
-    """The absolute direction names of a board shape (``grid`` or ``hexagon``) and their vectors."""
+    """The absolute direction names of a board shape (``grid``, or the hexagonal lattice's ``hexagon``
+    and ``rhombus``) and their vectors."""
     return GRID_DIRECTIONS if shape == "grid" else HEX_DIRECTIONS
 
 

@@ -41,6 +41,7 @@ class Lints(Findings):
                     names += [ref for cell in item.cells for expr in cell.xy or () for ref in names_in(expr)]
             elif isinstance(stmt, m.End):
                 names += [ref for rule in stmt.rules for ref in names_in(rule.condition)]
+                sets.update(name for rule in stmt.rules for name in directions_in(rule.condition))
         used_options = {ref.name for ref in names}
         for decl in self.resolved.of(m.PieceDecl):
             placed = any(sym in text for text in starts for _, sym, _ in decl.symbols)
@@ -83,6 +84,17 @@ class Lints(Findings):
                 if why:
                     self.warning(rule.condition.span, f"this end condition can never hold: {why}", "W040",
                                  "as written the rule never decides a game; check the comparison")
+
+
+def directions_in(expr: m.Expr) -> list[str]:
+    """The direction names an end condition uses (``connects ... along DIRS``)."""
+    if isinstance(expr, m.Connects):
+        return [ref.name for ref in expr.along]
+    if isinstance(expr, m.Logic):
+        return [name for item in expr.items for name in directions_in(item)]
+    if isinstance(expr, m.Unary):
+        return directions_in(expr.operand)
+    return []
 
 
 COMPARISONS = ("<", "<=", "==", "!=", ">", ">=")

@@ -111,6 +111,16 @@ class OnFarRow(Expr):
     kind: str
 
 
+@dataclass(frozen=True)
+class Connects(Expr):
+    """``PLAYER connects SIDE and SIDE [along DIRS]``: a chain of the player's pieces, each next to the
+    last along the directions (the board's own by default), joins the two sides of the board."""
+
+    player: str
+    sides: tuple[DirRef, DirRef]  # top, bottom, left or right, with their places
+    along: tuple[DirRef, ...] = ()
+
+
 # ---- statements --------------------------------------------------------------
 
 

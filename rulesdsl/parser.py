@@ -154,6 +154,12 @@ class _Builder(Transformer):
         return m.InARow(self.span(meta), str(items[0]), length)
 
     @v_args(meta=True)
+    def connects(self, meta, items):
+        player, first, second, along = items
+        sides = (m.DirRef(self.tspan(first), str(first)), m.DirRef(self.tspan(second), str(second)))
+        return m.Connects(self.span(meta), str(player), sides, along or ())
+
+    @v_args(meta=True)
     def on_far_row(self, meta, items):
         return m.OnFarRow(self.span(meta), str(items[0]), str(items[1]))
 
@@ -205,6 +211,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def board_grid(self, meta, items):
         return m.Board(self.span(meta), "grid", (items[0], items[1]), guard=items[2])
+
+    @v_args(meta=True)
+    def board_rhombus(self, meta, items):
+        return m.Board(self.span(meta), "rhombus", (items[0], items[1]), guard=items[2])
 
     @v_args(meta=True)
     def board_hexagon(self, meta, items):

@@ -51,7 +51,8 @@ class TypeChecks(Findings):
         if isinstance(expr, m.InARow) and dynamic:
             self.need(expr.length, self.expr_type(expr.length, env, False), NUMBER, "'in a row'")
             return TRUTH
-        if isinstance(expr, (m.Call, m.NoMoves, m.NobodyMoves, m.HasNone, m.Beyond, m.OnFarRow, m.InARow)):
+        if isinstance(expr, (m.Call, m.NoMoves, m.NobodyMoves, m.HasNone, m.Beyond, m.OnFarRow, m.InARow,
+                             m.Connects)):
             if not dynamic:
                 self.error(expr.span, "this condition is about a position: it belongs in an end rule", "E023",
                            "guards and start layouts see only option values")
