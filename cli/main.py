@@ -1,4 +1,4 @@
-"""The ``rulesdsl`` command line: check, fmt, moves, perft, move, play, capture.
+"""The ``rulesdsl`` command line: check, fmt, lsp, moves, perft, move, play, capture.
 
 Exit codes: 0 success, 1 invalid rule file / position / move (or check found
 errors), 2 usage error (unknown command or option, bad ``--set``).
@@ -17,6 +17,7 @@ from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import EXIT_USAGE, fail, game_options, prepare, reports_errors
 from rulesdsl.cli.fmt_command import fmt
 from rulesdsl.cli.solve_command import solve_command
+from rulesdsl.cli.lsp_command import lsp
 from rulesdsl.interpreter.search import best_move, perft
 
 
@@ -146,6 +147,7 @@ cli.add_command(capture)
 cli.add_command(fmt)
 cli.add_command(solve_command)
 cli.add_command(analyze)
+cli.add_command(lsp)
 
 
 def main() -> None:

@@ -88,14 +88,15 @@ def read_file(path: Path) -> m.RuleFile:
     return parse_text(text, str(path))
 
 
-def resolve(path: Path, _chain: tuple[str, ...] = ()) -> Resolved:
+def resolve(path: Path, _chain: tuple[str, ...] = (), text: str | None = None) -> Resolved:
     """Parse ``path`` and merge the files it extends, parent first.
 
     A statement of the child replaces every parent statement with the same key
     (``option rows`` replaces ``option rows``; ``moves`` replaces ``moves``).
-    Examples are not inherited: each file pins its own meaning.
+    Examples are not inherited: each file pins its own meaning. ``text``, when
+    given, is read instead of the file at ``path`` (an editor's unsaved buffer).
     """
-    rule_file = read_file(path)
+    rule_file = read_file(path) if text is None else parse_text(text, str(path))
     texts = {rule_file.path: rule_file.text}
     own = rule_file.statements
     parent: Resolved | None = None

@@ -89,11 +89,17 @@ def grammar_words() -> dict[str, str]:
     return kinds
 
 
-def builtin_names() -> set[str]:
-    """Names the language knows without a declaration (directions, roles, targets, functions)."""
+def direction_names() -> set[str]:
+    """Every built-in direction name and set, absolute and relative, of every board shape."""
     names: set[str] = set(directions.RELATIVE)
     for shape in ("grid", "hexagon"):
         names |= set(directions.absolute_directions(shape)) | set(directions.builtin_sets(shape))
+    return names
+
+
+def builtin_names() -> set[str]:
+    """Names the language knows without a declaration (directions, roles, targets, functions)."""
+    names = direction_names()
     names |= set(checker.OVER) | set(checker.TARGETS) | set(checker.ROLES) | set(checker.FUNCTIONS)
     return names
 

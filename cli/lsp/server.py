@@ -1,0 +1,153 @@
+"""The language server over stdio (pygls): each request answered from :mod:`rulesdsl.cli.lsp`'s modules.
+
+Every handler runs under :func:`guarded`: a crash in one request is logged
+(to the client's log and stderr) and answered with nothing, and the server
+goes on with the next request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Callable
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from rulesdsl.errors import RulesdslError
+from rulesdsl.fmt import format_text
+
+from .analysis import placed_here, saved_diagnostics, static_diagnostics
+from .complete import completions
+from .convert import path_to_uri, to_lsp, uri_to_path
+from .hover import hover
+from .navigate import definition, document_symbols
+
+log = logging.getLogger("rulesdsl.lsp")
+
+
+def guarded(server: LanguageServer, default=None) -> Callable:
+    """Run a handler; on an exception, log it and answer ``default`` instead of stopping the server."""
+
+    def wrap(handler: Callable) -> Callable:
+        def report(error: Exception) -> None:
+            message = f"rulesdsl lsp: {handler.__name__} failed: {type(error).__name__}: {error}"
+            log.exception(message)
+            with contextlib.suppress(Exception):  # no client to tell (a handler called directly)
+                server.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=message))
+
+        if asyncio.iscoroutinefunction(handler):
+            @functools.wraps(handler)
+            async def run_async(*args, **kwargs):
+                try:
+                    return await handler(*args, **kwargs)
+                except Exception as error:
+                    report(error)
+                    return default
+            return run_async
+
+        @functools.wraps(handler)
+        def run(*args, **kwargs):
+            try:
+                return handler(*args, **kwargs)
+            except Exception as error:
+                report(error)
+                return default
+        return run
+
+    return wrap
+
+
+def _publish(server: LanguageServer, uri: str, text: str, found) -> None:
+    lines = text.split("\n")
+    server.text_document_publish_diagnostics(
+        lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[to_lsp(d, lines) for d in found]))
+
+
+def make_server() -> LanguageServer:
+    """A server with every feature registered (not started)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        release = version("rulesdsl")
+    except PackageNotFoundError:  # pragma: no cover - run from a checkout without installing
+        release = "0"
+    server = LanguageServer("rulesdsl", release)
+
+    def text_of(uri: str) -> str:
+        return server.workspace.get_text_document(uri).source
+
+    def check_now(uri: str) -> None:
+        text = text_of(uri)
+        _publish(server, uri, text, static_diagnostics(text, uri_to_path(uri)))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    @guarded(server)
+    def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
+        check_now(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded(server)
+    def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+        check_now(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    @guarded(server)
+    async def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        text = text_of(uri)
+        found = await asyncio.to_thread(saved_diagnostics, uri_to_path(uri))
+        if text_of(uri) == text:  # not edited meanwhile
+            _publish(server, uri, text, placed_here(found, uri_to_path(uri), text))
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    @guarded(server)
+    def on_hover(params: lsp.HoverParams) -> lsp.Hover | None:
+        markdown = hover(text_of(params.text_document.uri), params.position.line, params.position.character)
+        if markdown is None:
+            return None
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=markdown))
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" "]))
+    @guarded(server, default=[])
+    def on_completion(params: lsp.CompletionParams) -> list[lsp.CompletionItem]:
+        return completions(text_of(params.text_document.uri), params.position.line, params.position.character)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    @guarded(server)
+    def on_definition(params: lsp.DefinitionParams) -> lsp.Location | None:
+        uri = params.text_document.uri
+        found = definition(text_of(uri), uri_to_path(uri), params.position.line, params.position.character)
+        if found is None:
+            return None
+        path, where = found
+        return lsp.Location(uri=uri if path == uri_to_path(uri) else path_to_uri(path), range=where)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @guarded(server, default=[])
+    def on_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+        return document_symbols(text_of(params.text_document.uri))
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    @guarded(server, default=[])
+    def on_format(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
+        text = text_of(params.text_document.uri)
+        try:
+            tidy = format_text(text, uri_to_path(params.text_document.uri))
+        except RulesdslError:  # a syntax error: the diagnostics already say where
+            return []
+        if tidy == text:
+            return []
+        lines = text.split("\n")
+        end = lsp.Position(len(lines) - 1, len(lines[-1]))
+        return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=tidy)]
+
+    return server
+
+
+def serve() -> None:
+    """Answer an editor on stdin and stdout until it says goodbye."""
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(levelname)s: %(message)s")
+    make_server().start_io()
