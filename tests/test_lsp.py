@@ -31,9 +31,10 @@ end {
 """
 
 
-@pytest.fixture
-def client(tmp_path):
-    client = Client(tmp_path)
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    """One server for the module's tests (each opens its own documents), as an editor keeps one."""
+    client = Client(tmp_path_factory.mktemp("workspace"))
     yield client
     client.close()
 
