@@ -81,7 +81,7 @@ def keyword_hover(word: str) -> str | None:
     if kind == "builtin" and word in direction_names():
         statement = "directions"
     anchor, sentence = _sections().get(statement, ("", ""))
-    description = _registry_description(word)
+    description = None if kind == "statement" else _registry_description(word)
     if description is None:
         where = f"the `{statement}` statement" if statement != "expressions" else "expressions"
         description = sentence if statement == word and sentence else f"a {KIND_NAMES[kind]} of {where}"
@@ -92,13 +92,23 @@ def keyword_hover(word: str) -> str | None:
 
 
 def _registry_description(word: str) -> str | None:
-    """The one-line description of a word in the vocabulary registry, when the language has one."""
+    """The one-line description of a word in the vocabulary registry (actions, modifiers, conditions...)."""
     try:
-        from rulesdsl import vocabulary  # type: ignore[attr-defined]
-    except ImportError:
+        from rulesdsl import vocabulary
+    except ImportError:  # a language without the registry: the docs' sentence serves
         return None
-    describe = getattr(vocabulary, "describe", None)
-    return describe(word) if callable(describe) else None
+    for table, what in (("ACTIONS", "move action"), ("FEATURES", "evaluation feature"), ("FUNCTIONS", "function")):
+        entry = getattr(vocabulary, table, {}).get(word)
+        if entry is not None:
+            return f"{what}: {entry.summary}"
+    modifier = getattr(vocabulary, "MODIFIERS", {}).get(word)
+    if modifier is not None:
+        owners = [a.name for a in vocabulary.ACTIONS.values() if word in a.modifiers]
+        return f"a move rule's modifier, {modifier.written}" + (f", for {', '.join(owners)}" if owners else "")
+    for condition in getattr(vocabulary, "CONDITIONS", {}).values():
+        if word in [w for w in condition.written.split() if w.islower()]:
+            return f"end condition `{condition.written}`: {condition.summary}"
+    return None
 
 
 def hover(text: str, line: int, character: int) -> str | None:
