@@ -16,8 +16,8 @@ from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import EXIT_USAGE, fail, game_options, prepare, reports_errors
 from rulesdsl.cli.fmt_command import fmt
-from rulesdsl.cli.solve_command import solve_command
 from rulesdsl.cli.lsp_command import lsp
+from rulesdsl.cli.solve_command import solve_command
 from rulesdsl.interpreter.search import best_move, perft
 
 
