@@ -15,6 +15,7 @@ from rulesdsl.loader import parse_setting
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> None:
@@ -40,6 +41,8 @@ def reports_errors(command: Callable) -> Callable:
             fail(str(error))
         except RecursionError:
             fail("the search went too deep for Python's stack; use a smaller depth")
+        except KeyboardInterrupt:
+            fail("interrupted", EXIT_INTERRUPTED)
 
     return wrapper
 
@@ -52,6 +55,38 @@ def game_options(command: Callable) -> Callable:
     command = click.option("--set", "-s", "settings", multiple=True, metavar="NAME=VALUE",
                            help="Set a rule-file option (repeatable).")(command)
     return click.argument("file")(command)
+
+
+def engine_options(command: Callable) -> Callable:
+    """``--depth``, ``--time``, ``--engine`` and ``--verbose`` for the commands that let the engine move."""
+    from rulesdsl.interpreter.engines import ENGINES
+
+    command = click.option("--verbose", "-v", is_flag=True,
+                           help="Print each iteration on stderr: depth, score, nodes, nodes/s, best line.")(command)
+    command = click.option("--engine", "-e", type=click.Choice(ENGINES), default="alphabeta", show_default=True,
+                           help="alphabeta (iterative deepening) or mcts (UCT with random playouts).")(command)
+    command = click.option("--time", "-t", "seconds", type=click.FloatRange(0, 3600, min_open=True),
+                           help="Seconds to think per move (default 1 unless --depth is given).")(command)
+    return click.option("--depth", "-d", type=click.IntRange(1, 64),
+                        help="Search exactly this many plies (alphabeta), or at most this many with --time.")(command)
+
+
+def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds: float | None,
+               verbose: bool):
+    """The engine's choice (``None`` when the game is over), iterations on stderr when ``verbose``."""
+    from rulesdsl.interpreter.engines import choose, describe_iteration
+
+    if engine == "mcts" and depth is not None:
+        raise OptionError("--depth applies to the alphabeta engine; mcts thinks for --time seconds")
+
+    def report(iteration) -> None:
+        click.echo(describe_iteration(game, state, iteration), err=True)
+
+    result = choose(game, state, engine, depth, seconds, on_iteration=report if verbose else None)
+    if verbose and result is not None and engine == "mcts":
+        click.echo(f"mcts: {result.nodes:,} playouts in {result.seconds:.2f} s, "
+                   f"best {game.format_move(state, result.move)} ({result.score + 0.0:+.2f})", err=True)
+    return result
 
 
 def prepare(file: str, settings: tuple[str, ...], position: str | None,

@@ -14,11 +14,11 @@ import click
 from rulesdsl.cli.analyze_command import analyze
 from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
-from rulesdsl.cli.common import EXIT_USAGE, fail, game_options, prepare, reports_errors
+from rulesdsl.cli.common import EXIT_USAGE, engine_options, fail, game_options, prepare, reports_errors, run_engine
 from rulesdsl.cli.fmt_command import fmt
 from rulesdsl.cli.lsp_command import lsp
 from rulesdsl.cli.solve_command import solve_command
-from rulesdsl.interpreter.search import best_move, perft
+from rulesdsl.interpreter.search import perft
 
 
 class OneLineErrors(click.Group):
@@ -35,7 +35,7 @@ class OneLineErrors(click.Group):
             click.echo(f"rulesdsl: {error.format_message()}", err=True)
             sys.exit(error.exit_code)
         except click.exceptions.Abort:
-            click.echo("", err=True)
+            click.echo("rulesdsl: interrupted", err=True)
             sys.exit(130)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
@@ -97,13 +97,12 @@ def perft_command(file, settings, position, history, depth, as_json, divide) -> 
 
 @cli.command(name="move")
 @game_options
-@click.option("--depth", "-d", type=click.IntRange(1, 64), default=3, show_default=True,
-              help="Search depth in plies.")
+@engine_options
 @reports_errors
-def move_command(file, settings, position, history, depth) -> None:
-    """Print the position after the engine's move (searching exactly DEPTH plies)."""
+def move_command(file, settings, position, history, depth, seconds, engine, verbose) -> None:
+    """Print the position after the engine's move (1 s of thought unless --depth or --time)."""
     game, state = prepare(file, settings, position, history)
-    choice = best_move(game, state, depth)
+    choice = run_engine(game, state, engine, depth, seconds, verbose)
     if choice is None:
         fail(f"the game is over in {game.format_position(state)}: there is no move to make")
     click.echo(game.format_position(game.apply(state, choice.move)))
@@ -113,17 +112,18 @@ def move_command(file, settings, position, history, depth) -> None:
 @game_options
 @click.option("--as", "as_player", metavar="PLAYER",
               help="The human's side: a player's name, symbol or number; 'all' or 'none'.")
-@click.option("--depth", "-d", type=click.IntRange(1, 64), default=3, show_default=True,
-              help="The engine's search depth in plies.")
+@engine_options
 @reports_errors
-def play(file, settings, position, history, as_player, depth) -> None:
+def play(file, settings, position, history, as_player, depth, seconds, engine, verbose) -> None:
     """Play against the engine in a REPL (type 'help' there)."""
     from rulesdsl.cli.repl import run_repl
 
     game, state = prepare(file, settings, position, history)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    code = run_repl(game, state, as_player=as_player, depth=depth, stdin=sys.stdin, stdout=sys.stdout,
-                    interactive=interactive)
+    if engine == "mcts" and depth is not None:
+        fail("--depth applies to the alphabeta engine; mcts thinks for --time seconds", EXIT_USAGE)
+    code = run_repl(game, state, as_player=as_player, depth=depth, seconds=seconds, engine=engine,
+                    verbose=verbose, stdin=sys.stdin, stdout=sys.stdout, interactive=interactive)
     sys.exit(code)
 
 
@@ -155,7 +155,7 @@ def main() -> None:
     try:
         cli(standalone_mode=True)
     except KeyboardInterrupt:
-        click.echo("", err=True)
+        click.echo("rulesdsl: interrupted", err=True)
         sys.exit(130)
 
 

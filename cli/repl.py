@@ -16,11 +16,15 @@ from typing import Protocol, TextIO
 
 from rulesdsl.cli.render import render
 from rulesdsl.errors import OptionError, RulesdslError
+from rulesdsl.interpreter.engine import Result
+from rulesdsl.interpreter.engines import ENGINES, choose, describe_iteration
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
-from rulesdsl.interpreter.search import WIN, best_move
+from rulesdsl.interpreter.search import WIN
 
-COMMANDS = ("moves", "hint", "value", "undo", "depth", "position", "load", "board", "help", "quit")
+COMMANDS = ("moves", "hint", "value", "undo", "depth", "time", "engine", "position", "load", "board", "help",
+            "quit")
 MAX_DEPTH = 64
+MAX_SECONDS = 3600.0
 VALUE_LIMIT = 200_000  # positions the value command solves on the spot
 HELP = """\
 Type a move in the game's notation, or a command:
@@ -28,12 +32,15 @@ Type a move in the game's notation, or a command:
   hint        the engine's suggestion (not played)
   value       the solved value of the position and of every move (small games)
   undo        take back your last move (and the engine's reply)
-  depth N     set the engine's search depth in plies (depth alone shows it)
+  depth N     let the engine search exactly N plies (depth alone shows it)
+  time S      let the engine think S seconds a move (time alone shows it)
+  engine E    the engine: alphabeta or mcts (engine alone shows it)
   position    print the position string
   load POS    continue from a position string (then earlier boards, if any)
   board       draw the board again
   help        this text
-  quit        leave (end of input does too)"""
+  quit        leave (end of input does too)
+Ctrl-C while the engine thinks plays the best move it has found so far."""
 
 
 class LineReader(Protocol):
@@ -127,12 +134,31 @@ class Ply:
     human: bool
 
 
+@dataclass
+class EngineSettings:
+    """Which engine plays and how long it may think: a fixed depth, a time, or both."""
+
+    engine: str = "alphabeta"
+    depth: int | None = None
+    seconds: float | None = 1.0
+    verbose: bool = False
+
+    def describe(self) -> str:
+        """``depth 4``, ``1 s a move`` or ``mcts, 1 s a move``."""
+        parts = [] if self.engine == "alphabeta" else [self.engine]
+        if self.depth is not None and self.engine == "alphabeta":
+            parts.append(f"depth {self.depth}")
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s a move")
+        return ", ".join(parts)
+
+
 class Session:
     """The game in play and the commands that act on it."""
 
     def __init__(self, game: Game, state: State, humans: frozenset[int],
-                 depth: int, reader: LineReader, out: TextIO) -> None:
-        self.game, self.state, self.depth = game, state, depth
+                 settings: EngineSettings, reader: LineReader, out: TextIO) -> None:
+        self.game, self.state, self.settings = game, state, settings
         self.humans = set(humans)
         self.reader, self.out = reader, out
         self.plies: list[Ply] = []
@@ -230,18 +256,31 @@ class Session:
         """Let the engine play one ply; if it fails, hand its side to the human."""
         turn = self.game.to_move(self.state)
         try:
-            choice = best_move(self.game, self.state, self.depth)
+            choice = self.think()
             if choice is None:
                 raise RuntimeError("the engine found no move")
             text = self.move_text(choice.move)
-        except (Exception, KeyboardInterrupt) as exc:  # never lose the game in play
+        except Exception as exc:  # never lose the game in play
             reason = str(exc) or type(exc).__name__
             self.say(f"engine stopped ({reason}); you now play {self.name(turn)}")
             self.humans.add(turn)
             self.shown = False
             return
+        if choice.interrupted:
+            self.say("interrupted: the engine plays the best move it has found so far")
         self.say(f"{self.name(turn)} plays {text}")
         self.play(choice.move, human=False)
+
+    def think(self) -> Result | None:
+        """The engine's choice in the current position, under the session's settings."""
+        settings, game, state = self.settings, self.game, self.state
+
+        def report(iteration) -> None:
+            self.say(describe_iteration(game, state, iteration))
+
+        depth = settings.depth if settings.engine == "alphabeta" else None
+        return choose(game, state, settings.engine, depth, settings.seconds,
+                      on_iteration=report if settings.verbose else None, catch_interrupt=True)
 
     def handle(self, line: str) -> str | None:
         """Act on one line; ``"quit"`` ends the session. Errors become one line."""
@@ -285,11 +324,12 @@ class Session:
 
     def do_hint(self, _: str) -> None:
         """Show the engine's choice for the player to move, without playing it."""
-        choice = best_move(self.game, self.state, self.depth)
+        choice = self.think()
         if choice is None:
             self.say("no hint: the game is over")
             return
-        self.say(f"hint: {self.move_text(choice.move)} ({describe_score(choice.score)})")
+        score = f"mcts {choice.score + 0.0:+.2f}" if choice.engine == "mcts" else describe_score(choice.score)
+        self.say(f"hint: {self.move_text(choice.move)} ({score})")
 
     def do_value(self, _: str) -> None:
         """The exact value and remoteness of the position and of each move, best first."""
@@ -320,14 +360,41 @@ class Session:
         self.say(f"took back {taken} {'ply' if taken == 1 else 'plies'}")
 
     def do_depth(self, arg: str) -> None:
-        """Show or set the search depth."""
-        if not arg:
-            self.say(f"depth {self.depth}")
-            return
-        if not arg.isdigit() or not 1 <= int(arg) <= MAX_DEPTH:
-            raise OptionError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {arg!r}")
-        self.depth = int(arg)
-        self.say(f"depth {self.depth}")
+        """Show or set the search depth (a fixed depth has no time limit)."""
+        if arg:
+            if not arg.isdigit() or not 1 <= int(arg) <= MAX_DEPTH:
+                raise OptionError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {arg!r}")
+            self.settings.depth, self.settings.seconds = int(arg), None
+        if self.settings.depth is None:
+            self.say(f"depth: as deep as {self.settings.seconds:g} s allows")
+        else:
+            self.say(f"depth {self.settings.depth}")
+
+    def do_time(self, arg: str) -> None:
+        """Show or set the time the engine thinks per move (no depth limit then)."""
+        if arg:
+            try:
+                seconds = float(arg)
+            except ValueError:
+                seconds = -1.0
+            if not 0 < seconds <= MAX_SECONDS:
+                raise OptionError(f"time must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+                                  f"not {arg!r}")
+            self.settings.seconds, self.settings.depth = seconds, None
+        if self.settings.seconds is None:
+            self.say(f"time: no limit (depth {self.settings.depth})")
+        else:
+            self.say(f"time {self.settings.seconds:g} s")
+
+    def do_engine(self, arg: str) -> None:
+        """Show or choose the engine."""
+        if arg:
+            if arg.lower() not in ENGINES:
+                raise OptionError(f"unknown engine {arg!r}: choose {' or '.join(ENGINES)}")
+            self.settings.engine = arg.lower()
+            if self.settings.engine == "mcts" and self.settings.seconds is None:
+                self.settings.seconds = 1.0
+        self.say(f"engine {self.settings.engine} ({self.settings.describe()})")
 
     def do_position(self, _: str) -> None:
         """Print the position string."""
@@ -381,7 +448,10 @@ def run_repl(
     state: State | None = None,
     *,
     as_player: str | None = None,
-    depth: int = 3,
+    depth: int | None = None,
+    seconds: float | None = None,
+    engine: str = "alphabeta",
+    verbose: bool = False,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     interactive: bool = False,
@@ -395,9 +465,12 @@ def run_repl(
     """
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
-    if not 1 <= depth <= MAX_DEPTH:
+    if depth is not None and not 1 <= depth <= MAX_DEPTH:
         print(f"error: depth must be from 1 to {MAX_DEPTH}, not {depth}", file=out)
         return 2
+    if depth is None and seconds is None:
+        seconds = 1.0
+    settings = EngineSettings(engine, depth, seconds, verbose)
     reader: LineReader = PipedLines(stdin, out)
     if interactive:
         try:
@@ -417,8 +490,8 @@ def run_repl(
     except RulesdslError as exc:
         print(f"error: {exc}", file=out)
         return 2
-    print(intro(game, humans, depth), file=out)
-    session = Session(game, state, humans, depth, reader, out)
+    print(intro(game, humans, settings.describe()), file=out)
+    session = Session(game, state, humans, settings, reader, out)
     try:
         return session.run()
     except KeyboardInterrupt:  # Ctrl-C outside a prompt: leave, but keep the position
@@ -430,14 +503,14 @@ def run_repl(
         return 1
 
 
-def intro(game: Game, humans: frozenset[int], depth: int) -> str:
+def intro(game: Game, humans: frozenset[int], thinking: str) -> str:
     """One line saying who plays what."""
     engine = [p.name for p in game.players if p.index not in humans]
     if not engine:
         who = "all sides are played here"
     elif not humans:
-        who = f"the engine plays itself (depth {depth})"
+        who = f"the engine plays itself ({thinking})"
     else:
         mine = " and ".join(p.name for p in game.players if p.index in humans)
-        who = f"you play {mine} against the engine (depth {depth})"
+        who = f"you play {mine} against the engine ({thinking})"
     return f"{game.title}: {who}. Type help for commands."

@@ -6,7 +6,7 @@ boards as N*N-character strings, most recent first, the player to move
 the move that minimax (alpha-beta, exactly ``depth`` plies) picks. Everything
 about the game itself lives in the bundled ``capture-the-flag`` rule file; this
 module only checks the arguments, loads that file for the board's size and
-hands the search to :func:`rulesdsl.interpreter.search.best_move`. The rule
+hands the search to :func:`rulesdsl.interpreter.engine.think` (exactly ``depth`` plies). The rule
 file's ``forbid repetition`` keeps every board of the history out of reach.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rulesdsl.errors import OptionError, RulesdslError
+from rulesdsl.interpreter.engine import think
 from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.search import best_move
 from rulesdsl.loader import bundled_dir
 
 RULES = "capture-the-flag"
@@ -82,7 +82,7 @@ def capture(history: list[str], player: str, depth: int) -> str:
     game = _game(side)
     state = game.parse_position(f"({player} {history[0]})")
     state = game.with_history(state, list(history[1:]))
-    choice = best_move(game, state, depth)
+    choice = think(game, state, depth)
     if choice is None:
         outcome = game.outcome(state)
         winner = game.players[outcome.winner].name if outcome and outcome.winner is not None else None

@@ -198,10 +198,10 @@ def test_unexpected_error_keeps_the_game(konane, monkeypatch):
 
 
 def test_engine_failure_hands_its_side_over(konane, monkeypatch):
-    def broken(game, state, depth):
+    def broken(*args, **kwargs):
         raise RuntimeError("no engine today")
 
-    monkeypatch.setattr(repl, "best_move", broken)
+    monkeypatch.setattr(repl, "choose", broken)
     code, text = play(konane, "b2-d2\nmoves\n")
     assert code == 0
     assert "engine stopped (no engine today); you now play black" in text

@@ -1,0 +1,55 @@
+"""The engines by name, behind one call: ``choose(game, state, engine, depth, seconds)``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rulesdsl.interpreter.engine import Iteration, Result, think
+from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.mcts import mcts
+
+ENGINES = ("alphabeta", "mcts")
+DEFAULT_SECONDS = 1.0
+
+
+def choose(
+    game: Game,
+    state: State,
+    engine: str = "alphabeta",
+    depth: int | None = None,
+    seconds: float | None = None,
+    *,
+    on_iteration: Callable[[Iteration], None] | None = None,
+    catch_interrupt: bool = False,
+    seed: int | None = None,
+) -> Result | None:
+    """The engine's move (``None`` when the game is over).
+
+    ``alphabeta``: iterative deepening to ``depth`` plies and/or for
+    ``seconds``. ``mcts``: UCT for ``seconds`` (``depth`` does not apply).
+    With neither limit, ``DEFAULT_SECONDS``.
+    """
+    if depth is None and seconds is None:
+        seconds = DEFAULT_SECONDS
+    if engine == "mcts":
+        return mcts(game, state, seconds, seed=seed, catch_interrupt=catch_interrupt)
+    if engine != "alphabeta":
+        raise ValueError(f"unknown engine {engine!r}: choose {', '.join(ENGINES)}")
+    return think(game, state, depth, seconds, on_iteration=on_iteration, catch_interrupt=catch_interrupt)
+
+
+def describe_iteration(game: Game, state: State, iteration: Iteration) -> str:
+    """``depth 4  score +1.00  nodes 5,120  nodes/s 48,000  pv b2-d2 d1-b1``."""
+    line = principal_moves(game, state, iteration.pv)
+    rate = iteration.nodes / iteration.seconds if iteration.seconds > 0 else 0.0
+    return (f"depth {iteration.depth}  score {iteration.score + 0.0:+.2f}  nodes {iteration.nodes:,}  "
+            f"nodes/s {rate:,.0f}  pv {' '.join(line)}")
+
+
+def principal_moves(game: Game, state: State, moves: tuple[Move, ...]) -> list[str]:
+    """A line of moves in notation, each in the position it is played in."""
+    out = []
+    for move in moves:
+        out.append(game.format_move(state, move))
+        state = game.apply(state, move)
+    return out
