@@ -12,6 +12,7 @@ import sys
 import click
 
 from rulesdsl.cli.analyze_command import analyze
+from rulesdsl.cli.bench_command import bench
 from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import EXIT_USAGE, engine_options, fail, game_options, prepare, reports_errors, run_engine
@@ -144,6 +145,7 @@ def games() -> None:
 
 cli.add_command(check)
 cli.add_command(capture)
+cli.add_command(bench)
 cli.add_command(fmt)
 cli.add_command(solve_command)
 cli.add_command(analyze)

@@ -1,0 +1,158 @@
+"""``rulesdsl bench [GAME...] [--json] [--quick]``: how fast the compiled rule files run.
+
+For each case: perft generated nodes per second (perft(1) + ... + perft(d)
+divided by the time of the perft(d) run) beside the hand-written baseline's
+in the same run (``benchmarks/baselines/``, when the source tree is at hand)
+and their ratio; random playouts per second and plies per playout; the depth
+the alpha-beta engine finishes in one second from the start; the peak memory
+of the process that measured the case (each case runs in its own process
+where the platform can fork). Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import multiprocessing
+import sys
+from pathlib import Path
+
+import click
+import yaml
+
+from rulesdsl.cli.common import reports_errors
+from rulesdsl.errors import OptionError
+from rulesdsl.interpreter.bench import adaptive_depth, perft_nodes, playouts, search_depth, timed
+from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.search import perft
+from rulesdsl.loader import bundled_dir
+
+BASELINES = Path(__file__).resolve().parent.parent / "benchmarks" / "baselines"
+FIELDS = ("game", "settings", "perft_depth", "perft_nodes_per_s", "baseline_nodes_per_s", "ratio",
+          "playouts_per_s", "plies_per_playout", "search_depth_1s", "peak_mb")
+
+
+def default_cases() -> list[dict]:
+    """The bundled case list (``rules/bench.yaml``)."""
+    return yaml.safe_load((bundled_dir() / "bench.yaml").read_text(encoding="utf-8"))
+
+
+def load_baseline(name: str | None):
+    """A baseline module from ``benchmarks/baselines`` by file path, or ``None`` if it is not there."""
+    path = BASELINES / f"{name}.py"
+    if not name or not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(f"baseline_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory in MB."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
+def say(text: str) -> None:
+    """Progress on stderr."""
+    click.echo(text, err=True)
+
+
+def measure(case: dict, quick: bool) -> dict:
+    """Every figure of one case."""
+    settings = {k: str(v) for k, v in (case.get("settings") or {}).items()}
+    label = " ".join([case["game"], *(f"{k}={v}" for k, v in settings.items())])
+    game = load_game(case["game"], settings)
+    state = game.initial_state()
+    depth = case.get("quick" if quick else "perft")
+    if depth is None:
+        depth = adaptive_depth(game, state, 0.5 if quick else 3.0)
+    say(f"{label}: perft {depth}")
+    below = perft_nodes(game, state, depth - 1)  # generated on the way to perft(depth)
+    count, seconds = timed(perft, game, state, depth)
+    nodes_per_s = (below + count) / seconds
+    baseline = load_baseline(case.get("baseline"))
+    base_per_s = ratio = None
+    if baseline is not None:
+        say(f"{label}: baseline perft {depth}")
+        base_count, base_seconds = timed(baseline.perft, baseline.start(settings), depth)
+        base_per_s = (below + base_count) / base_seconds
+        ratio = round(nodes_per_s / base_per_s, 2)
+    say(f"{label}: random playouts")
+    games, plies, elapsed = playouts(game, state, 0.5 if quick else 2.0)
+    say(f"{label}: alpha-beta for 1 s")
+    reached, _ = search_depth(game, state, 1.0)
+    return {
+        "game": case["game"], "settings": settings, "perft_depth": depth,
+        "perft_nodes_per_s": round(nodes_per_s), "baseline_nodes_per_s": None if base_per_s is None
+        else round(base_per_s), "ratio": ratio, "playouts_per_s": round(games / elapsed, 1),
+        "plies_per_playout": round(plies / games, 1), "search_depth_1s": reached, "peak_mb": peak_mb(),
+    }
+
+
+def _child(case: dict, quick: bool, pipe) -> None:
+    """Measure in a forked process and send the figures back."""
+    try:
+        pipe.send(("ok", measure(case, quick)))
+    except Exception as error:  # reported by the parent as one line
+        pipe.send(("error", str(error)))
+    except KeyboardInterrupt:
+        pipe.send(("error", "interrupted"))
+
+
+def run_case(case: dict, quick: bool) -> dict:
+    """One case in its own process (so that its peak memory is its own) where fork exists."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return measure(case, quick)
+    context = multiprocessing.get_context("fork")
+    parent, child = context.Pipe(duplex=False)
+    worker = context.Process(target=_child, args=(case, quick, child))
+    worker.start()
+    try:
+        status, payload = parent.recv()
+    except EOFError:
+        status, payload = "error", "the measuring process died"
+    finally:
+        worker.join()
+    if status != "ok":
+        raise OptionError(f"bench {case['game']}: {payload}")
+    return payload
+
+
+def table(results: list[dict]) -> str:
+    """The figures as an aligned text table."""
+    head = ("game", "settings", "perft d", "nodes/s", "baseline/s", "ratio", "playouts/s", "plies",
+            "depth 1 s", "peak MB")
+    rows = [head]
+    for r in results:
+        def fmt(value, pattern="{:,}"):
+            return "-" if value is None else pattern.format(value)
+        rows.append((r["game"], " ".join(f"{k}={v}" for k, v in r["settings"].items()) or "default",
+                     str(r["perft_depth"]), fmt(r["perft_nodes_per_s"]), fmt(r["baseline_nodes_per_s"]),
+                     fmt(r["ratio"], "{:.2f}x"), fmt(r["playouts_per_s"], "{:,.0f}"),
+                     fmt(r["plies_per_playout"], "{:.0f}"), str(r["search_depth_1s"]), fmt(r["peak_mb"], "{:.0f}")))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    return "\n".join("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w)
+                               in enumerate(zip(row, widths))).rstrip() for row in rows)
+
+
+@click.command()
+@click.argument("games", nargs=-1, metavar="[GAME...]")
+@click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} instead of a table.')
+@click.option("--quick", is_flag=True, help="Shallower perft and shorter playouts (a smoke run).")
+@reports_errors
+def bench(games: tuple[str, ...], as_json: bool, quick: bool) -> None:
+    """Measure perft, playouts and search speed (the bundled cases, or the GAMEs named)."""
+    cases = default_cases()
+    if games:
+        chosen = [c for c in cases if c["game"] in games]
+        chosen += [{"game": g} for g in games if not any(c["game"] == g for c in cases)]
+        cases = chosen
+    results = [run_case(case, quick) for case in cases]
+    if as_json:
+        click.echo(json.dumps({"results": [{k: r[k] for k in FIELDS} for r in results]}, indent=1))
+    else:
+        click.echo(table(results))

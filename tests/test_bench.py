@@ -1,0 +1,47 @@
+"""``rulesdsl bench``: the figures it prints, their names and their shape (never their speed)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from rulesdsl.cli.bench_command import FIELDS, default_cases, load_baseline
+from rulesdsl.cli.main import cli
+from rulesdsl.interpreter.bench import perft_nodes
+from rulesdsl.interpreter.load import load_game
+
+ISSUE_FIELDS = ["game", "settings", "perft_depth", "perft_nodes_per_s", "baseline_nodes_per_s", "ratio",
+                "playouts_per_s", "plies_per_playout", "search_depth_1s", "peak_mb"]
+
+
+def test_the_json_has_exactly_the_promised_fields():
+    result = CliRunner().invoke(cli, ["bench", "konane", "tic-tac-toe", "--json", "--quick"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["results"]
+    assert list(FIELDS) == ISSUE_FIELDS
+    assert [(r["game"], r["settings"]) for r in rows] == [
+        ("konane", {"rows": "6", "cols": "6"}), ("konane", {"rows": "8", "cols": "8"}), ("tic-tac-toe", {})]
+    for row in rows:
+        assert list(row) == ISSUE_FIELDS
+        assert row["perft_depth"] >= 1 and row["perft_nodes_per_s"] > 0
+        assert row["playouts_per_s"] > 0 and row["plies_per_playout"] > 0
+        assert row["search_depth_1s"] >= 1 and row["peak_mb"] > 0
+    konane, _, tic_tac_toe = rows
+    assert konane["baseline_nodes_per_s"] > 0
+    assert abs(konane["ratio"] - konane["perft_nodes_per_s"] / konane["baseline_nodes_per_s"]) < 0.02
+    assert tic_tac_toe["baseline_nodes_per_s"] is None and tic_tac_toe["ratio"] is None
+
+
+def test_every_case_names_a_game_and_a_baseline_that_exist():
+    for case in default_cases():
+        load_game(case["game"], {k: str(v) for k, v in case["settings"].items()})
+        assert case["quick"] <= case["perft"]
+        if "baseline" in case:
+            assert load_baseline(case["baseline"]) is not None, case
+
+
+def test_perft_nodes_counts_every_level():
+    # Konane's default start: perft 1, 1, 2, 3 (the rule file's example), so 7 nodes to depth 4.
+    game = load_game("konane")
+    assert perft_nodes(game, game.initial_state(), 4) == 7
