@@ -100,7 +100,15 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
             moves.append(PASS_MOVE)
         return moves
 
+    # apply() finds the moves of a continuation (go-again, a turn's second part) to decide who
+    # moves next; the caller's next question is usually for those very moves: keep them once.
+    remembered: list = [None, None]
+
     def legal(state: State) -> list[Move]:
+        if remembered[0] is state:
+            moves = remembered[1]
+            remembered[0] = remembered[1] = None
+            return moves
         moves = own_moves(state)
         if not moves and stuck_passes:
             return [PASS_MOVE]
@@ -118,11 +126,15 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
             return State(board, other, NO_CELL, history)
         if second and state.last == NO_CELL:
             cont = State(board, state.turn, move.target, history)
-            if own_moves(cont):
+            found = own_moves(cont)
+            if found:
+                remembered[0], remembered[1] = cont, found
                 return cont
         if again is not None and continues(move) and not promotes(state.board, move):
             cont = State(board, state.turn, move.target, history)
-            if any(mv.action != PASS_ACTION for mv in legal(cont)):
+            found = legal(cont)
+            if any(mv.action != PASS_ACTION for mv in found):
+                remembered[0], remembered[1] = cont, found
                 return cont
         return State(board, other, NO_CELL, history)
 

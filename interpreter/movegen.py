@@ -36,29 +36,48 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     promoted = tables.promotions
     far = tables.far_cells(player) if promoted else frozenset()
 
+    located = _locator(movers, cells)
+
     if action in ("step", "slide"):
         sliding = action == "slide"
 
+        def step_rays(sym: str, c: int) -> list[list[tuple[int, Move | None, Move | None]]]:
+            """From ``c``, per direction, the cells in reach with the quiet and the capturing move to each."""
+            found = []
+            for ray in rays:
+                steps = []
+                t = ray[c]
+                while t >= 0:
+                    put = promoted.get(sym, sym) if t in far else sym
+                    changes = ((c, empty), (t, put))
+                    steps.append((t, Move(c, t, changes, action, (c,)) if may_enter_empty else None,
+                                  Move(c, t, changes, action, (c,), (t,), 1) if may_capture_onto else None))
+                    if not sliding:
+                        break
+                    t = ray[t]
+                if steps:
+                    found.append(steps)
+            return found
+
+        reach = _lazy_tables(movers, cells)
+
         def gen_step(board: str, out: list[Move]) -> None:
-            for c in cells:
-                piece = board[c]
-                if piece not in movers:
-                    continue
-                for ray in rays:
-                    t = ray[c]
-                    while t >= 0:
+            for c in located(board):
+                sym = board[c]
+                per_cell = reach[sym]
+                cell_rays = per_cell[c]
+                if cell_rays is None:
+                    cell_rays = per_cell[c] = step_rays(sym, c)
+                for steps in cell_rays:
+                    for t, quiet, capturing in steps:
                         there = board[t]
-                        put = promoted.get(piece, piece) if t in far else piece
                         if there == empty:
-                            if may_enter_empty:
-                                out.append(Move(c, t, ((c, empty), (t, put)), action, (c,)))
+                            if quiet is not None:
+                                out.append(quiet)
                         else:
-                            if may_capture_onto and there in theirs:
-                                out.append(Move(c, t, ((c, empty), (t, put)), action, (c,), (t,), 1))
+                            if capturing is not None and there in theirs:
+                                out.append(capturing)
                             break
-                        if not sliding:
-                            break
-                        t = ray[t]
 
         return gen_step
 
@@ -66,23 +85,34 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         over = {"enemy": theirs, "friend": mine, "any": frozenset(tables.owner)}[rule.over or "enemy"]
         capture = rule.capture
 
-        def gen_jump(board: str, out: list[Move]) -> None:
-            for c in cells:
-                piece = board[c]
-                if piece not in movers:
+        def jump_targets(sym: str, c: int) -> list[tuple[int, int, Move]]:
+            """From ``c``: (jumped cell, landing cell, the move) for each direction that stays on the board."""
+            found = []
+            for ray in rays:
+                mid = ray[c]
+                t = ray[mid] if mid >= 0 else -1
+                if t < 0:
                     continue
-                for ray in rays:
-                    mid = ray[c]
-                    if mid < 0 or board[mid] not in over:
-                        continue
-                    t = ray[mid]
-                    if t < 0 or board[t] != empty:
-                        continue
-                    put = promoted.get(piece, piece) if t in far else piece
-                    if capture:
-                        out.append(Move(c, t, ((c, empty), (mid, empty), (t, put)), action, (c,), (mid,), 1))
-                    else:
-                        out.append(Move(c, t, ((c, empty), (t, put)), action, (c,)))
+                put = promoted.get(sym, sym) if t in far else sym
+                if capture:
+                    move = Move(c, t, ((c, empty), (mid, empty), (t, put)), action, (c,), (mid,), 1)
+                else:
+                    move = Move(c, t, ((c, empty), (t, put)), action, (c,))
+                found.append((mid, t, move))
+            return found
+
+        landing = _lazy_tables(movers, cells)
+
+        def gen_jump(board: str, out: list[Move]) -> None:
+            for c in located(board):
+                sym = board[c]
+                per_cell = landing[sym]
+                targets = per_cell[c]
+                if targets is None:
+                    targets = per_cell[c] = jump_targets(sym, c)
+                for mid, t, move in targets:
+                    if board[t] == empty and board[mid] in over:
+                        out.append(move)
 
         return gen_jump
 
@@ -90,13 +120,15 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     low, high = rule.line or (1, None)
     corners = set(tables.geometry.corners()) if corner_rule else set()
     outward = {c: tables.geometry.outward(c) for c in corners}
-    directed = list(zip(rays, vectors))
+    directed = list(enumerate(zip(rays, vectors)))
+    # A push is decided by its cell, direction and the two line lengths (and, when a side has
+    # several symbols, which ones): the move is built once and then reused.
+    plain = len(mine) == 1 and len(theirs) <= 1
+    made: dict[tuple, Move] = {}
 
     def scan_push(board: str, out: list[Move] | None, threats: set[int] | None) -> None:
-        for c in cells:
-            if board[c] not in movers:
-                continue
-            for ray, vector in directed:
+        for c in located(board):
+            for di, (ray, vector) in directed:
                 t = ray[c]
                 k = 1
                 while t >= 0 and board[t] in mine:
@@ -119,22 +151,59 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
                 if out is None:
                     threats.update(pushed)
                     continue
-                line = [c]
-                while len(line) < k:
-                    line.append(ray[line[-1]])
-                seq = line + pushed
-                end = ray[seq[-1]]
-                if end >= 0:
-                    seq.append(end)
-                changes = [(seq[0], empty)] + [(seq[i], board[seq[i - 1]]) for i in range(1, len(seq))]
-                out.append(Move(c, ray[c], tuple(changes), action, tuple(line), tuple(pushed),
-                                1 if end < 0 else 0))
+                key = (c, di, k, len(pushed))
+                if not plain:
+                    key += (_line_symbols(board, ray, c, k), tuple(board[x] for x in pushed))
+                move = made.get(key)
+                if move is None:
+                    line = [c]
+                    while len(line) < k:
+                        line.append(ray[line[-1]])
+                    seq = line + pushed
+                    end = ray[seq[-1]]
+                    if end >= 0:
+                        seq.append(end)
+                    changes = [(seq[0], empty)] + [(seq[i], board[seq[i - 1]]) for i in range(1, len(seq))]
+                    move = made[key] = Move(c, ray[c], tuple(changes), action, tuple(line), tuple(pushed),
+                                            1 if end < 0 else 0)
+                out.append(move)
 
     def gen_push(board: str, out: list[Move]) -> None:
         scan_push(board, out, None)
 
     gen_push.threats = lambda board, acc: scan_push(board, None, acc)  # type: ignore[attr-defined]
     return gen_push
+
+
+def _locator(movers: frozenset[str], cells: range) -> Callable[[str], list[int]]:
+    """``board -> cells holding a mover``, in cell order (``str.find`` when there is one symbol)."""
+    if len(movers) == 1:
+        (sym,) = movers
+
+        def find_all(board: str) -> list[int]:
+            found = []
+            c = board.find(sym)
+            while c >= 0:
+                found.append(c)
+                c = board.find(sym, c + 1)
+            return found
+
+        return find_all
+    return lambda board: [c for c in cells if board[c] in movers]
+
+
+def _lazy_tables(movers: frozenset[str], cells: range) -> dict[str, list]:
+    """Per mover symbol, one slot per cell (``None`` until the generator first needs it)."""
+    return {sym: [None] * len(cells) for sym in movers}
+
+
+def _line_symbols(board: str, ray: tuple[int, ...], c: int, k: int) -> tuple[str, ...]:
+    """The symbols of the ``k`` cells from ``c`` along ``ray``."""
+    out = []
+    for _ in range(k):
+        out.append(board[c])
+        c = ray[c]
+    return tuple(out)
 
 
 def _nothing(board: str, out: list[Move]) -> None:
