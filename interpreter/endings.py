@@ -70,6 +70,13 @@ class ConditionCompiler:
             board = state.board
             return player, sum(board.count(s) for s in by_player[player])
 
+        if all(len(syms) == 1 for syms in by_player):  # one symbol each: no generator needed
+            single = [syms[0] for syms in by_player]
+
+            def count(state: State) -> tuple[int, int]:  # noqa: F811
+                player = ref(state)
+                return player, state.board.count(single[player])
+
         return count
 
     def compile(self, expr: m.Expr) -> Condition:

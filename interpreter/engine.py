@@ -5,10 +5,12 @@ the transposition table remembers for a position, then captures (most pieces
 displaced first), then the two killer moves of the ply, then moves by their
 history score. The table is bounded in entries; when full it is cleared.
 
-A search to a fixed depth gives exactly the alpha-beta (= minimax) value to
-that depth: a table entry cuts the search only when it was stored for the
-same remaining depth, and won/lost scores are stored relative to the
-position, so they mean the same wherever the position recurs. Scores follow
+A search to a fixed depth (no time limit) gives exactly the alpha-beta (=
+minimax) value to that depth: a table entry cuts the search only when it
+was stored for the same remaining depth, and won/lost scores are stored
+relative to the position, so they mean the same wherever the position
+recurs. Under a time limit a deeper entry may answer for a shallower search
+too (it knows more). Scores follow
 :mod:`rulesdsl.interpreter.search`: from the point of view of the player to
 move, negated only when the player to move changes (go-again).
 
@@ -82,8 +84,11 @@ def from_table(score: float, ply: int) -> float:
 class Searcher:
     """One search: its table, killers, history, node count and clock."""
 
-    def __init__(self, game: Game, table_mb: float = 64.0) -> None:
+    def __init__(self, game: Game, table_mb: float = 64.0, exact: bool = True) -> None:
         self.game = game
+        # exact: a table entry answers only for its own remaining depth, so that a fixed depth gives
+        # exactly the minimax value; otherwise (under a clock) a deeper entry answers too.
+        self.exact = exact
         # hash -> (remaining depth, bound, score, best move, the subtree reached the depth limit)
         self.table: dict[int, tuple[int, int, float, Move | None, bool]] = {}
         self.table_limit = max(1024, int(table_mb * 1_000_000 / ENTRY_BYTES))
@@ -140,7 +145,7 @@ class Searcher:
         best_move: Move | None = None
         if entry is not None:
             best_move = entry[3]
-            if entry[0] == depth:
+            if entry[0] == depth or (entry[0] > depth and not self.exact):
                 score = from_table(entry[2], ply)
                 flag = entry[1]
                 if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
@@ -234,7 +239,7 @@ def think(
     if depth is None and seconds is None:
         depth = 3
     limit = depth if depth is not None else MAX_DEPTH
-    searcher = Searcher(game, table_mb)
+    searcher = Searcher(game, table_mb, exact=seconds is None)
     started = time.perf_counter()
     if seconds is not None:
         searcher.deadline = started + seconds

@@ -126,15 +126,39 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     plain = len(mine) == 1 and len(theirs) <= 1
     made: dict[tuple, Move] = {}
 
+    # per cell: (direction index, ray, vector, first cell) for each direction that stays on the board
+    around = [[(di, ray, vector, ray[c]) for di, (ray, vector) in directed if ray[c] >= 0] for c in cells]
+    widest = high if high is not None else tables.cell_count
+
+    def build(board: str, c: int, ray: tuple[int, ...], k: int, pushed: list[int]) -> Move:
+        line = [c]
+        while len(line) < k:
+            line.append(ray[line[-1]])
+        seq = line + pushed
+        end = ray[seq[-1]]
+        if end >= 0:
+            seq.append(end)
+        changes = [(seq[0], empty)] + [(seq[i], board[seq[i - 1]]) for i in range(1, len(seq))]
+        return Move(c, ray[c], tuple(changes), action, tuple(line), tuple(pushed), 1 if end < 0 else 0)
+
     def scan_push(board: str, out: list[Move] | None, threats: set[int] | None) -> None:
         for c in located(board):
-            for di, (ray, vector) in directed:
-                t = ray[c]
+            for di, ray, vector, t in around[c]:
+                if board[t] == empty:  # the commonest case: one piece steps into an empty cell
+                    if out is not None and low <= 1:
+                        key = (c, di, 1, 0) if plain else (c, di, 1, 0, board[c])
+                        move = made.get(key)
+                        if move is None:
+                            move = made[key] = build(board, c, ray, 1, [])
+                        out.append(move)
+                    continue
                 k = 1
                 while t >= 0 and board[t] in mine:
                     k += 1
+                    if k > widest:
+                        break
                     t = ray[t]
-                if k < low or (high is not None and k > high) or t < 0:
+                if k < low or k > widest or t < 0:
                     continue
                 pushed: list[int] = []
                 if board[t] != empty:
@@ -156,16 +180,7 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
                     key += (_line_symbols(board, ray, c, k), tuple(board[x] for x in pushed))
                 move = made.get(key)
                 if move is None:
-                    line = [c]
-                    while len(line) < k:
-                        line.append(ray[line[-1]])
-                    seq = line + pushed
-                    end = ray[seq[-1]]
-                    if end >= 0:
-                        seq.append(end)
-                    changes = [(seq[0], empty)] + [(seq[i], board[seq[i - 1]]) for i in range(1, len(seq))]
-                    move = made[key] = Move(c, ray[c], tuple(changes), action, tuple(line), tuple(pushed),
-                                            1 if end < 0 else 0)
+                    move = made[key] = build(board, c, ray, k, pushed)
                 out.append(move)
 
     def gen_push(board: str, out: list[Move]) -> None:
@@ -295,16 +310,32 @@ def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_
     fast = [getattr(gen, "threats", None) for gen in generators]
     with_last = [getattr(gen, "needs_last", False) for gen in generators]
 
+    # The same board is often asked twice in a row (the legal moves, then the evaluation's
+    # mobility; the freeze rule, then the evaluation's threats): remember the last answer.
+    last_moves: list = [None, NO_CELL, []]
+    last_threats: list = [None, set()]
+
     def moves(board: str, last: int = NO_CELL) -> list[Move]:
+        if last_moves[0] is board and last_moves[1] == last:
+            return list(last_moves[2])
         out: list[Move] = []
         for gen, needs in zip(generators, with_last):
             if needs:
                 gen(board, out, last)  # type: ignore[call-arg]
             else:
                 gen(board, out)
-        return out
+        last_moves[:] = board, last, out
+        return list(out)
 
     def threats(board: str) -> set[int]:
+        """The enemy cells this player's moves could displace (a shared set: do not change it)."""
+        if last_threats[0] is board:
+            return last_threats[1]
+        found = threats_of(board)
+        last_threats[:] = board, found
+        return found
+
+    def threats_of(board: str) -> set[int]:
         found: set[int] = set()
         for gen, quick in zip(generators, fast):
             if quick is not None:
