@@ -149,8 +149,7 @@ class ConditionCompiler:
 
         def cells(state: State) -> tuple[int, list[int]]:
             player = ref(state)
-            syms = by_player[player]
-            return player, [i for i, s in enumerate(state.board) if s in syms]
+            return player, cells_holding(state.board, by_player[player])
 
         return cells
 
@@ -175,11 +174,19 @@ class ConditionCompiler:
         ref = player_ref(expr.player, self.tables)
         by_player = [self.tables.symbols_of(p) for p in range(len(self.tables.player_names))]
         lines = straight_lines(self.tables, int(evaluate(expr.length, self.options)))
+        starting = [[] for _ in range(self.tables.cell_count)]  # the lines that start at each cell
+        for line in lines:
+            starting[line[0]].append(line[1:])
 
         def in_a_row(state: State, moves: MovesThunk) -> bool:
-            mine = by_player[ref(state)]
+            player = ref(state)
+            mine = by_player[player]
             board = state.board
-            return any(all(board[c] in mine for c in line) for line in lines)
+            for c in cells_holding(board, mine):  # a line of mine starts on one of my pieces
+                for rest in starting[c]:
+                    if all(board[x] in mine for x in rest):
+                        return True
+            return False
 
         return in_a_row
 
@@ -212,14 +219,15 @@ class ConditionCompiler:
         return connects
 
     def _onfarrow(self, expr: m.OnFarRow) -> Condition:
-        mine = self._pieces(expr.player, expr.kind)
-        far = {p: frozenset(c.index for c in self.tables.geometry.cells
-                            if self.tables.geometry.step(c.index, v) < 0)
+        ref = player_ref(expr.player, self.tables)
+        by_player = [self.tables.symbols_of(p, expr.kind) for p in range(len(self.tables.player_names))]
+        far = {p: tuple(c.index for c in self.tables.geometry.cells if self.tables.geometry.step(c.index, v) < 0)
                for p, v in self.tables.forward.items()}
 
         def on_far_row(state: State, moves: MovesThunk) -> bool:
-            player, own = mine(state)
-            return any(c in far[player] for c in own)
+            player = ref(state)
+            syms, board = by_player[player], state.board
+            return any(board[c] in syms for c in far.get(player, ()))
 
         return on_far_row
 
@@ -234,6 +242,19 @@ def board_side(geometry, side: str) -> list[int]:
         if best is None or (value > best[0] if side in ("top", "right") else value < best[0]):
             line[key] = (value, cell.index)
     return sorted(index for _, index in line.values())
+
+
+def cells_holding(board: str, syms: frozenset[str]) -> list[int]:
+    """The cells whose symbol is one of ``syms``, in order (``str.find`` when there is one symbol)."""
+    if len(syms) == 1:
+        (sym,) = syms
+        found = []
+        i = board.find(sym)
+        while i >= 0:
+            found.append(i)
+            i = board.find(sym, i + 1)
+        return found
+    return [i for i, s in enumerate(board) if s in syms]
 
 
 def straight_lines(tables: Tables, length: int) -> list[tuple[int, ...]]:

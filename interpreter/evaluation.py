@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable
 
 from rulesdsl import model as m
+from rulesdsl.interpreter.endings import cells_holding
 from rulesdsl.interpreter.game import Move, State
 from rulesdsl.interpreter.tables import Tables
 
@@ -112,8 +113,8 @@ def _centrality(tables: Tables) -> list[list[int]]:
 
 def _weighted(syms: list[frozenset[str]], table: list[list[int]]) -> Feature:
     def score(board: str, p: int) -> float:
-        mine, values = syms[p], table[p]
-        return sum(values[i] for i, s in enumerate(board) if s in mine)
+        values = table[p]
+        return sum(values[i] for i in cells_holding(board, syms[p]))
 
     return score
 

@@ -241,9 +241,16 @@ def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
     mine = tables.symbols_of(player)
     theirs = tables.enemy_symbols(player)
     turned = {s: tables.symbol.get((player, tables.kind[s]), sym) for s in theirs}
+    plain = [Move(NO_CELL, t, ((t, sym),), "place") for t in cells] if sym is not None else []
 
     def gen_place(board: str, out: list[Move]) -> None:
         if sym is None:
+            return
+        if below is None and not flank_rays:  # any empty cell, found with str.find
+            t = board.find(empty)
+            while t >= 0:
+                out.append(plain[t])
+                t = board.find(empty, t + 1)
             return
         for t in cells:
             if board[t] != empty:
@@ -251,7 +258,7 @@ def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
             if below is not None and below[t] >= 0 and board[below[t]] == empty:
                 continue  # it would fall further
             if not flank_rays:
-                out.append(Move(NO_CELL, t, ((t, sym),), "place"))
+                out.append(plain[t])
                 continue
             flipped: list[int] = []
             for ray in flank_rays:
