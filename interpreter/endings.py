@@ -43,6 +43,9 @@ def player_ref(name: str, tables: Tables) -> PlayerOf:
 class ConditionCompiler:
     """Turns end-rule expressions into closures."""
 
+    # The functions _call compiles: those of rulesdsl.vocabulary.FUNCTIONS (tests/test_vocabulary.py).
+    FUNCTIONS = ("count", "lost")
+
     def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
                  nobody_moves: Callable[[State], bool]):
         self.tables = tables
@@ -81,7 +84,9 @@ class ConditionCompiler:
 
     def compile(self, expr: m.Expr) -> Condition:
         """The closure for one expression."""
-        method = getattr(self, "_" + type(expr).__name__.lower())
+        method = getattr(self, "_" + type(expr).__name__.lower(), None)
+        if method is None:  # a condition of the vocabulary without a compiled form: an error, not a guess
+            raise RulesdslError(f"{expr.span}: no compiled form for the condition {type(expr).__name__}")
         return method(expr)
 
     def _literal(self, expr: m.Literal) -> Condition:
@@ -122,6 +127,8 @@ class ConditionCompiler:
     def _call(self, expr: m.Call) -> Condition:
         who = expr.args[0]
         kind = expr.args[1] if len(expr.args) > 1 else None
+        if expr.function not in self.FUNCTIONS:
+            raise RulesdslError(f"{expr.span}: no compiled form for the function {expr.function!r}")
         count = self.counter(who, kind)
         if expr.function == "count":
             return lambda state, moves: count(state)[1]

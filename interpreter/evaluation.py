@@ -15,11 +15,22 @@ from collections import deque
 from collections.abc import Callable
 
 from rulesdsl import model as m
+from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.endings import cells_holding
 from rulesdsl.interpreter.game import Move, State
 from rulesdsl.interpreter.tables import Tables
 
 Feature = Callable[[str, int], float]
+# name -> (symbols of each player, tables, raw moves, threats, start board) -> the feature.
+# One entry per feature of rulesdsl.vocabulary.FEATURES (tests/test_vocabulary.py checks it).
+BUILDERS: dict[str, Callable[..., Feature]] = {
+    "material": lambda syms, tables, raw_moves, threats, start_board: _counter(syms),
+    "mobility": lambda syms, tables, raw_moves, threats, start_board: lambda board, p: len(raw_moves[p](board)),
+    "advancement": lambda syms, tables, raw_moves, threats, start_board: _weighted(syms, _advancement(tables)),
+    "centrality": lambda syms, tables, raw_moves, threats, start_board: _weighted(syms, _centrality(tables)),
+    "captures": lambda syms, tables, raw_moves, threats, start_board: _captures(syms, start_board),
+    "threatened": lambda syms, tables, raw_moves, threats, start_board: _threatened(syms, threats),
+}
 
 
 def centre_distances(tables: Tables) -> list[int]:
@@ -53,21 +64,14 @@ def compile_evaluation(
     start_board: Callable[[], str],
 ) -> Callable[[State, int], float]:
     """``evaluate(state, player)`` for the declared features."""
+    for feature in features:
+        if feature.name not in BUILDERS:  # the checker reports it (E081); never drop a feature silently
+            raise RulesdslError(f"{feature.span}: no evaluation for the feature {feature.name!r}")
     players = range(len(tables.player_names))
     parts: list[tuple[float, Feature]] = []
     for feature in features:
         syms = [tables.symbols_of(p, feature.kind) for p in players]
-        if feature.name == "material":
-            parts.append((feature.weight, _counter(syms)))
-        elif feature.name == "mobility":
-            parts.append((feature.weight, lambda board, p: len(raw_moves[p](board))))
-        elif feature.name in ("advancement", "centrality"):
-            table = _advancement(tables) if feature.name == "advancement" else _centrality(tables)
-            parts.append((feature.weight, _weighted(syms, table)))
-        elif feature.name == "captures":
-            parts.append((feature.weight, _captures(syms, start_board)))
-        elif feature.name == "threatened":
-            parts.append((feature.weight, _threatened(syms, threats)))
+        parts.append((feature.weight, BUILDERS[feature.name](syms, tables, raw_moves, threats, start_board)))
 
     def evaluate(state: State, player: int) -> float:
         board = state.board

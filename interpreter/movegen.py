@@ -10,14 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulesdsl import model as m
+from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.game import NO_CELL, Move
 from rulesdsl.interpreter.tables import Tables
 
 Generator = Callable[[str, list[Move]], None]
+# The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
+# (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
+ACTIONS = ("step", "slide", "jump", "push", "place")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
     """One move rule for one player, as a generator closure."""
+    if rule.action not in ACTIONS:
+        raise RulesdslError(f"{rule.span}: no move generator for the action {rule.action!r}")
     if rule.action == "place":  # a placement puts down a new piece: its own or a neutral one
         return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
     movers = tables.symbols_of(player, rule.kind)
@@ -116,6 +122,8 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
 
         return gen_jump
 
+    if action != "push":
+        raise RulesdslError(f"{rule.span}: no move generator for the action {action!r}")
     # push: a line of own pieces moves one cell, shoving a shorter enemy line.
     low, high = rule.line or (1, None)
     corners = set(tables.geometry.corners()) if corner_rule else set()

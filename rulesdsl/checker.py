@@ -15,14 +15,20 @@ from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
 from rulesdsl.options import option_hint, option_problem
 from rulesdsl.typecheck import TypeChecks
+from rulesdsl.vocabulary import (
+    ACTIONS,
+    CONDITIONS,
+    FEATURES,
+    FUNCTIONS,
+    MODIFIERS,
+    misplaced_message,
+    moving_actions,
+    or_list,
+)
 
 __all__ = ["Checker", "check", "never_holds", "suggest"]
 
-ACTIONS = ("step", "jump", "slide", "push")
-OVER = ("enemy", "friend", "any")
-TARGETS = ("empty", "enemy")
 ROLES = ("mover", "opponent")
-FUNCTIONS = ("count", "lost")
 # The keyword of each statement whose key is its class name (for messages).
 STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
@@ -300,41 +306,45 @@ class Checker(TypeChecks, Lints):
                     self.check_dirs((rule.falling,))
                 self.check_dirs(rule.flanking)
                 spans = dict(rule.option_spans)
-                if rule.over is not None and rule.over not in OVER:
-                    self.unknown(spans["over"], "jump target", rule.over, OVER, "E060")
-                if rule.over is not None and rule.action != "jump":
-                    self.error(spans["over"], f"'over' belongs to jump, not {rule.action}", "E061")
-                if rule.capture and rule.action != "jump":
-                    self.error(spans["capture"], f"'capture' belongs to jump; a {rule.action} captures "
-                               "with 'to enemy'", "E061")
-                if rule.line is not None and rule.action != "push":
-                    self.error(spans["line"], f"'line' belongs to push, not {rule.action}", "E061")
+                action = ACTIONS.get(rule.action)
+                if action is None:
+                    self.unknown(rule.span, "move action", rule.action, ACTIONS, "E066")
+                    continue
+                over = MODIFIERS["over"].values
+                if rule.over is not None and rule.over not in over:
+                    self.unknown(spans["over"], "jump target", rule.over, over, "E060")
+                for word, given in (("over", rule.over is not None), ("capture", rule.capture),
+                                    ("line", rule.line is not None)):
+                    if given and word not in action.modifiers:
+                        self.error(spans[word], misplaced_message(word, rule.action), "E061")
                 if rule.line is not None:
                     low, high = rule.line
                     if low < 1 or (high is not None and high < low):
                         shown = f"{low}..{high}" if high is not None else f"{low}.."
                         self.error(spans["line"], f"line {shown}: lengths must be at least 1 and "
                                    "ascending", "E062")
+                targets = MODIFIERS["to"].values
                 for target in rule.targets:
-                    if target not in TARGETS:
-                        self.unknown(spans["to"], "target", target, TARGETS, "E060")
-                if rule.targets and rule.action in ("jump", "push"):
-                    self.error(spans["to"], f"'to' belongs to step and slide, not {rule.action}", "E061")
+                    if target not in targets:
+                        self.unknown(spans["to"], "target", target, targets, "E060")
+                if rule.targets and "to" not in action.modifiers:
+                    self.error(spans["to"], misplaced_message("to", rule.action), "E061")
         thens = self.resolved.of(m.Then)
         if thens and self.resolved.of(m.Again):
             self.error(thens[0].span, "a game has either 'again' or 'then', not both", "E065",
                        "'then' makes every turn two parts; 'again' repeats one kind of move")
         for again in self.resolved.of(m.Again):
-            if again.after is not None and again.after not in (*ACTIONS, "capture"):
-                self.unknown(again.span, "action", again.after, (*ACTIONS, "capture"), "E063")
+            if again.after is not None and again.after not in (*moving_actions(), "capture"):
+                self.unknown(again.span, "action", again.after, (*moving_actions(), "capture"), "E063")
 
     def check_reach(self, rule: m.MoveRule, in_then: bool) -> None:
         """``place KIND from last ACTION DIRS``: a step or slide, in the second part of a turn."""
         if rule.reach is None:
             return
         span = dict(rule.option_spans)["from last"]
-        if rule.reach not in ("step", "slide"):
-            self.error(span, f"a placement from last reaches its cell by a step or a slide, not a {rule.reach}",
+        if rule.reach not in ACTIONS or not ACTIONS[rule.reach].reaches:
+            ways = or_list([f"a {a.name}" for a in ACTIONS.values() if a.reaches])
+            self.error(span, f"a placement from last reaches its cell by {ways}, not a {rule.reach}",
                        "E061", "write e.g. place arrow from last slide all")
         if not in_then:
             self.error(span, "'from last' belongs in a 'then' block: only the second part of a turn "
@@ -402,7 +412,7 @@ class Checker(TypeChecks, Lints):
             if isinstance(expr, m.Beyond):
                 self.player_ref(expr.span, expr.other)
                 self.check_piece(expr.span, expr.other_kind, None)
-            if not self.has_forward:
+            if CONDITIONS[type(expr).__name__].needs_forward and not self.has_forward:
                 self.error(expr.span, "this condition is measured along each player's forward direction, "
                            "but no 'forward' statement gives it", "E051")
         elif isinstance(expr, m.Unary):
@@ -424,13 +434,17 @@ class Checker(TypeChecks, Lints):
     def check_evaluate(self) -> None:
         for block in self.resolved.of(m.Evaluate):
             for feature in block.features:
+                known = FEATURES.get(feature.name)
+                if known is None:
+                    self.unknown(feature.span, "evaluation feature", feature.name, FEATURES, "E081")
+                    continue
                 if feature.kind is not None:
-                    if feature.name in ("mobility", "captures"):
+                    if not known.takes_kind:
                         self.error(feature.span, f"{feature.name} takes no piece kind", "E080")
                     else:
                         self.check_piece(feature.span, feature.kind, None)
-                if feature.name == "advancement" and not self.has_forward:
-                    self.error(feature.span, "advancement needs a 'forward' statement", "E051")
+                if known.needs_forward and not self.has_forward:
+                    self.error(feature.span, f"{feature.name} needs a 'forward' statement", "E051")
 
     def check_guards(self) -> None:
         for stmt in self.resolved.statements:

@@ -19,13 +19,14 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from rulesdsl.errors import Diagnostic, Span
 from rulesdsl.grammar import grammar_parser
+from rulesdsl.vocabulary import FEATURES, conditions_hint, moving_actions, or_list
 
 TERMINAL_WORDS = {
     "NAME": "a name", "STRING": "a quoted string", "INT": "a whole number",
     "SIGNED_NUMBER": "a number", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
-    "RPAR": "')'", "COMMA": "','", "EQUAL": "'='", "ACTION": "step, jump, slide or push",
+    "RPAR": "')'", "COMMA": "','", "EQUAL": "'='", "ACTION": or_list(moving_actions()),
     "FIELD": "turn, last, rows or board", "RESULT": "wins or loses",
-    "FEATURE": "material, mobility, advancement, centrality, captures or threatened",
+    "FEATURE": or_list(list(FEATURES)),
     "AXIS": "column or row", "MOVE_PART": "from, to or a quoted string",
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",
     "FORBIDDEN": "repetition or corner push-off", "COMPARE": "a comparison",
@@ -181,8 +182,7 @@ def _token_hint(error: UnexpectedToken, expected: set[str], text: str) -> str:
 
 
 ROLES = ("mover", "opponent")
-END_CONDITIONS = ("no moves, nobody can move, PLAYER has no KIND, PLAYER has N in a row, PLAYER has KIND on far "
-                  "row, PLAYER has KIND beyond every PLAYER KIND, or a comparison such as count(PLAYER) > 3")
+END_CONDITIONS = conditions_hint()
 
 
 def declared_names(text: str) -> set[str]:

@@ -1,0 +1,164 @@
+"""Every word of the language's open vocabularies, declared once with its facts.
+
+Move actions, the options a move rule takes (modifiers), end conditions,
+functions and evaluation features. The checker, the syntax-error hints and the
+tables of ``docs/language.md`` (``scripts/vocabulary_docs.py``) read this
+module; ``tests/test_vocabulary.py`` fails when the grammar's keywords, the
+model, the compiler's dispatch or the docs disagree with it. A word the
+registry does not know is an error (``E066``, ``E081``), never a fall-through
+to another word. ``docs/contributing.md`` shows how to add one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Action:
+    """A move action: ``KIND ACTION DIRECTIONS [modifiers]`` (or ``place KIND ...``)."""
+
+    name: str
+    summary: str  # what it moves, one line (docs, hints)
+    modifiers: tuple[str, ...] = ()  # the modifiers (keys of MODIFIERS) a rule with this action may carry
+    moves_a_piece: bool = True  # False for place: no origin cell, written 'place KIND', not an ACTION word
+    reaches: bool = False  # may follow 'place KIND from last' (the way a placement reaches its cell)
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """An option of a move rule: ``over enemy``, ``to empty``, ``capture``, ``line 2..3``..."""
+
+    name: str
+    written: str  # how it is written, for docs
+    values: tuple[str, ...] = ()  # the words it takes (the first is the default), () when it takes none
+    rules: tuple[str, ...] = ()  # the grammar's aliases of move_option that build it (place's are inline)
+    misplaced: str = "'{word}' belongs to {owners}, not {action}"  # E061, for another action
+
+
+@dataclass(frozen=True)
+class Condition:
+    """An end condition, a built-in boolean of end-rule expressions."""
+
+    written: str  # as written, with PLAYER/KIND/N placeholders (docs, hints)
+    node: str  # the model class (rulesdsl.model) that the parser builds
+    rule: str  # the grammar's alias (the parser's method)
+    summary: str  # what it means, one line
+    needs_forward: bool = False  # measured along each player's 'forward'
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function of end-rule expressions: ``count(PLAYER [KIND])``."""
+
+    name: str
+    summary: str
+    args: str = "PLAYER [KIND]"
+
+
+@dataclass(frozen=True)
+class Feature:
+    """An evaluation feature: ``FEATURE [KIND] WEIGHT`` in an ``evaluate`` block."""
+
+    name: str
+    summary: str  # for one player (the evaluation is mine minus the opponent's)
+    takes_kind: bool = True
+    needs_forward: bool = False
+
+
+ACTIONS: dict[str, Action] = {a.name: a for a in (
+    Action("step", "one cell", ("to",), reaches=True),
+    Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture")),
+    Action("slide", "any number of cells in a straight line", ("to",), reaches=True),
+    Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
+    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last"),
+           moves_a_piece=False),
+)}
+
+MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
+    Modifier("to", "`to empty` (default), `to enemy`, `to empty or enemy`", ("empty", "enemy"), ("to",)),
+    Modifier("over", "`over enemy` (default), `over friend`, `over any`", ("enemy", "friend", "any"), ("over",)),
+    Modifier("capture", "`capture`", (), ("capture",),
+             misplaced="'{word}' belongs to {owners}; a {action} captures with 'to enemy'"),
+    Modifier("line", "`line N`, `line A..B`, `line A..`", (), ("line_exact", "line_range")),
+    Modifier("falling", "`falling DIRECTION`"),
+    Modifier("flanking", "`flanking DIRECTIONS`"),
+    Modifier("from last", "`from last step|slide DIRECTIONS`"),
+)}
+
+CONDITIONS: dict[str, Condition] = {c.node: c for c in (
+    Condition("no moves", "NoMoves", "no_moves",
+              "the player to move has no legal move (after `freeze`, `forbid` and go-again rules; a continuation "
+              "with `or pass` always has the pass, and so does a stuck player under `pass when no moves`)"),
+    Condition("nobody can move", "NobodyMoves", "nobody_moves",
+              "neither player has a legal move in this position (a forced pass does not count)"),
+    Condition("PLAYER has no KIND", "HasNone", "has_none",
+              "PLAYER has no piece of KIND on the board (`PLAYER has no pieces`: no piece at all)"),
+    Condition("PLAYER has N in a row", "InARow", "in_a_row",
+              "N of PLAYER's pieces (any kinds) stand in a straight line along one of the board's directions; "
+              "N is a number or an option's name"),
+    Condition("PLAYER connects SIDE and SIDE", "Connects", "connects",
+              "a chain of PLAYER's pieces, each touching the next along the board's directions (`all`: eight on a "
+              "grid, six on a hexagon or rhombus; `along DIRS` limits the steps, e.g. `along orthogonal`), has a "
+              "piece on each of the two sides; a side is `top` or `bottom` (the highest or lowest cell of each "
+              "column) or `left` or `right` (the first or last cell of each row)"),
+    Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
+              "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
+              needs_forward=True),
+    Condition("PLAYER has KIND beyond every PLAYER KIND", "Beyond", "beyond",
+              "PLAYER has a piece of KIND, and its most advanced one (measured along PLAYER's `forward`) is "
+              "strictly further than every piece of the other PLAYER's KIND; true when there is none",
+              needs_forward=True),
+)}
+
+FUNCTIONS: dict[str, Function] = {f.name: f for f in (
+    Function("count", "how many pieces (of KIND) PLAYER has on the board"),
+    Function("lost", "how many pieces (of KIND) PLAYER has fewer than in the start position for the options "
+             "in force"),
+)}
+
+FEATURES: dict[str, Feature] = {f.name: f for f in (
+    Feature("material", "pieces (of KIND) on the board"),
+    Feature("mobility", "moves the move rules give the player on this board (whoever is to move; ignoring "
+            "`freeze`, `forbid` and `again`)", takes_kind=False),
+    Feature("advancement", "for each piece (of KIND): how many steps along the player's `forward` it stands "
+            "from the rearmost line of the board", needs_forward=True),
+    Feature("centrality", "for each piece (of KIND): the largest distance to the centre on this board minus its "
+            "own, counted in steps in the `all` directions"),
+    Feature("captures", "enemy pieces lost minus own pieces lost, since the start position", takes_kind=False),
+    Feature("threatened", "pieces (of KIND) that the other player's move rules could capture or push on this "
+            "board, as if it were that player's turn; give it a negative weight (`threatened flag -300` keeps a "
+            "flag out of reach)"),
+)}
+
+
+def moving_actions() -> tuple[str, ...]:
+    """The actions written as ``KIND ACTION ...`` (the grammar's ACTION words), in order."""
+    return tuple(a.name for a in ACTIONS.values() if a.moves_a_piece)
+
+
+def owners_of(modifier: str) -> tuple[str, ...]:
+    """The actions a modifier belongs to."""
+    return tuple(a.name for a in ACTIONS.values() if modifier in a.modifiers)
+
+
+def or_list(words: tuple[str, ...] | list[str]) -> str:
+    """``a, b or c``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def and_list(words: tuple[str, ...] | list[str]) -> str:
+    """``a, b and c``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def misplaced_message(modifier: str, action: str) -> str:
+    """The E061 message for a modifier on an action it does not belong to."""
+    return MODIFIERS[modifier].misplaced.format(word=modifier, owners=and_list(owners_of(modifier)), action=action)
+
+
+def conditions_hint() -> str:
+    """The end conditions in words, for a syntax error's hint."""
+    return ", ".join(c.written for c in CONDITIONS.values()) + ", or a comparison such as count(PLAYER) > 3"
