@@ -104,6 +104,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     fields = fmt.fields if fmt else ("turn", "rows")
     repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
     misere = bool(active.all(m.Misere))
+    opponent = tables.seats.opponent  # misere: the win goes to the other side
 
     parse_position, format_position = position_codec(tables, fields, repetition)
 
@@ -139,7 +140,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             if condition(state, moves):
                 winner = decide(state) if decide is not None else None
                 if misere and winner is not None:
-                    winner = 1 - winner
+                    winner = opponent[winner]
                 return [], Outcome(winner, reason)
         found = moves()
         if not found:

@@ -25,17 +25,20 @@ class EndRulesError(RulesdslError):
     """An end rule that cannot be evaluated in a position."""
 
 
-def mover_of(state: State) -> int:
+def mover_of(tables: Tables) -> PlayerOf:
     """The player who made the last ply (the player to move, in a go-again turn)."""
-    return state.turn if state.last != NO_CELL else 1 - state.turn
+    previous = tables.seats.previous_player
+    return lambda state: state.turn if state.last != NO_CELL else previous[state.turn]
 
 
 def player_ref(name: str, tables: Tables) -> PlayerOf:
     """A function giving the player a name refers to in a state."""
+    mover = mover_of(tables)
     if name == "mover":
-        return mover_of
+        return mover
     if name == "opponent":
-        return lambda state: 1 - mover_of(state)
+        opponent = tables.seats.opponent
+        return lambda state: opponent[mover(state)]
     index = tables.player_index(name)
     return lambda state: index
 
@@ -286,6 +289,7 @@ def straight_lines(tables: Tables, length: int) -> list[tuple[int, ...]]:
 def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Tables):
     """``[(condition, decide(state) -> winner or None)]`` in the file's order."""
     compiled = []
+    opponent = tables.seats.opponent
     for rule in end.rules if end else ():
         condition = compiler.compile(rule.condition)
         if rule.result == "draw":
@@ -295,6 +299,6 @@ def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Ta
         if rule.result == "wins":
             compiled.append((condition, ref, rule))
         else:
-            compiled.append((condition, (lambda r: lambda state: 1 - r(state))(ref), rule))
+            compiled.append((condition, (lambda r: lambda state: opponent[r(state)])(ref), rule))
     return compiled
 

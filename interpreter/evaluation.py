@@ -28,8 +28,10 @@ BUILDERS: dict[str, Callable[..., Feature]] = {
     "mobility": lambda syms, tables, raw_moves, threats, start_board: lambda board, p: len(raw_moves[p](board)),
     "advancement": lambda syms, tables, raw_moves, threats, start_board: _weighted(syms, _advancement(tables)),
     "centrality": lambda syms, tables, raw_moves, threats, start_board: _weighted(syms, _centrality(tables)),
-    "captures": lambda syms, tables, raw_moves, threats, start_board: _captures(syms, start_board),
-    "threatened": lambda syms, tables, raw_moves, threats, start_board: _threatened(syms, threats),
+    "captures": lambda syms, tables, raw_moves, threats, start_board: _captures(syms, start_board,
+                                                                                 tables.seats.opponent),
+    "threatened": lambda syms, tables, raw_moves, threats, start_board: _threatened(syms, threats,
+                                                                                     tables.seats.opponent),
 }
 
 
@@ -73,19 +75,22 @@ def compile_evaluation(
         syms = [tables.symbols_of(p, feature.kind) for p in players]
         parts.append((feature.weight, BUILDERS[feature.name](syms, tables, raw_moves, threats, start_board)))
 
+    opponent = tables.seats.opponent
+
     def evaluate(state: State, player: int) -> float:
         board = state.board
-        other = 1 - player
+        other = opponent[player]
         return sum(w * (f(board, player) - f(board, other)) for w, f in parts)
 
     return evaluate
 
 
-def _threatened(syms: list[frozenset[str]], threats: list[Callable[[str], set[int]]]) -> Feature:
+def _threatened(syms: list[frozenset[str]], threats: list[Callable[[str], set[int]]],
+                opponent: tuple[int, ...]) -> Feature:
     """How many of a player's pieces the other player could capture or push next move."""
     def count(board: str, p: int) -> float:
         mine = syms[p]
-        return sum(1 for c in threats[1 - p](board) if board[c] in mine)
+        return sum(1 for c in threats[opponent[p]](board) if board[c] in mine)
 
     return count
 
@@ -123,7 +128,7 @@ def _weighted(syms: list[frozenset[str]], table: list[list[int]]) -> Feature:
     return score
 
 
-def _captures(syms: list[frozenset[str]], start_board: Callable[[], str]) -> Feature:
+def _captures(syms: list[frozenset[str]], start_board: Callable[[], str], opponent: tuple[int, ...]) -> Feature:
     start: list[int] = []
 
     def lost(board: str, p: int) -> int:
@@ -132,4 +137,4 @@ def _captures(syms: list[frozenset[str]], start_board: Callable[[], str]) -> Fea
             start.extend(sum(first.count(s) for s in syms[q]) for q in range(len(syms)))
         return start[p] - sum(board.count(s) for s in syms[p])
 
-    return lambda board, p: lost(board, 1 - p) - lost(board, p)
+    return lambda board, p: lost(board, opponent[p]) - lost(board, p)

@@ -51,6 +51,7 @@ def promotes(board: str, move: Move) -> bool:
 def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Legality:
     """Legal moves and ``apply`` for the active statements of a game."""
     nplayers = len(tables.player_names)
+    next_player, opponent = tables.seats.next_player, tables.seats.opponent
     repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
     corner_rule = any(f.what == "corner push-off" for f in active.all(m.Forbid))
     freeze = active.first(m.Freeze)
@@ -73,7 +74,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         return after is None or move.action == after or (after == "capture" and move.captures > 0)
 
     def frozen_cells(board: str, player: int) -> set[int]:
-        return threats[1 - player](board)
+        return threats[opponent[player]](board)
 
     def own_moves(state: State) -> list[Move]:
         """The legal moves, before a forced pass."""
@@ -115,13 +116,13 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         return moves
 
     def nobody_moves(state: State) -> bool:
-        other = State(state.board, (state.turn + 1) % nplayers, NO_CELL, state.history)
+        other = State(state.board, next_player[state.turn], NO_CELL, state.history)
         return not own_moves(state) and not own_moves(other)
 
     def apply(state: State, move: Move) -> State:
         board = board_after(state.board, move) if move.changes else state.board
         history = (state.history or frozenset()) | {state.board} if repetition else None
-        other = (state.turn + 1) % nplayers
+        other = next_player[state.turn]
         if move.action == PASS_ACTION:
             return State(board, other, NO_CELL, history)
         if second and state.last == NO_CELL:

@@ -12,6 +12,7 @@ from rulesdsl import model as m
 from rulesdsl.directions import RELATIVE, Vector, relative_vector
 from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.geometry import Geometry
+from rulesdsl.interpreter.seats import Seating, seating
 
 NEUTRAL = -1  # the owner of a piece no player owns
 
@@ -32,6 +33,10 @@ class Tables:
     promotions: dict[str, str] = field(default_factory=dict)  # symbol -> symbol on the far row
     neutral: dict[str, str] = field(default_factory=dict)  # kind -> symbol, for pieces no player owns
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
+    seats: Seating = field(init=False)  # who moves after whom (interpreter/seats.py)
+
+    def __post_init__(self) -> None:
+        self.seats = seating(len(self.player_names))
 
     @property
     def cell_count(self) -> int:

@@ -105,3 +105,18 @@ def test_importing_the_checker_does_not_load_the_interpreter():
             "print([m for m in sys.modules if m.startswith(('rulesdsl.interpreter', 'rulesdsl.cli'))])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_only_the_players_module_knows_the_order_of_play():
+    """No ``1 - player`` (two players hard-coded) outside ``interpreter/seats.py``."""
+    import re
+
+    pattern = re.compile(r"\b1\s*-\s*(p|q|player|turn|winner|other|who|state\.turn|[a-z_]*\()\b")
+    found = []
+    for path, _ in modules():
+        if path.name == "seats.py" or path.parent.name == "cli":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if pattern.search(line.split("#")[0]):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
