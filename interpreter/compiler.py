@@ -13,7 +13,7 @@ from rulesdsl.errors import PositionError, RulesdslError
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules
 from rulesdsl.interpreter.evaluation import compile_evaluation
-from rulesdsl.interpreter.game import NO_CELL, Game, Move, Outcome, Player, State
+from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
@@ -127,6 +127,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     conditions = ConditionCompiler(tables, options, start_board_text, legality.nobody_moves)
     end_rules = compile_end_rules(active.first(m.End), conditions, tables)
     reasons = [_reason(resolved, rule) for _, _, rule in end_rules]
+    fired = [EndRuleRef(number, rule.span) for number, (_, _, rule) in enumerate(end_rules, start=1)]
 
     def status(state: State) -> tuple[list[Move], Outcome | None]:
         generated: list[list[Move]] = []
@@ -136,12 +137,12 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
                 generated.append(legal(state))
             return generated[0]
 
-        for (condition, decide, _), reason in zip(end_rules, reasons):
+        for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
             if condition(state, moves):
                 winner = decide(state) if decide is not None else None
                 if misere and winner is not None:
                     winner = opponent[winner]
-                return [], Outcome(winner, reason)
+                return [], Outcome(winner, reason, ref)
         found = moves()
         if not found:
             return [], Outcome(None, "no legal moves")

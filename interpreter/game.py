@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from rulesdsl.errors import PositionError
+from rulesdsl.errors import PositionError, Span
 from rulesdsl.interpreter.geometry import Geometry
 
 NO_CELL = -1
@@ -63,11 +63,23 @@ class Player:
     index: int
 
 
+class EndRuleRef(NamedTuple):
+    """The end rule that decided a game: its place in the ``end`` block and in the source."""
+
+    number: int  # 1 for the first rule of the end block in force, 2 for the second...
+    span: Span  # where the rule is written (file, line, column)
+
+
 class Outcome(NamedTuple):
-    """The result of a finished game: the winner's index, or ``None`` for a draw."""
+    """The result of a finished game: the winner's index, or ``None`` for a draw.
+
+    ``rule`` is the end rule that fired, as data; ``None`` when no end rule
+    did (the player to move had no legal move and no rule said who wins).
+    """
 
     winner: int | None
     reason: str
+    rule: EndRuleRef | None = None
 
     def score_for(self, player: int) -> int:
         """+1 when ``player`` won, -1 when it lost, 0 for a draw."""

@@ -1,6 +1,8 @@
 """rulesdsl: board games as declarative rule files.
 
-The public names below are imported on first use, so that importing the
+``rulesdsl.load("konane", rows=6, cols=6)`` gives a :class:`~rulesdsl.api.Game`
+(see ``docs/api.md``); ``rulesdsl.capture`` is the Capture the Flag sheet's
+function. These names are imported on first use, so that importing the
 language (``rulesdsl.parser``, ``rulesdsl.checker``) or starting the command
 line does not load the engine.
 """
@@ -9,17 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["capture"]
+__all__ = ["Game", "Outcome", "Position", "capture", "load"]
 
 
 def __getattr__(name: str) -> Any:
     """Import a public name from its module the first time it is asked for."""
     if name == "capture":
-        from rulesdsl.interpreter.capture import capture
+        from rulesdsl.interpreter.capture import capture as value
+    elif name in ("Game", "Outcome", "Position", "load"):
+        from rulesdsl import api
 
-        globals()[name] = capture
-        return capture
-    raise AttributeError(f"module 'rulesdsl' has no attribute {name!r}")
+        value = getattr(api, name)
+    else:
+        raise AttributeError(f"module 'rulesdsl' has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:

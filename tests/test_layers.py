@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"rulesdsl": "rulesdsl", "interpreter": "rulesdsl.interpreter", "cli": "rulesdsl.cli"}
 
 # Layers from the bottom up; a module may import only from its own layer or those below it.
-LAYERS = ("language", "interpreter", "verify", "cli")
+# The Python API (rulesdsl/api.py) stands beside the command line, above verify.
+LAYERS = ("language", "interpreter", "verify", "api", "cli")
 
 
 def layer_of(module: str) -> str | None:
@@ -25,7 +26,7 @@ def layer_of(module: str) -> str | None:
     parts = module.split(".")
     if parts[0] != "rulesdsl" or len(parts) == 1:
         return None
-    if parts[1] in ("interpreter", "cli", "verify"):
+    if parts[1] in ("interpreter", "cli", "verify", "api"):
         return parts[1]
     if parts[1] == "rules":
         return None  # data
@@ -91,7 +92,7 @@ def test_the_reader_sees_imports_inside_functions_and_relative_ones(tmp_path):
 @pytest.mark.parametrize("module, layer", [
     ("rulesdsl.checker", "language"), ("rulesdsl.directions", "language"),
     ("rulesdsl.interpreter.load", "interpreter"), ("rulesdsl.verify.files", "verify"),
-    ("rulesdsl.cli.main", "cli"), ("rulesdsl", None), ("lark", None),
+    ("rulesdsl.cli.main", "cli"), ("rulesdsl.api", "api"), ("rulesdsl", None), ("lark", None),
 ])
 def test_layers_of_modules(module, layer):
     assert layer_of(module) == layer
@@ -101,7 +102,7 @@ def test_importing_the_checker_does_not_load_the_interpreter():
     import subprocess
     import sys
 
-    code = ("import sys, rulesdsl.checker, rulesdsl.loader, rulesdsl.parser;"
+    code = ("import sys, rulesdsl, rulesdsl.checker, rulesdsl.loader, rulesdsl.parser;"
             "print([m for m in sys.modules if m.startswith(('rulesdsl.interpreter', 'rulesdsl.cli'))])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

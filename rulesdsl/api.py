@@ -1,0 +1,129 @@
+"""The Python API: load a game, read a position, list and play moves, search.
+
+``import rulesdsl`` gives these names lazily (``rulesdsl.load`` imports this
+module on first use), so the command line starts without the engine. Every
+value here is immutable; a :class:`Position` is a game plus a state, and
+playing a move gives a new one. Errors are :class:`~rulesdsl.errors.RulesdslError`
+subclasses with one-line messages. ``docs/api.md`` shows it at work (its
+examples run as tests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesdsl.errors import Span
+from rulesdsl.interpreter import game as engine
+from rulesdsl.interpreter import search
+from rulesdsl.interpreter.load import load_game, load_position
+
+__all__ = ["Game", "Outcome", "Position", "load"]
+
+
+def _setting(value: object) -> str:
+    """An option value as the command line would write it (``True`` -> ``true``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def load(spec: str, **options: object) -> Game:
+    """The game in a rule file, named by path or bundled name, with options as keyword arguments.
+
+    ``load("konane", rows=6, cols=6)`` is ``rulesdsl play konane --set rows=6 --set cols=6``.
+    Raises :class:`~rulesdsl.errors.RulesError` for a file with errors and
+    :class:`~rulesdsl.errors.OptionError` for an unknown or out-of-range option.
+    """
+    return Game(load_game(spec, {name: _setting(value) for name, value in options.items()}))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winner`` is a player's name, or ``None`` for a draw. ``rule`` is the
+    number of the end rule that fired (1 = the first in the ``end`` block) and
+    ``span`` where it is written; both are ``None`` when the player to move
+    simply had no legal move. ``reason`` is the condition as written.
+    """
+
+    winner: str | None
+    reason: str
+    rule: int | None
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class Game:
+    """A compiled game: its players and options, and the way into its positions."""
+
+    engine: engine.Game
+
+    @property
+    def title(self) -> str:
+        """The game's title (``game "..."``)."""
+        return self.engine.title
+
+    @property
+    def players(self) -> list[str]:
+        """The players' names, in the order they move."""
+        return [p.name for p in self.engine.players]
+
+    @property
+    def options(self) -> dict[str, object]:
+        """The value of every option in force."""
+        return dict(self.engine.options)
+
+    def start(self) -> Position:
+        """The start position."""
+        return Position(self.engine, self.engine.initial_state())
+
+    def position(self, text: str) -> Position:
+        """A position from its string, e.g. ``"(b \\"\\" ...)"``; raises PositionError.
+
+        A position for another board size recompiles the game for that size.
+        """
+        game, state = load_position(self.engine, text)
+        return Position(game, state)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position of a game: whose turn, the board, and what may happen next."""
+
+    engine: engine.Game
+    state: engine.State
+
+    def __str__(self) -> str:
+        return self.engine.format_position(self.state)
+
+    @property
+    def to_move(self) -> str:
+        """The name of the player to move."""
+        return self.engine.players[self.state.turn].name
+
+    def moves(self) -> list[str]:
+        """The legal moves in the game's notation; empty when the game is over."""
+        return [self.engine.format_move(self.state, move) for move in self.engine.legal_moves(self.state)]
+
+    def play(self, move: str) -> Position:
+        """The position after ``move`` (in the game's notation); raises MoveError when it is not legal."""
+        chosen = self.engine.parse_move(self.state, move)
+        return Position(self.engine, self.engine.apply(self.state, chosen))
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        result = self.engine.outcome(self.state)
+        if result is None:
+            return None
+        winner = None if result.winner is None else self.engine.players[result.winner].name
+        rule = result.rule
+        return Outcome(winner, result.reason, rule.number if rule else None, rule.span if rule else None)
+
+    def perft(self, depth: int) -> int:
+        """The number of move sequences of exactly ``depth`` plies from here."""
+        return search.perft(self.engine, self.state, depth)
+
+    def best_move(self, depth: int) -> str | None:
+        """The move alpha-beta search to ``depth`` plies picks (``None`` when the game is over)."""
+        choice = search.best_move(self.engine, self.state, depth)
+        return None if choice is None else self.engine.format_move(self.state, choice.move)

@@ -1,0 +1,39 @@
+"""The Python API: ``docs/api.md`` runs as a doctest, and the API stays lazy and small."""
+
+from __future__ import annotations
+
+import doctest
+import subprocess
+import sys
+from pathlib import Path
+
+import rulesdsl
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
+
+
+def test_the_api_page_runs():
+    result = doctest.testfile(str(DOC), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 10
+    assert result.failed == 0
+
+
+def test_importing_rulesdsl_loads_no_engine():
+    code = ("import sys, rulesdsl; print(sorted(m for m in sys.modules if m.startswith("
+            "('rulesdsl.interpreter', 'rulesdsl.api', 'rulesdsl.verify'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_the_public_names():
+    assert sorted(rulesdsl.__all__) == ["Game", "Outcome", "Position", "capture", "load"]
+    assert callable(rulesdsl.load) and callable(rulesdsl.capture)
+
+
+def test_a_game_without_an_end_rule_that_fires_has_no_rule(tmp_path):
+    path = tmp_path / "stuck.rules"
+    path.write_text('game "Stuck"\nplayers white "w", black "b"\nboard grid 2 x 1\nposition (turn rows)\n'
+                    'piece king white "w", black "b"\nstart "(w wb)"\nmoves { king step orthogonal }\n'
+                    'end { }\n', encoding="utf-8")
+    outcome = rulesdsl.load(str(path)).start().outcome
+    assert (outcome.winner, outcome.rule, outcome.span) == (None, None, None)
