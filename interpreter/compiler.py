@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from rulesdsl import model as m
-from rulesdsl.errors import PositionError, RulesdslError
+from rulesdsl.errors import PositionError, RulesdslError, Span
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules
 from rulesdsl.interpreter.evaluation import compile_evaluation
@@ -93,7 +93,7 @@ def compile_game(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     except RulesdslError:
         raise
     except (ValueError, KeyError, IndexError) as error:  # a gap in the checker: still one line
-        raise RulesdslError(f"{resolved.path}: cannot compile with these options: {error}") from None
+        raise RulesdslError(f"cannot compile with these options: {error}", Span(0, 0, file=resolved.path)) from None
 
 
 def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
@@ -219,6 +219,6 @@ def _start_state(start, tables: Tables, options: Mapping[str, Value],
         try:
             return parse_position(start.text)
         except PositionError as error:
-            raise PositionError(f"{start.span}: start position does not fit the board: {error}") from None
+            raise PositionError(f"start position does not fit the board: {error}", start.span) from None
     return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if repetition else None)
 

@@ -89,7 +89,7 @@ class ConditionCompiler:
         """The closure for one expression."""
         method = getattr(self, "_" + type(expr).__name__.lower(), None)
         if method is None:  # a condition of the vocabulary without a compiled form: an error, not a guess
-            raise RulesdslError(f"{expr.span}: no compiled form for the condition {type(expr).__name__}")
+            raise RulesdslError(f"no compiled form for the condition {type(expr).__name__}", expr.span)
         return method(expr)
 
     def _literal(self, expr: m.Literal) -> Condition:
@@ -131,7 +131,7 @@ class ConditionCompiler:
         who = expr.args[0]
         kind = expr.args[1] if len(expr.args) > 1 else None
         if expr.function not in self.FUNCTIONS:
-            raise RulesdslError(f"{expr.span}: no compiled form for the function {expr.function!r}")
+            raise RulesdslError(f"no compiled form for the function {expr.function!r}", expr.span)
         count = self.counter(who, kind)
         if expr.function == "count":
             return lambda state, moves: count(state)[1]

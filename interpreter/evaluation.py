@@ -68,7 +68,7 @@ def compile_evaluation(
     """``evaluate(state, player)`` for the declared features."""
     for feature in features:
         if feature.name not in BUILDERS:  # the checker reports it (E081); never drop a feature silently
-            raise RulesdslError(f"{feature.span}: no evaluation for the feature {feature.name!r}")
+            raise RulesdslError(f"no evaluation for the feature {feature.name!r}", feature.span)
     players = range(len(tables.player_names))
     parts: list[tuple[float, Feature]] = []
     for feature in features:

@@ -23,7 +23,7 @@ ACTIONS = ("step", "slide", "jump", "push", "place")
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
     """One move rule for one player, as a generator closure."""
     if rule.action not in ACTIONS:
-        raise RulesdslError(f"{rule.span}: no move generator for the action {rule.action!r}")
+        raise RulesdslError(f"no move generator for the action {rule.action!r}", rule.span)
     if rule.action == "place":  # a placement puts down a new piece: its own or a neutral one
         return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
     movers = tables.symbols_of(player, rule.kind)
@@ -123,7 +123,7 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         return gen_jump
 
     if action != "push":
-        raise RulesdslError(f"{rule.span}: no move generator for the action {action!r}")
+        raise RulesdslError(f"no move generator for the action {action!r}", rule.span)
     # push: a line of own pieces moves one cell, shoving a shorter enemy line.
     low, high = rule.line or (1, None)
     corners = set(tables.geometry.corners()) if corner_rule else set()

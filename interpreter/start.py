@@ -36,8 +36,8 @@ def start_board(layout: m.StartLayout, tables: Tables, options: Mapping[str, Val
 def _place(cells: list[str], index: int, sym: str, item: m.StartItem, tables: Tables) -> None:
     if cells[index] != tables.empty and cells[index] != sym:
         name = tables.geometry.cells[index].name
-        raise PositionError(f"{item.span}: start layout puts two pieces on {name} "
-                            f"({cells[index]!r} and {sym!r}) for these options")
+        raise PositionError(f"start layout puts two pieces on {name} ({cells[index]!r} and {sym!r}) for these "
+                            "options", item.span)
     cells[index] = sym
 
 
@@ -46,11 +46,11 @@ def _cell_index(ref: m.CellRef, tables: Tables, options: Mapping[str, Value]) ->
     if ref.name is not None:
         index = geometry.index_of(ref.name)
         if index is None:
-            raise PositionError(f"{ref.span}: {ref.name!r} is not a cell of this board")
+            raise PositionError(f"{ref.name!r} is not a cell of this board", ref.span)
         return index
     x, y = (evaluate(e, options) for e in ref.xy)
     index = geometry.at(int(x), int(y))
     if index < 0:
-        raise PositionError(f"{ref.span}: the start layout names ({x}, {y}), which is off the board for "
-                            f"these options, so there is no start position; give one with --position")
+        raise PositionError(f"the start layout names ({x}, {y}), which is off the board for these options, so "
+                            "there is no start position; give one with --position", ref.span)
     return index

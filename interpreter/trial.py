@@ -69,7 +69,7 @@ class TrialCompile(Findings):
         except ExprError as error:
             self.error(error.span, error.message, "E022")
         except RulesdslError as error:
-            span, message = self.locate(str(error).removesuffix(" for these options"), place)
+            span, message = self.locate(error, place)
             self.error(span, f"{context}: {message}", "E090", self.start_shape_hint(message))
         except Exception as error:  # a gap in the checker: still one line, never a traceback
             self.error(top, f"internal error while compiling: {type(error).__name__}: {error}", "E099",
@@ -114,21 +114,18 @@ class TrialCompile(Findings):
                     return False
         return True
 
-    def locate(self, message: str, fallback: Span) -> tuple[Span, str]:
-        """A compile error's place (from its ``file:line:col:`` prefix) and the rest of its text."""
-        for file in self.resolved.texts:
-            prefix = f"{file}:"
-            if message.startswith(prefix):
-                line, _, rest = message[len(prefix):].partition(":")
-                column, _, text = rest.partition(":")
-                if line.isdigit() and column.isdigit():
-                    row, col = int(line), int(column)
-                    # Underline the rest of that line's text: the statement or layout line at fault.
-                    source = self.resolved.texts[file].split("\n")[row - 1] if row else ""
-                    end = max(col + 1, len(without_comment(source)) + 1)
-                    return Span(row, col, row, end, file), text.strip()
-                return fallback, message[len(prefix):].strip()
-        return fallback, message
+    def locate(self, error: RulesdslError, fallback: Span) -> tuple[Span, str]:
+        """A compile error's place (its ``span``, underlined to the end of that line) and its text."""
+        span = error.span
+        if span is None:
+            return fallback, str(error).removesuffix(" for these options")
+        message = error.detail.removesuffix(" for these options")
+        if not span.line or span.file not in self.resolved.texts:
+            return fallback, message
+        # Underline the rest of that line's text: the statement or layout line at fault.
+        source = self.resolved.source_line(span)
+        end = max(span.column + 1, len(without_comment(source)) + 1)
+        return Span(span.line, span.column, span.line, end, span.file), message
 
     def start_shape_hint(self, message: str) -> str:
         """For a start position that does not fit: what one for this board looks like."""

@@ -55,7 +55,18 @@ class Diagnostic:
 
 
 class RulesdslError(ValueError):
-    """Base of every error the tool reports to a user (never a traceback)."""
+    """Base of every error the tool reports to a user (never a traceback).
+
+    ``span`` is the place the error is about, when it has one (a span with
+    line 0 names only the file); ``detail`` is the message without the place.
+    The text is ``file:line:col: detail``, so nothing needs to parse it back.
+    """
+
+    def __init__(self, detail: str = "", span: Span | None = None):
+        self.span = span
+        self.detail = detail
+        where = "" if span is None else (str(span) if span.line else span.file)
+        super().__init__(f"{where}: {detail}" if where else detail)
 
 
 class RulesError(RulesdslError):
