@@ -24,8 +24,7 @@ class ExprError(RulesdslError):
     """An expression that cannot be evaluated; carries its span."""
 
     def __init__(self, span: Span, message: str):
-        self.span = span
-        super().__init__(f"{span}: {message}")
+        super().__init__(message, span)
         self.message = message
 
 

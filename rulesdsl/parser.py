@@ -54,6 +54,7 @@ class Setting(tuple):
         return pair
 
 
+@v_args(meta=True)  # every rule method gets (meta, children); helpers start with "_"
 class _Builder(Transformer):
     """Turns the lark tree into :mod:`rulesdsl.model` nodes."""
 
@@ -61,124 +62,101 @@ class _Builder(Transformer):
         super().__init__()
         self.path = path
 
-    def span(self, meta) -> Span:
+    def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return Span(0, 0, file=self.path)
         return Span(meta.line, meta.column, meta.end_line, meta.end_column, self.path)
 
-    def tspan(self, token: Token) -> Span:
+    def _tspan(self, token: Token) -> Span:
         return Span(token.line, token.column, token.end_line or token.line,
                     token.end_column or token.column + len(token), self.path)
 
     # -- expressions --------------------------------------------------------
-    @v_args(meta=True)
     def int_lit(self, meta, items):
-        return m.Literal(self.span(meta), int(items[0]))
+        return m.Literal(self._span(meta), int(items[0]))
 
-    @v_args(meta=True)
     def true_lit(self, meta, items):
-        return m.Literal(self.span(meta), True)
+        return m.Literal(self._span(meta), True)
 
-    @v_args(meta=True)
     def false_lit(self, meta, items):
-        return m.Literal(self.span(meta), False)
+        return m.Literal(self._span(meta), False)
 
-    @v_args(meta=True)
     def str_lit(self, meta, items):
-        return m.Literal(self.span(meta), unquote(items[0]))
+        return m.Literal(self._span(meta), unquote(items[0]))
 
-    @v_args(meta=True)
     def name_ref(self, meta, items):
-        return m.NameRef(self.span(meta), str(items[0]))
+        return m.NameRef(self._span(meta), str(items[0]))
 
-    @v_args(meta=True)
     def call(self, meta, items):
         args = tuple(str(a) for a in items[1].children) if items[1] is not None else ()
-        return m.Call(self.span(meta), str(items[0]), args)
+        return m.Call(self._span(meta), str(items[0]), args)
 
     def _chain(self, meta, items):
         left = items[0]
         for op, right in zip(items[1::2], items[2::2]):
-            left = m.Binary(self.span(meta), str(op), left, right)
+            left = m.Binary(self._span(meta), str(op), left, right)
         return left
 
-    @v_args(meta=True)
     def sum(self, meta, items):
         return self._chain(meta, items)
 
-    @v_args(meta=True)
     def product(self, meta, items):
         return self._chain(meta, items)
 
-    @v_args(meta=True)
     def comparison(self, meta, items):
         return self._chain(meta, items)
 
-    @v_args(meta=True)
     def and_expr(self, meta, items):
-        return m.Logic(self.span(meta), "and", tuple(items))
+        return m.Logic(self._span(meta), "and", tuple(items))
 
-    @v_args(meta=True)
     def or_expr(self, meta, items):
-        return m.Logic(self.span(meta), "or", tuple(items))
+        return m.Logic(self._span(meta), "or", tuple(items))
 
-    @v_args(meta=True)
     def not_(self, meta, items):
-        return m.Unary(self.span(meta), "not", items[0])
+        return m.Unary(self._span(meta), "not", items[0])
 
-    @v_args(meta=True)
     def neg(self, meta, items):
-        return m.Unary(self.span(meta), "-", items[0])
+        return m.Unary(self._span(meta), "-", items[0])
 
-    @v_args(meta=True)
     def no_moves(self, meta, items):
-        return m.NoMoves(self.span(meta))
+        return m.NoMoves(self._span(meta))
 
-    @v_args(meta=True)
     def nobody_moves(self, meta, items):
-        return m.NobodyMoves(self.span(meta))
+        return m.NobodyMoves(self._span(meta))
 
-    @v_args(meta=True)
     def has_none(self, meta, items):
-        return m.HasNone(self.span(meta), str(items[0]), str(items[1]))
+        return m.HasNone(self._span(meta), str(items[0]), str(items[1]))
 
-    @v_args(meta=True)
     def beyond(self, meta, items):
-        return m.Beyond(self.span(meta), *(str(i) for i in items))
+        return m.Beyond(self._span(meta), *(str(i) for i in items))
 
-    @v_args(meta=True)
     def in_a_row(self, meta, items):
         token = items[1]
-        span = self.tspan(token)
+        span = self._tspan(token)
         length = m.Literal(span, int(token)) if token.type == "INT" else m.NameRef(span, str(token))
-        return m.InARow(self.span(meta), str(items[0]), length)
+        return m.InARow(self._span(meta), str(items[0]), length)
 
-    @v_args(meta=True)
     def connects(self, meta, items):
         player, first, second, along = items
-        sides = (m.DirRef(self.tspan(first), str(first)), m.DirRef(self.tspan(second), str(second)))
-        return m.Connects(self.span(meta), str(player), sides, along or ())
+        sides = (m.DirRef(self._tspan(first), str(first)), m.DirRef(self._tspan(second), str(second)))
+        return m.Connects(self._span(meta), str(player), sides, along or ())
 
-    @v_args(meta=True)
     def on_far_row(self, meta, items):
-        return m.OnFarRow(self.span(meta), str(items[0]), str(items[1]))
+        return m.OnFarRow(self._span(meta), str(items[0]), str(items[1]))
 
-    def guard(self, items):
+    def guard(self, meta, items):
         return items[0]
 
     # -- statements ---------------------------------------------------------
-    def start(self, items):
+    def start(self, meta, items):
         return list(items)
 
-    @v_args(meta=True)
     def game_stmt(self, meta, items):
-        return m.GameTitle(self.span(meta), unquote(items[0]))
+        return m.GameTitle(self._span(meta), unquote(items[0]))
 
-    @v_args(meta=True)
     def extends_stmt(self, meta, items):
-        return m.Extends(self.span(meta), unquote(items[0]))
+        return m.Extends(self._span(meta), unquote(items[0]))
 
-    @v_args(meta=True)
     def option_stmt(self, meta, items):
         name, default, rng, doc = items
         low = high = choices = None
@@ -186,117 +164,94 @@ class _Builder(Transformer):
             low, high = rng[1], rng[2]
         elif isinstance(rng, tuple):
             choices = rng[1]
-        return m.OptionDecl(self.span(meta), str(name), default, low, high, choices,
+        return m.OptionDecl(self._span(meta), str(name), default, low, high, choices,
                             unquote(doc) if doc else "")
 
-    def int_range(self, items):
+    def int_range(self, meta, items):
         return ("range", items[0], items[1])
 
-    def choices(self, items):
+    def choices(self, meta, items):
         return ("choices", tuple(unquote(s) for s in items))
 
-    @v_args(meta=True)
     def players_stmt(self, meta, items):
-        return m.Players(self.span(meta), tuple(items))
+        return m.Players(self._span(meta), tuple(items))
 
-    @v_args(meta=True)
     def player_decl(self, meta, items):
-        return m.PlayerDecl(self.span(meta), str(items[0]), unquote(items[1]))
+        return m.PlayerDecl(self._span(meta), str(items[0]), unquote(items[1]))
 
-    @v_args(meta=True)
     def forward_stmt(self, meta, items):
-        pairs = tuple((str(p), str(d), self.tspan(d)) for p, d in zip(items[::2], items[1::2]))
-        return m.Forward(self.span(meta), pairs)
+        pairs = tuple((str(p), str(d), self._tspan(d)) for p, d in zip(items[::2], items[1::2]))
+        return m.Forward(self._span(meta), pairs)
 
-    @v_args(meta=True)
     def board_grid(self, meta, items):
-        return m.Board(self.span(meta), "grid", (items[0], items[1]), guard=items[2])
+        return m.Board(self._span(meta), "grid", (items[0], items[1]), guard=items[2])
 
-    @v_args(meta=True)
     def board_rhombus(self, meta, items):
-        return m.Board(self.span(meta), "rhombus", (items[0], items[1]), guard=items[2])
+        return m.Board(self._span(meta), "rhombus", (items[0], items[1]), guard=items[2])
 
-    @v_args(meta=True)
     def board_hexagon(self, meta, items):
-        return m.Board(self.span(meta), "hexagon", (items[0],), guard=items[1])
+        return m.Board(self._span(meta), "hexagon", (items[0],), guard=items[1])
 
-    @v_args(meta=True)
     def cells_stmt(self, meta, items):
-        return m.CellNames(self.span(meta), tuple(items))
+        return m.CellNames(self._span(meta), tuple(items))
 
-    @v_args(meta=True)
     def name_part(self, meta, items):
         axis, first, from_end = items
         value: str | int = unquote(first) if first.type == "STRING" else int(first)
         end_word = str(from_end).split()[-1] if from_end is not None else ""
-        return m.NamePartDecl(self.span(meta), str(axis), value, from_end is not None, end_word)
+        return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word)
 
-    @v_args(meta=True)
     def position_stmt(self, meta, items):
         listing = items[-1]
         fields = tuple(str(t) for t in items[:-1])
-        return m.PositionFormat(self.span(meta), fields, listing is None or str(listing).startswith("top"))
+        return m.PositionFormat(self._span(meta), fields, listing is None or str(listing).startswith("top"))
 
-    @v_args(meta=True)
     def notation_stmt(self, meta, items):
         parts = tuple(unquote(t) if t.startswith(("'", '"')) else str(t) for t in items)
-        return m.Notation(self.span(meta), parts)
+        return m.Notation(self._span(meta), parts)
 
-    @v_args(meta=True)
     def directions_stmt(self, meta, items):
-        return m.DirectionSet(self.span(meta), str(items[0]), items[1])
+        return m.DirectionSet(self._span(meta), str(items[0]), items[1])
 
-    def dir_list(self, items):
+    def dir_list(self, meta, items):
         return tuple(items)
 
-    @v_args(meta=True)
     def direction(self, meta, items):
-        return m.DirRef(self.tspan(items[0]), str(items[0]))
+        return m.DirRef(self._tspan(items[0]), str(items[0]))
 
-    @v_args(meta=True)
     def piece_stmt(self, meta, items):
-        return m.PieceDecl(self.span(meta), str(items[0]), tuple(items[1:]))
+        return m.PieceDecl(self._span(meta), str(items[0]), tuple(items[1:]))
 
-    @v_args(meta=True)
     def piece_neutral(self, meta, items):
-        return m.PieceDecl(self.span(meta), str(items[0]), (("", unquote(items[1]), self.tspan(items[1])),))
+        return m.PieceDecl(self._span(meta), str(items[0]), (("", unquote(items[1]), self._tspan(items[1])),))
 
-    def symbol_decl(self, items):
-        return (str(items[0]), unquote(items[1]), self.tspan(items[0]))
+    def symbol_decl(self, meta, items):
+        return (str(items[0]), unquote(items[1]), self._tspan(items[0]))
 
-    @v_args(meta=True)
     def start_position(self, meta, items):
-        return m.StartPosition(self.span(meta), unquote(items[0]), guard=items[1])
+        return m.StartPosition(self._span(meta), unquote(items[0]), guard=items[1])
 
-    @v_args(meta=True)
     def start_layout(self, meta, items):
-        return m.StartLayout(self.span(meta), tuple(items[1:]), guard=items[0])
+        return m.StartLayout(self._span(meta), tuple(items[1:]), guard=items[0])
 
-    @v_args(meta=True)
     def place_where(self, meta, items):
-        return m.StartItem(self.span(meta), str(items[0]), str(items[1]), where=items[2])
+        return m.StartItem(self._span(meta), str(items[0]), str(items[1]), where=items[2])
 
-    @v_args(meta=True)
     def place_at(self, meta, items):
-        return m.StartItem(self.span(meta), str(items[0]), str(items[1]), cells=tuple(items[2:]))
+        return m.StartItem(self._span(meta), str(items[0]), str(items[1]), cells=tuple(items[2:]))
 
-    @v_args(meta=True)
     def empty_at(self, meta, items):
-        return m.StartItem(self.span(meta), None, None, cells=tuple(items))
+        return m.StartItem(self._span(meta), None, None, cells=tuple(items))
 
-    @v_args(meta=True)
     def cell_named(self, meta, items):
-        return m.CellRef(self.span(meta), name=str(items[0]))
+        return m.CellRef(self._span(meta), name=str(items[0]))
 
-    @v_args(meta=True)
     def cell_xy(self, meta, items):
-        return m.CellRef(self.span(meta), xy=(items[0], items[1]))
+        return m.CellRef(self._span(meta), xy=(items[0], items[1]))
 
-    @v_args(meta=True)
     def moves_stmt(self, meta, items):
-        return m.Moves(self.span(meta), tuple(items[1:]), guard=items[0])
+        return m.Moves(self._span(meta), tuple(items[1:]), guard=items[0])
 
-    @v_args(meta=True)
     def move_rule(self, meta, items):
         kind, action, dirs, *options, guard = items
         fields: dict = {}
@@ -307,130 +262,109 @@ class _Builder(Transformer):
                 fields["targets"] = fields.get("targets", ()) + value
             else:
                 fields[name] = value
-        return m.MoveRule(self.span(meta), str(kind), str(action), dirs, guard=guard,
+        return m.MoveRule(self._span(meta), str(kind), str(action), dirs, guard=guard,
                           option_spans=tuple(spans), **fields)
 
-    @v_args(meta=True)
     def place_rule(self, meta, items):
         kind, reach, falling, flanking, guard = items
         action, dirs, spans = reach if reach is not None else (None, (), ())
-        return m.MoveRule(self.span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
+        return m.MoveRule(self._span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
                           reach=action, option_spans=spans, guard=guard)
 
-    @v_args(meta=True)
     def place_reach(self, meta, items):
-        return str(items[0]), items[1], (("from last", self.span(meta)),)
+        return str(items[0]), items[1], (("from last", self._span(meta)),)
 
-    @v_args(meta=True)
     def then_stmt(self, meta, items):
-        return m.Then(self.span(meta), tuple(items[1:]), guard=items[0])
+        return m.Then(self._span(meta), tuple(items[1:]), guard=items[0])
 
-    @v_args(meta=True)
     def over(self, meta, items):
-        return ("over", str(items[0]), self.span(meta))
+        return ("over", str(items[0]), self._span(meta))
 
-    @v_args(meta=True)
     def to(self, meta, items):
-        return ("to", tuple(str(t.children[0]) for t in items), self.span(meta))
+        return ("to", tuple(str(t.children[0]) for t in items), self._span(meta))
 
-    @v_args(meta=True)
     def capture(self, meta, items):
-        return ("capture", True, self.span(meta))
+        return ("capture", True, self._span(meta))
 
-    @v_args(meta=True)
     def line_exact(self, meta, items):
-        return ("line", (int(items[0]), int(items[0])), self.span(meta))
+        return ("line", (int(items[0]), int(items[0])), self._span(meta))
 
-    @v_args(meta=True)
     def line_range(self, meta, items):
         high = int(items[1]) if items[1] is not None else None
-        return ("line", (int(items[0]), high), self.span(meta))
+        return ("line", (int(items[0]), high), self._span(meta))
 
-    @v_args(meta=True)
     def again_stmt(self, meta, items):
         after, choice, or_pass, guard = items
-        return m.Again(self.span(meta), str(after) if after else None, str(choice) == "same",
+        return m.Again(self._span(meta), str(after) if after else None, str(choice) == "same",
                        or_pass is not None, guard=guard)
 
-    @v_args(meta=True)
     def freeze_stmt(self, meta, items):
-        return m.Freeze(self.span(meta), str(items[0]), guard=items[1])
+        return m.Freeze(self._span(meta), str(items[0]), guard=items[1])
 
-    @v_args(meta=True)
     def forbid_stmt(self, meta, items):
-        return m.Forbid(self.span(meta), " ".join(str(items[0]).split()), guard=items[1])
+        return m.Forbid(self._span(meta), " ".join(str(items[0]).split()), guard=items[1])
 
-    @v_args(meta=True)
     def misere_stmt(self, meta, items):
-        return m.Misere(self.span(meta), guard=items[0])
+        return m.Misere(self._span(meta), guard=items[0])
 
-    @v_args(meta=True)
     def promote_stmt(self, meta, items):
-        return m.Promote(self.span(meta), str(items[0]), str(items[1]), guard=items[2])
+        return m.Promote(self._span(meta), str(items[0]), str(items[1]), guard=items[2])
 
-    @v_args(meta=True)
     def must_stmt(self, meta, items):
-        return m.MustCapture(self.span(meta), guard=items[0])
+        return m.MustCapture(self._span(meta), guard=items[0])
 
-    @v_args(meta=True)
     def pass_stmt(self, meta, items):
-        return m.PassWhenStuck(self.span(meta), guard=items[0])
+        return m.PassWhenStuck(self._span(meta), guard=items[0])
 
-    @v_args(meta=True)
     def end_stmt(self, meta, items):
-        return m.End(self.span(meta), tuple(items))
+        return m.End(self._span(meta), tuple(items))
 
-    @v_args(meta=True)
     def end_for_player(self, meta, items):
-        return m.EndRule(self.span(meta), str(items[0]), str(items[1]), items[2])
+        return m.EndRule(self._span(meta), str(items[0]), str(items[1]), items[2])
 
-    @v_args(meta=True)
     def end_draw(self, meta, items):
-        return m.EndRule(self.span(meta), None, "draw", items[0])
+        return m.EndRule(self._span(meta), None, "draw", items[0])
 
-    @v_args(meta=True)
     def evaluate_stmt(self, meta, items):
-        return m.Evaluate(self.span(meta), tuple(items[1:]), guard=items[0])
+        return m.Evaluate(self._span(meta), tuple(items[1:]), guard=items[0])
 
-    @v_args(meta=True)
     def feature(self, meta, items):
         name, kind, weight = items
-        return m.Feature(self.span(meta), str(name), str(kind) if kind else None, weight)
+        return m.Feature(self._span(meta), str(name), str(kind) if kind else None, weight)
 
-    def signed_number(self, items):
+    def signed_number(self, meta, items):
         return float(items[0])
 
-    @v_args(meta=True)
     def example_stmt(self, meta, items):
         name, where, settings, (expect, values) = items
         label = unquote(name) if name else f"line {meta.line}"
-        return m.Example(self.span(meta), label, where, settings or (), expect, values)
+        return m.Example(self._span(meta), label, where, settings or (), expect, values)
 
-    def example_start(self, items):
+    def example_start(self, meta, items):
         return None
 
-    def example_position(self, items):
+    def example_position(self, meta, items):
         return unquote(items[0])
 
-    def example_settings(self, items):
+    def example_settings(self, meta, items):
         return tuple(items)
 
-    def setting(self, items):
-        return Setting(str(items[0]), items[1], span=self.tspan(items[0]))
+    def setting(self, meta, items):
+        return Setting(str(items[0]), items[1], span=self._tspan(items[0]))
 
-    def expect_moves(self, items):
+    def expect_moves(self, meta, items):
         return ("moves", tuple(unquote(s) for s in items if s is not None))
 
-    def expect_perft(self, items):
+    def expect_perft(self, meta, items):
         return ("perft", tuple(int(i) for i in items))
 
-    def expect_win(self, items):
+    def expect_win(self, meta, items):
         return ("win", (str(items[0]), str(items[1])))
 
-    def expect_draw(self, items):
+    def expect_draw(self, meta, items):
         return ("draw", ())
 
-    def expect_ongoing(self, items):
+    def expect_ongoing(self, meta, items):
         return ("ongoing", ())
 
 
