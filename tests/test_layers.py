@@ -112,7 +112,10 @@ def test_only_the_players_module_knows_the_order_of_play():
     """No ``1 - player`` (two players hard-coded) outside ``interpreter/seats.py``."""
     import re
 
-    pattern = re.compile(r"\b1\s*-\s*(p|q|player|turn|winner|other|who|state\.turn|[a-z_]*\()\b")
+    # 1 - player, 1 - turn, 1 - winner(...), 1 - r(state), threats[1 - p], f(board, 1 - p)
+    # (a probability's 1 - p is not a player).
+    pattern = re.compile(r"\b1\s*-\s*(player|turn|winner|mover|who|state\.turn|r\(|mover_of\()"
+                         r"|\[1\s*-\s*p\]|,\s*1\s*-\s*p\)")
     found = []
     for path, _ in modules():
         if path.name == "seats.py" or path.parent.name == "cli":
