@@ -22,7 +22,7 @@ try:  # the regular-expression parser, to list the words a keyword terminal matc
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse  # type: ignore[no-redef]
 
-from rulesdsl import checker, directions
+from rulesdsl import checker, directions, vocabulary
 from rulesdsl.grammar import grammar_parser
 
 WORD = re.compile(r"[a-z][a-z-]*[a-z]|[a-z]")
@@ -100,7 +100,8 @@ def direction_names() -> set[str]:
 def builtin_names() -> set[str]:
     """Names the language knows without a declaration (directions, roles, targets, functions)."""
     names = direction_names()
-    names |= set(checker.OVER) | set(checker.TARGETS) | set(checker.ROLES) | set(checker.FUNCTIONS)
+    names |= set(vocabulary.MODIFIERS["over"].values) | set(vocabulary.MODIFIERS["to"].values)
+    names |= set(checker.ROLES) | set(vocabulary.FUNCTIONS)
     return names
 
 
