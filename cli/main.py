@@ -52,14 +52,22 @@ def cli() -> None:
 @cli.command()
 @game_options
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {move, position}.")
+@click.option("--why", "why", metavar="MOVE",
+              help="Instead, say whether MOVE is legal and which rule-file line allows or stops it.")
 @reports_errors
-def moves(file, settings, position, history, as_json) -> None:
+def moves(file, settings, position, history, as_json, why) -> None:
     """List the legal moves: notation, a tab, the resulting position.
 
     On a finished game, print the result instead ('game over: white wins
     (no moves)'; with --json an object with "over", "winner" and "reason").
     """
     game, state = prepare(file, settings, position, history)
+    if why is not None:
+        from rulesdsl.interpreter.explain import explain_move
+
+        answer = explain_move(game, state, why)
+        click.echo(json.dumps(answer.as_dict()) if as_json else answer.text())
+        return
     found, outcome = game.status(state)
     if outcome is not None:  # a finished game has no moves: say how it ended
         winner = game.players[outcome.winner].name if outcome.winner is not None else None

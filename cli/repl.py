@@ -21,8 +21,8 @@ from rulesdsl.interpreter.engines import ENGINES, choose, describe_iteration
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
 from rulesdsl.interpreter.search import WIN
 
-COMMANDS = ("moves", "hint", "value", "undo", "depth", "time", "engine", "position", "load", "board", "help",
-            "quit")
+COMMANDS = ("moves", "hint", "value", "why", "trace", "undo", "depth", "time", "engine", "position", "load", "board",
+            "help", "quit")
 MAX_DEPTH = 64
 MAX_SECONDS = 3600.0
 VALUE_LIMIT = 200_000  # positions the value command solves on the spot
@@ -31,6 +31,8 @@ Type a move in the game's notation, or a command:
   moves       list the legal moves
   hint        the engine's suggestion (not played)
   value       the solved value of the position and of every move (small games)
+  why MOVE    is MOVE legal here? which rule-file line allows or stops it
+  trace       the building blocks of the last turn, each with its rule-file line
   undo        take back your last move (and the engine's reply)
   depth N     let the engine search exactly N plies (depth alone shows it)
   time S      let the engine think S seconds a move (time alone shows it)
@@ -132,6 +134,7 @@ class Ply:
     game: Game
     before: State
     human: bool
+    move: Move | None = None
 
 
 @dataclass
@@ -206,7 +209,7 @@ class Session:
     # -- changes --------------------------------------------------------------
     def play(self, move: Move, human: bool) -> None:
         """Apply a legal move and remember how to take it back."""
-        self.plies.append(Ply(self.game, self.state, human))
+        self.plies.append(Ply(self.game, self.state, human, move))
         self.state = self.game.apply(self.state, move)
         self.shown = self.announced = False
 
@@ -346,6 +349,39 @@ class Session:
         for entry in best_first(result.moves, mover):
             value, plies = entry.for_mover(mover)
             self.say(f"  {self.move_text(entry.move):<12}{value if plies is None else f'{value} in {plies}'}")
+
+    def do_why(self, arg: str) -> None:
+        """Say whether a move is legal here and which rule-file line allows or stops it."""
+        from rulesdsl.interpreter.explain import explain_move
+
+        if not arg:
+            self.say("usage: why MOVE, e.g. why " + (self.move_text(self.game.legal_moves(self.state)[0])
+                                                     if self.game.legal_moves(self.state) else "a1-a2"))
+            return
+        self.say(explain_move(self.game, self.state, arg).text())
+
+    def do_trace(self, _: str) -> None:
+        """The building blocks of the last turn: rule, pushes and captures, go-again, end."""
+        from rulesdsl.interpreter.explain import trace_ply
+
+        plies = [p for p in self.plies if p.move is not None]
+        if not plies:
+            self.say("nothing to trace: no move has been played")
+            return
+        mover = plies[-1].before.turn
+        turn = [plies[-1]]
+        for ply in reversed(plies[:-1]):
+            if ply.before.turn != mover or ply.game is not plies[-1].game:
+                break
+            after = self.plies[self.plies.index(ply) + 1].before
+            if after.turn != mover:
+                break
+            turn.insert(0, ply)
+        for index, ply in enumerate(turn):
+            nxt = turn[index + 1].before if index + 1 < len(turn) else self.state
+            for reason in trace_ply(ply.game, ply.before, ply.move, nxt):
+                where = f"  [{reason.citation()}]" if reason.citation() else ""
+                self.say(f"{reason.message}{where}")
 
     def do_undo(self, _: str) -> None:
         """Take back the last human ply and everything the engine played after it."""
