@@ -1,0 +1,173 @@
+"""SVG pictures of a position, drawn from the board's geometry alone.
+
+Nothing here names a game or a board shape's rules: cell centres come from
+the lattice (``geometry.display_column`` in half-cell units across, ``y``
+upward), so any board the language can describe draws. A square lattice gets
+square cells, a hexagonal one hexagons, any other shape round cells. Rows and
+columns (or diagonals) are labelled as :func:`rulesdsl.cli.render.axis_labels`
+reads them off the cell names. Pieces are discs coloured by owner, with the
+kind's initial when a game has more than one kind of piece. The last move is
+marked when it is known: the cell a go-again turn continues from, and the
+origin and target of a move passed in.
+
+The output is deterministic (fixed rounding, sorted attributes) so that a
+test can tell when a stored picture is out of date. With ``interactive`` each
+cell carries ``data-cell`` and a hidden mark, for the web board to use.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+from rulesdsl.cli.render import axis_labels
+from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
+
+UNIT = 40.0  # distance between neighbouring cell centres along a row, in SVG units
+MARGIN = 28.0
+NAMED_COLOURS = {
+    "white": ("#f7f3e8", "#333"), "black": ("#262626", "#000"), "red": ("#c8322d", "#6d1a17"),
+    "blue": ("#2f5fb3", "#17305c"), "yellow": ("#f2c230", "#8a6b0c"), "green": ("#3a8f4a", "#1d4825"),
+}
+PALETTE = (("#f7f3e8", "#333"), ("#262626", "#000"), ("#c8322d", "#6d1a17"), ("#2f5fb3", "#17305c"))
+NEUTRAL = ("#9a9a9a", "#555")
+BOARD_FILL = ("#e9d3a6", "#dcc08a")  # two tones: squares alternate on a square lattice
+LINE = "#7a5c2e"
+MARK = "#f0d000"
+
+
+def _num(value: float) -> str:
+    """A coordinate with at most one decimal, no trailing zero."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def player_colours(game: Game) -> list[tuple[str, str]]:
+    """``(fill, stroke)`` per player: by the player's name when it is a colour, else a palette."""
+    out = []
+    for player in game.players:
+        out.append(NAMED_COLOURS.get(player.name.lower(), PALETTE[player.index % len(PALETTE)]))
+    return out
+
+
+class Layout:
+    """Where each cell of a board is drawn."""
+
+    def __init__(self, game: Game, unit: float = UNIT) -> None:
+        geometry = game.geometry
+        self.geometry = geometry
+        self.shape = geometry.shape
+        self.unit = unit
+        hexagonal = self.shape == "hexagon"
+        self.row_height = unit * (math.sqrt(3) / 2 if hexagonal else 1.0)
+        _, _, miny, maxy = geometry.bounds
+        self.maxy = maxy
+        columns = [geometry.display_column(c) for c in geometry.cells]
+        self.left = min(columns)
+        width = (max(columns) - self.left) / 2 * unit + unit
+        height = (maxy - miny) * self.row_height + unit
+        self.width = width + 2 * MARGIN
+        self.height = height + 2 * MARGIN
+        self.centres = [self.centre_of(c.x, c.y) for c in geometry.cells]
+
+    def centre_of(self, x: int, y: int) -> tuple[float, float]:
+        """The centre of lattice point ``(x, y)`` (which need not be a cell)."""
+        from rulesdsl.interpreter.geometry import Cell
+
+        column = self.geometry.display_column(Cell(-1, x, y, ""))
+        return (MARGIN + self.unit / 2 + (column - self.left) / 2 * self.unit,
+                MARGIN + self.unit / 2 + (self.maxy - y) * self.row_height)
+
+    def outline(self, index: int) -> str:
+        """The SVG element drawing a cell's outline."""
+        cx, cy = self.centres[index]
+        half = self.unit / 2
+        if self.shape == "grid":
+            return f'<rect x="{_num(cx - half)}" y="{_num(cy - half)}" width="{_num(self.unit)}" ' \
+                   f'height="{_num(self.unit)}"'
+        if self.shape == "hexagon":
+            radius = self.unit / math.sqrt(3)
+            points = " ".join(f"{_num(cx + radius * math.cos(math.radians(a)))},"
+                              f"{_num(cy + radius * math.sin(math.radians(a)))}"
+                              for a in (30, 90, 150, 210, 270, 330))
+            return f'<polygon points="{points}"'
+        return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(half * 0.95)}"'
+
+
+def draw(game: Game, state: State, *, move: Move | None = None, before: State | None = None,
+         interactive: bool = False, title: str | None = None) -> str:
+    """An SVG document of ``state``; ``move`` (played from ``before``) is marked when given."""
+    layout = Layout(game)
+    geometry = game.geometry
+    colours = player_colours(game)
+    kinds = sorted({kind for kind, _ in game.piece_names.values()})
+    marked: set[int] = set()
+    if move is not None:
+        marked.update(c for c in (move.origin, move.target) if c != NO_CELL)
+    if state.last != NO_CELL:
+        marked.add(state.last)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(layout.width)} {_num(layout.height)}" '
+           f'width="{_num(layout.width)}" height="{_num(layout.height)}" font-family="sans-serif">']
+    label = title if title is not None else f"{game.title}: {game.format_position(state)}"
+    out.append(f"<title>{escape(label)}</title>")
+    out.append(f'<rect width="{_num(layout.width)}" height="{_num(layout.height)}" fill="#fbf8f0"/>')
+    out.append(f'<g stroke="{LINE}" stroke-width="1">')
+    for cell in geometry.cells:
+        tone = BOARD_FILL[(cell.x + cell.y) % 2] if layout.shape == "grid" else BOARD_FILL[0]
+        fill = MARK if cell.index in marked else tone
+        attrs = f' data-cell="{escape(cell.name)}" class="cell"' if interactive else ""
+        out.append(f'{layout.outline(cell.index)} fill="{fill}"{attrs}/>')
+    out.append("</g>")
+    if move is not None and move.origin != NO_CELL and move.target != NO_CELL:
+        (x1, y1), (x2, y2) = layout.centres[move.origin], layout.centres[move.target]
+        out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" stroke="#b08a00" '
+                   f'stroke-width="4" stroke-linecap="round" opacity="0.6"/>')
+    radius = layout.unit * 0.36
+    out.append('<g stroke-width="2">')
+    for cell in geometry.cells:
+        symbol = state.board[cell.index]
+        if symbol == game.empty or symbol not in game.piece_names:
+            continue
+        kind, owner = game.piece_names[symbol]
+        fill, stroke = colours[owner] if 0 <= owner < len(colours) else NEUTRAL
+        cx, cy = layout.centres[cell.index]
+        attrs = f' data-cell="{escape(cell.name)}" class="piece"' if interactive else ""
+        out.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" fill="{fill}" '
+                   f'stroke="{stroke}"{attrs}/>')
+        if len(kinds) > 1:
+            ink = "#fff" if fill in ("#262626", "#2f5fb3", "#c8322d", "#3a8f4a") else "#222"
+            letter = escape(kind[:1].upper())
+            out.append(f'<text x="{_num(cx)}" y="{_num(cy + 5)}" font-size="15" text-anchor="middle" fill="{ink}" '
+                       f'pointer-events="none">{letter}</text>')
+    out.append("</g>")
+    if interactive:
+        for cell in geometry.cells:
+            cx, cy = layout.centres[cell.index]
+            out.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(layout.unit * 0.16)}" class="mark" '
+                       f'data-mark="{escape(cell.name)}" visibility="hidden" pointer-events="none"/>')
+            out.append(f'<text x="{_num(cx)}" y="{_num(cy - layout.unit * 0.22)}" font-size="10" '
+                       f'text-anchor="middle" class="value" data-value="{escape(cell.name)}" '
+                       f'pointer-events="none"></text>')
+    out.extend(_labels(game, layout))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _labels(game: Game, layout: Layout) -> list[str]:
+    """Row labels left of each row, column (or diagonal) labels below each column's lowest cell."""
+    geometry = game.geometry
+    rows, cols = axis_labels(geometry)
+    out = []
+    style = 'font-size="13" fill="#5a4520" text-anchor="middle"'
+    for y, text in sorted(rows.items()):
+        first = min((c for c in geometry.cells if c.y == y), key=lambda c: c.x)
+        cx, cy = layout.centres[first.index]
+        out.append(f'<text x="{_num(cx - layout.unit * 0.8)}" y="{_num(cy + 4.5)}" {style}>{escape(text)}</text>')
+    lowest: dict[int, int] = {}
+    for cell in geometry.cells:
+        lowest[cell.x] = min(lowest.get(cell.x, cell.y), cell.y)
+    for x, y in sorted(lowest.items()):
+        cx, cy = layout.centre_of(x, y - 1)
+        below = cy - layout.row_height * 0.35
+        out.append(f'<text x="{_num(cx)}" y="{_num(below + 4.5)}" {style}>{escape(cols[x])}</text>')
+    return out
