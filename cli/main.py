@@ -18,6 +18,7 @@ from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import EXIT_USAGE, engine_options, fail, game_options, prepare, reports_errors, run_engine
 from rulesdsl.cli.fmt_command import fmt
 from rulesdsl.cli.lsp_command import lsp
+from rulesdsl.cli.serve import serve
 from rulesdsl.cli.show_command import show
 from rulesdsl.cli.solve_command import solve_command
 from rulesdsl.interpreter.search import perft
@@ -156,6 +157,7 @@ cli.add_command(check)
 cli.add_command(capture)
 cli.add_command(bench)
 cli.add_command(show)
+cli.add_command(serve)
 cli.add_command(fmt)
 cli.add_command(solve_command)
 cli.add_command(analyze)

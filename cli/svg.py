@@ -121,7 +121,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     if move is not None and move.origin != NO_CELL and move.target != NO_CELL:
         (x1, y1), (x2, y2) = layout.centres[move.origin], layout.centres[move.target]
         out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" stroke="#b08a00" '
-                   f'stroke-width="4" stroke-linecap="round" opacity="0.6"/>')
+                   f'stroke-width="4" stroke-linecap="round" opacity="0.6" pointer-events="none"/>')
     radius = layout.unit * 0.36
     out.append('<g stroke-width="2">')
     for cell in geometry.cells:
@@ -131,7 +131,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
         kind, owner = game.piece_names[symbol]
         fill, stroke = colours[owner] if 0 <= owner < len(colours) else NEUTRAL
         cx, cy = layout.centres[cell.index]
-        attrs = f' data-cell="{escape(cell.name)}" class="piece"' if interactive else ""
+        attrs = f' data-cell="{escape(cell.name)}" class="piece" pointer-events="none"' if interactive else ""
         out.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" fill="{fill}" '
                    f'stroke="{stroke}"{attrs}/>')
         if len(kinds) > 1:
