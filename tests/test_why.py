@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from rulesdsl.cli.main import cli
 from rulesdsl.interpreter.explain import explain_move, trace_ply
 from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.loader import bundled_dir
+from rulesdsl.loader import bundled_dir, bundled_games
 
 KONANE_START = None  # the default start: (w "" wbwb bwb- w-wb)
 # Abalone, 4 x 4, rows listed bottom first: black a1 b1 c1 a2 a3; white d1 b2 c2 d4.
@@ -177,3 +177,31 @@ def test_why_and_trace_in_the_repl():
     assert "not your piece: d3 holds black's stone" in text
     assert "white played b2-d2" in text and "captured black's stone on c2" in text
     assert "konane.rules:26" in text
+
+
+@pytest.mark.parametrize("name", bundled_games())
+def test_why_agrees_with_the_legal_moves_on_every_bundled_game(name):
+    """On random positions, `why` calls a move legal exactly when the move generator lists it."""
+    import random
+
+    rng = random.Random(name)
+    game = load_game(name)
+    state = game.initial_state()
+    cells = [c.name for c in game.geometry.cells]
+    for _ in range(6):
+        moves, outcome = game.status(state)
+        legal = {game.format_move(state, mv).lower() for mv in moves}
+        texts = sorted(legal)[:3] + [f"{rng.choice(cells)}-{rng.choice(cells)}" for _ in range(4)]
+        if moves and moves[0].target >= 0:
+            shown = game.format_move(state, moves[0])
+            texts.append(shown.replace(cells[moves[0].target], rng.choice(cells)))
+        for text in texts:
+            answer = explain_move(game, state, text)
+            assert answer.legal == (text.lower() in legal), (text, answer.text())
+            assert answer.reasons
+        if outcome is not None:
+            break
+        move = rng.choice(moves)
+        after = game.apply(state, move)
+        assert trace_ply(game, state, move, after)[0].code == "rule"
+        state = after
