@@ -250,3 +250,29 @@ def test_a_screenshot_of_every_bundled_game(browser, url):
         out = SCREENSHOTS / f"{name}.png"
         board.screenshot(str(out))
         assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_solver_values_show_as_colours_and_numbers(browser):
+    from selenium.webdriver.common.by import By
+
+    def values(game, state):  # a stand-in database: two moves of the position (b d1 wbw- b--- --wb)
+        return {"d1-b1": ("win", 3), "b3-d3": ("lose", 2)}
+
+    srv = make_server(("konane",), port=0, values=values)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        open_game(browser, f"http://127.0.0.1:{srv.server_address[1]}/", "konane")
+        browser.find_element(By.ID, "paste").send_keys("(b d1 wbw- b--- --wb)")
+        browser.find_element(By.ID, "load").click()
+        wait_for(browser, lambda d: position(d) == "(b d1 wbw- b--- --wb)")
+        assert browser.find_element(By.ID, "legend").is_displayed()
+        click_cell(browser, "d1")
+        mark = browser.find_element(By.CSS_SELECTOR, '[data-mark="b1"]')
+        assert mark.get_attribute("fill") == "#1a9c1a"  # green: a winning move
+        assert browser.find_element(By.CSS_SELECTOR, '[data-value="b1"]').get_attribute("textContent") == "3"
+        click_cell(browser, "b3")
+        assert browser.find_element(By.CSS_SELECTOR, '[data-mark="d3"]').get_attribute("fill") == "#c62020"
+    finally:
+        srv.shutdown()
+        srv.server_close()

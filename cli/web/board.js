@@ -128,7 +128,7 @@ function markTargets() {
     mark.setAttribute("visibility", "visible");
     mark.setAttribute("fill", VALUE_COLOURS[move.value] || "#0a6");
     mark.dataset.move = move.text;
-    if (move.remoteness !== undefined) {
+    if (move.remoteness !== undefined && move.remoteness !== null) {
       const text = svg.querySelector(`[data-value="${move.to}"]`);
       if (text) text.textContent = String(move.remoteness);
     }
