@@ -56,9 +56,10 @@ class Layout:
     def __init__(self, game: Game, unit: float = UNIT) -> None:
         geometry = game.geometry
         self.geometry = geometry
-        self.shape = geometry.shape
+        vectors = set(geometry.directions.values())
+        hexagonal = len(vectors) == 6 and (1, -1) not in vectors  # the hexagonal lattice, whatever its outline
+        self.shape = "hexagon" if hexagonal else "grid" if len(vectors) == 8 else geometry.shape
         self.unit = unit
-        hexagonal = self.shape == "hexagon"
         self.row_height = unit * (math.sqrt(3) / 2 if hexagonal else 1.0)
         _, _, miny, maxy = geometry.bounds
         self.maxy = maxy
