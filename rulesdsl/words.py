@@ -97,11 +97,18 @@ def direction_names() -> set[str]:
     return names
 
 
+def named(what: str) -> tuple[str, ...]:
+    """The built-in names of one use: ``over`` (what a jump hops), ``to`` (where a step may end),
+    ``roles`` (``mover``, ``opponent``) or ``functions`` (``count``...)."""
+    return {"over": vocabulary.MODIFIERS["over"].values, "to": vocabulary.MODIFIERS["to"].values,
+            "roles": checker.ROLES, "functions": tuple(vocabulary.FUNCTIONS)}[what]
+
+
 def builtin_names() -> set[str]:
     """Names the language knows without a declaration (directions, roles, targets, functions)."""
     names = direction_names()
-    names |= set(vocabulary.MODIFIERS["over"].values) | set(vocabulary.MODIFIERS["to"].values)
-    names |= set(checker.ROLES) | set(vocabulary.FUNCTIONS)
+    for what in ("over", "to", "roles", "functions"):
+        names |= set(named(what))
     return names
 
 

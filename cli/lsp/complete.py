@@ -12,9 +12,8 @@ import re
 from lark.exceptions import UnexpectedInput
 from lsprotocol import types as lsp
 
-from rulesdsl import checker, vocabulary
 from rulesdsl.grammar import grammar_parser
-from rulesdsl.words import _terminal_words, direction_names, language_words
+from rulesdsl.words import _terminal_words, direction_names, language_words, named
 
 from .navigate import declarations
 
@@ -54,9 +53,9 @@ def _names_after(tokens: list[str], text: str) -> list[tuple[str, str]]:
     words = language_words()
     actions = set(_terminal_words(next(t.pattern for t in grammar_parser().terminals if t.name == "ACTION")))
     if previous == "over":
-        return [(n, "over") for n in vocabulary.MODIFIERS["over"].values]
+        return [(n, "over") for n in named("over")]
     if previous == "to" and "{" in tokens:
-        return [(n, "target") for n in vocabulary.MODIFIERS["to"].values] + [(k, "piece") for k in kinds]
+        return [(n, "target") for n in named("to")] + [(k, "piece") for k in kinds]
     if previous in actions or previous in ("falling", "flanking", "=") and "directions" in tokens[:1] \
             or previous in ("falling", "flanking") or (previous == "," and any(t in actions for t in tokens[-8:])):
         return [(d, "direction") for d in directions]
@@ -71,7 +70,7 @@ def _names_after(tokens: list[str], text: str) -> list[tuple[str, str]]:
     if previous in ("with", ",") and "example" in tokens:
         return [(o, "option") for o in options]
     return ([(o, "option") for o in options] + [(p, "player") for p in players] + [(k, "piece") for k in kinds]
-            + [(n, "role") for n in checker.ROLES] + [(n, "function") for n in vocabulary.FUNCTIONS]
+            + [(n, "role") for n in named("roles")] + [(n, "function") for n in named("functions")]
             + [(n, "built-in") for n in EXPRESSION_NAMES if n not in options])
 
 
@@ -110,7 +109,7 @@ def _line_start(accepts: set[str], tokens: list[str], text: str) -> list[lsp.Com
         names = [(d.name, "piece") for d in decls if d.kind == "piece"]
         words &= {"place", "empty", "}"}
     elif block == "end":
-        names = [(d.name, "player") for d in decls if d.kind == "player"] + [(r, "role") for r in checker.ROLES]
+        names = [(d.name, "player") for d in decls if d.kind == "player"] + [(r, "role") for r in named("roles")]
         words &= {"draw", "}"}
     elif block == "evaluate":
         words &= _feature_words() | {"}"}
