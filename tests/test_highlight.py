@@ -13,12 +13,17 @@ from pygments import lex
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Comment, Keyword, Name, String, Token
 
+from rulesdsl import vocabulary
 from rulesdsl.pygments_lexer import RulesLexer
 from rulesdsl.textmate import TARGET, render
 from rulesdsl.words import language_words
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = sorted(language_words())
+#: Every word of the vocabulary registry: actions, modifiers, features, functions, the words of end conditions.
+REGISTRY = sorted({w for table in (vocabulary.ACTIONS, vocabulary.MODIFIERS, vocabulary.FEATURES, vocabulary.FUNCTIONS)
+                   for name in table for w in name.split()}
+                  | {w for c in vocabulary.CONDITIONS.values() for w in c.written.split() if w.islower()})
 COLOURED = (Keyword, Name.Builtin)
 
 
@@ -36,6 +41,10 @@ def test_the_words_come_from_the_grammar_and_the_vocabularies():
 
 def test_the_committed_textmate_grammar_is_up_to_date():
     assert (ROOT / TARGET).read_text() == render(), "run 'python -m rulesdsl.textmate'"
+
+
+def test_every_registry_word_is_a_word_of_the_language():
+    assert REGISTRY and set(REGISTRY) <= set(WORDS), set(REGISTRY) - set(WORDS)
 
 
 @pytest.mark.parametrize("word", WORDS)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsp_client import Client
 
+from rulesdsl import vocabulary
 from rulesdsl.cli.lsp.analysis import static_diagnostics
 from rulesdsl.cli.lsp.complete import completions
 from rulesdsl.cli.lsp.hover import hover
@@ -93,6 +94,7 @@ def test_hover_completion_definition_symbols_formatting(client, tmp_path):
 
     jump = client.request("textDocument/hover", at(uri, rule, 7))["contents"]["value"]
     assert jump.startswith("**jump**") and "language.md#15-moves" in jump
+    assert vocabulary.ACTIONS["jump"].summary in jump  # the registry's one line
     man = client.request("textDocument/hover", at(uri, rule, 3))["contents"]["value"]
     assert f"declared on line {piece + 1}" in man and 'piece man black "b", white "w"' in man
 

@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from rulesdsl import vocabulary
 from rulesdsl.grammar import grammar_parser
 from rulesdsl.words import _terminal_words, direction_names, language_words
 
@@ -93,19 +94,15 @@ def keyword_hover(word: str) -> str | None:
 
 def _registry_description(word: str) -> str | None:
     """The one-line description of a word in the vocabulary registry (actions, modifiers, conditions...)."""
-    try:
-        from rulesdsl import vocabulary
-    except ImportError:  # a language without the registry: the docs' sentence serves
-        return None
     for table, what in (("ACTIONS", "move action"), ("FEATURES", "evaluation feature"), ("FUNCTIONS", "function")):
-        entry = getattr(vocabulary, table, {}).get(word)
+        entry = getattr(vocabulary, table).get(word)
         if entry is not None:
             return f"{what}: {entry.summary}"
-    modifier = getattr(vocabulary, "MODIFIERS", {}).get(word)
+    modifier = vocabulary.MODIFIERS.get(word)
     if modifier is not None:
-        owners = [a.name for a in vocabulary.ACTIONS.values() if word in a.modifiers]
+        owners = vocabulary.owners_of(word)
         return f"a move rule's modifier, {modifier.written}" + (f", for {', '.join(owners)}" if owners else "")
-    for condition in getattr(vocabulary, "CONDITIONS", {}).values():
+    for condition in vocabulary.CONDITIONS.values():
         if word in [w for w in condition.written.split() if w.islower()]:
             return f"end condition `{condition.written}`: {condition.summary}"
     return None
