@@ -10,7 +10,7 @@ import click
 
 from rulesdsl.errors import OptionError, RulesdslError, RulesError
 from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.interpreter.load import load_game, start_from
 from rulesdsl.loader import parse_setting
 
 EXIT_INVALID = 1
@@ -92,11 +92,4 @@ def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds
 def prepare(file: str, settings: tuple[str, ...], position: str | None,
             history: tuple[str, ...] = ()) -> tuple[Game, State]:
     """Load the game with its options and the position to work from."""
-    game = load_game(file, dict(parse_setting(s) for s in settings))
-    if position is not None:
-        game, state = load_position(game, position)
-    else:
-        state = game.initial_state()
-    if history:
-        state = game.with_history(state, list(history))
-    return game, state
+    return start_from(load_game(file, dict(parse_setting(s) for s in settings)), position, history)

@@ -205,9 +205,10 @@ def _implied_options(board: m.Board, implied: tuple[int, ...]) -> dict[str, int]
 def _reason(resolved: Resolved, rule: m.EndRule) -> str:
     """The end rule's condition as written, for announcing a result."""
     span = rule.condition.span
-    line = resolved.texts.get(span.file, "").split("\n")  # lines as the parser counts them
-    if span.line and span.line == span.end_line and span.line <= len(line):
-        return line[span.line - 1][span.column - 1:span.end_column - 1].strip()
+    if span.line and span.line == span.end_line:
+        line = resolved.source_line(span)
+        if line:
+            return line[span.column - 1:span.end_column - 1].strip()
     return f"end rule at line {rule.span.line}"
 
 

@@ -88,6 +88,15 @@ class Outcome(NamedTuple):
         return 1 if self.winner == player else -1
 
 
+def position_hint(game: Game) -> str:
+    """What a position string for this game's board looks like, for a hint (empty if it cannot be made)."""
+    try:
+        empty = State(game.empty * len(game.geometry.cells), 0, NO_CELL, None)
+        return f"a position for this board looks like {game.format_position(empty)}"
+    except Exception:  # only a courtesy: the error stands without it
+        return ""
+
+
 @dataclass
 class Game:
     """A compiled game. Built by :mod:`rulesdsl.interpreter.compiler`.

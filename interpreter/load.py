@@ -14,7 +14,7 @@ from rulesdsl.interpreter.trial import check_all
 from rulesdsl.loader import Resolved, bundled_games, find_rules, resolve
 from rulesdsl.options import option_values
 
-__all__ = ["load_game", "load_position", "load_rules"]
+__all__ = ["load_game", "load_position", "load_rules", "start_from"]
 
 
 def load_rules(spec: str) -> Resolved:
@@ -58,3 +58,16 @@ def load_position(game: Game, text: str) -> tuple[Game, State]:
             raise PositionError(f"{error} ({option_error})") from None
         resized = compile_game(resolved, values)
         return resized, resized.parse_position(text)
+
+
+def start_from(game: Game, position: str | None = None, history: tuple[str, ...] | list[str] = ()
+               ) -> tuple[Game, State]:
+    """``(game, state)``: the start, or ``position`` (which may recompile the game for its size),
+    with the earlier boards of ``history`` remembered. Raises :class:`RulesdslError` subclasses."""
+    if position is None:
+        state = game.initial_state()
+    else:
+        game, state = load_position(game, position)
+    if history:
+        state = game.with_history(state, list(history))
+    return game, state

@@ -16,7 +16,7 @@ from rulesdsl.errors import Diagnostic, RulesdslError, Span
 from rulesdsl.expr import ExprError, evaluate
 from rulesdsl.findings import Findings
 from rulesdsl.interpreter.compiler import Active, compile_game
-from rulesdsl.interpreter.game import NO_CELL, State
+from rulesdsl.interpreter.game import position_hint
 from rulesdsl.options import option_values
 
 MAX_CELLS = 40_000  # a bigger board is surely a slip (and would make every move slow)
@@ -132,9 +132,7 @@ class TrialCompile(Findings):
         if "start position" not in message:
             return ""
         try:
-            game = compile_game(self.resolved, option_values(self.resolved))
-            empty = State(game.empty * len(game.geometry.cells), 0, NO_CELL, None)
-            return f"a position for this board looks like {game.format_position(empty)}"
+            return position_hint(compile_game(self.resolved, option_values(self.resolved)))
         except Exception:  # the hint is a courtesy; the error stands without it
             return ""
 

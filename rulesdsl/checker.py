@@ -13,7 +13,7 @@ from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_se
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
-from rulesdsl.options import option_hint, option_problem
+from rulesdsl.options import fold_options, option_hint, option_problem
 from rulesdsl.typecheck import TypeChecks
 from rulesdsl.vocabulary import (
     ACTIONS,
@@ -472,11 +472,8 @@ class Checker(TypeChecks, Lints):
                 if name in self.options:
                     with contextlib.suppress(ExprError):  # reported by the name and type checks
                         given[name] = (evaluate(expr, {}), expr)
-            values: dict[str, object] = {}
             try:
-                for decl in self.resolved.of(m.OptionDecl):
-                    values[decl.name] = given[decl.name][0] if decl.name in given else evaluate(decl.default,
-                                                                                               values)
+                values = fold_options(self.resolved.of(m.OptionDecl), given={k: v for k, (v, _) in given.items()})
             except ExprError:
                 continue
             for name, (_, expr) in given.items():

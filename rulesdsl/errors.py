@@ -54,6 +54,12 @@ class Diagnostic:
         return "\n".join(lines)
 
 
+def line_of(text: str, line: int) -> str:
+    """Line ``line`` (1-based) of ``text``, as the parser counts lines; empty when out of range."""
+    lines = text.split("\n")
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
 class RulesdslError(ValueError):
     """Base of every error the tool reports to a user (never a traceback).
 

@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 
 from rulesdsl import model as m
-from rulesdsl.errors import Diagnostic, RulesError, Span
+from rulesdsl.errors import Diagnostic, RulesError, Span, line_of
 from rulesdsl.options import option_values, parse_setting
 from rulesdsl.parser import parse_text
 
@@ -59,8 +59,7 @@ class Resolved:
 
     def source_line(self, span: Span) -> str:
         """The text of the line a span points into (for carets)."""
-        lines = self.texts.get(span.file, "").split("\n")  # lines as the parser counts them
-        return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+        return line_of(self.texts.get(span.file, ""), span.line)
 
     def attach(self, diagnostic: Diagnostic) -> Diagnostic:
         """The diagnostic with its source line filled in."""
@@ -160,5 +159,4 @@ def _merge(parent: list[m.Statement], child: list[m.Statement]) -> list[m.Statem
 
 
 def _line(text: str, span: Span) -> str:
-    lines = text.split("\n")  # lines as the parser counts them
-    return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+    return line_of(text, span.line)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from rulesdsl import model as m
 from rulesdsl.errors import OptionError, suggest
 from rulesdsl.expr import ExprError, Value, evaluate
@@ -40,6 +42,33 @@ def _convert(decl: m.OptionDecl, default: Value, raw: str) -> Value:
     return raw
 
 
+def fold_options(decls: list[m.OptionDecl], *, given: Mapping[str, Value] | None = None,
+                 settings: Mapping[str, str] | None = None,
+                 convert: Callable[[m.OptionDecl, Value, str], Value] | None = None,
+                 skip_errors: bool = False) -> dict[str, Value]:
+    """Each option's value, in declaration order (a default may use the options before it).
+
+    ``given`` values are taken as they are (the default is not evaluated);
+    ``settings`` are raw texts that ``convert(decl, default, raw)`` turns into a
+    value. An :class:`ExprError` in a default propagates, or with
+    ``skip_errors`` leaves that option out.
+    """
+    values: dict[str, Value] = {}
+    for decl in decls:
+        if given and decl.name in given:
+            values[decl.name] = given[decl.name]
+            continue
+        try:
+            default = evaluate(decl.default, values)
+        except ExprError:
+            if skip_errors:
+                continue
+            raise
+        raw = settings.get(decl.name) if settings else None
+        values[decl.name] = default if raw is None or convert is None else convert(decl, default, raw)
+    return values
+
+
 def option_values(resolved, settings: dict[str, str] | None = None) -> dict[str, Value]:
     """Every option's value: its default, or the setting; checked against its range."""
     settings = dict(settings or {})
@@ -51,11 +80,8 @@ def option_values(resolved, settings: dict[str, str] | None = None) -> dict[str,
             choices = ", ".join(sorted(known)) or "none"
             raise OptionError(f"unknown option {name!r}" + (f"; did you mean {hint!r}?" if hint
                                                               else f" (options: {choices})"))
-    values: dict[str, Value] = {}
     try:
-        for decl in decls:
-            default = evaluate(decl.default, values)
-            values[decl.name] = _convert(decl, default, settings[decl.name]) if decl.name in settings else default
+        values = fold_options(decls, settings=settings, convert=_convert)
         for decl in decls:
             _check_range(decl, values)
     except ExprError as error:

@@ -6,7 +6,7 @@ from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
 from rulesdsl import model as m
-from rulesdsl.errors import Diagnostic, RulesError, Span
+from rulesdsl.errors import Diagnostic, RulesError, Span, line_of
 from rulesdsl.grammar import grammar_parser
 from rulesdsl.syntax_errors import later_syntax_errors, syntax_diagnostic
 
@@ -382,7 +382,7 @@ def parse_text(text: str, path: str = "<rules>") -> m.RuleFile:
         token = getattr(bad, "token", None)
         if isinstance(bad, BadEscape) and getattr(token, "line", None):
             line, column = token.line, token.column + bad.column
-            source = text.split("\n")[line - 1]
+            source = line_of(text, line)
             raise RulesError([Diagnostic(Span(line, column, line, column + 2, path), f"syntax error: {bad}",
                                          "E001", hint="a string knows \\n, \\t, \\\\, \\\" and \\' only",
                                          source_line=source)]) from None

@@ -17,7 +17,7 @@ from functools import lru_cache
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from rulesdsl.errors import Diagnostic, Span
+from rulesdsl.errors import Diagnostic, Span, line_of
 from rulesdsl.grammar import grammar_parser
 from rulesdsl.vocabulary import FEATURES, conditions_hint, moving_actions, or_list
 
@@ -236,7 +236,7 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
     if start is None or start >= len(tokens):
         return None
     first = tokens[start]
-    line = text.split("\n")[first.line - 1]
+    line = line_of(text, first.line)
     shown_text = line[first.column - 1:].split("#")[0].strip()
     return first, len(shown_text), f"unknown end condition {shown_text!r}", f"conditions: {END_CONDITIONS}"
 

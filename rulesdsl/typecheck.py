@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from rulesdsl import model as m
-from rulesdsl.expr import ExprError, evaluate
 from rulesdsl.findings import Findings
-from rulesdsl.options import NUMBER, TRUTH, kind_of
+from rulesdsl.options import NUMBER, TRUTH, fold_options, kind_of
 
 
 class TypeChecks(Findings):
@@ -14,13 +13,9 @@ class TypeChecks(Findings):
     def check_types(self) -> None:
         """Arithmetic and ordering on numbers only; end-rule conditions only in end rules."""
         env: dict[str, str] = {}
-        values: dict[str, object] = {}
-        for decl in self.resolved.of(m.OptionDecl):
-            try:
-                values[decl.name] = evaluate(decl.default, values)
-                env[decl.name] = kind_of(values[decl.name])
-            except ExprError:
-                pass
+        values = fold_options(self.resolved.of(m.OptionDecl), skip_errors=True)
+        for name, value in values.items():
+            env[name] = kind_of(value)
         for board in self.resolved.of(m.Board):
             for expr in board.size:
                 self.need(expr, self.expr_type(expr, env, False), NUMBER, "a board size")

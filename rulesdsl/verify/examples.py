@@ -7,7 +7,7 @@ from rulesdsl.errors import Diagnostic, RulesdslError
 from rulesdsl.expr import ExprError, evaluate
 from rulesdsl.interpreter.compiler import compile_game
 from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.load import load_position
+from rulesdsl.interpreter.load import start_from
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import Resolved
 from rulesdsl.options import option_values
@@ -19,14 +19,7 @@ def prepare(resolved: Resolved, settings: dict[str, str], position: str | None =
 
     Raises :class:`RulesdslError` (an option, position or board that does not fit).
     """
-    game = compile_game(resolved, option_values(resolved, settings))
-    if position is None:
-        state = game.initial_state()
-    else:
-        game, state = load_position(game, position)
-    if history:
-        state = game.with_history(state, list(history))
-    return game, state
+    return start_from(compile_game(resolved, option_values(resolved, settings)), position, history)
 
 
 def check_expectation(game: Game, state: State, expect: str, values: tuple) -> str | None:

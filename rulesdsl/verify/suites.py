@@ -18,12 +18,12 @@ from pathlib import Path
 import yaml
 
 from rulesdsl import model as m
-from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesdslError, Span, suggest
-from rulesdsl.expr import ExprError, evaluate
+from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesdslError, Span, line_of, suggest
+from rulesdsl.expr import ExprError
 from rulesdsl.interpreter.compiler import compile_game
-from rulesdsl.interpreter.game import NO_CELL, State
+from rulesdsl.interpreter.game import position_hint
 from rulesdsl.interpreter.load import load_position
-from rulesdsl.options import option_hint, option_values
+from rulesdsl.options import fold_options, option_hint, option_values
 from rulesdsl.verify.examples import check_expectation
 
 SUITE_SUFFIX = ".tests.yaml"
@@ -85,11 +85,10 @@ class Suite:
 
     def attach(self, diagnostic: Diagnostic) -> Diagnostic:
         """The diagnostic with its source line filled in."""
-        lines = self.text.split("\n")
-        line = diagnostic.span.line
-        if diagnostic.source_line or not 0 < line <= len(lines):
+        source = line_of(self.text, diagnostic.span.line)
+        if diagnostic.source_line or not source:
             return diagnostic
-        return replace(diagnostic, source_line=lines[line - 1])
+        return replace(diagnostic, source_line=source)
 
 
 @dataclass(frozen=True)
@@ -333,28 +332,16 @@ def _validate(case: Case, resolved) -> list[Diagnostic]:
 
 def _values(resolved, case: Case) -> dict[str, object] | None:
     """Option values with the case's settings (as far as they read), for range hints."""
-    given = {s.name: s.value for s in case.settings}
-    values: dict[str, object] = {}
+    def lenient(decl: m.OptionDecl, default: object, raw: str) -> object:
+        if isinstance(default, int) and not isinstance(default, bool) and re.fullmatch(r"-?\d+", raw.strip()):
+            return int(raw)
+        return default
+
     try:
-        for decl in resolved.of(m.OptionDecl):
-            default = evaluate(decl.default, values)
-            raw = given.get(decl.name)
-            if raw is not None and isinstance(default, int) and not isinstance(default, bool):
-                values[decl.name] = int(raw) if re.fullmatch(r"-?\d+", raw.strip()) else default
-            else:
-                values[decl.name] = default
+        return fold_options(resolved.of(m.OptionDecl), settings={s.name: s.value for s in case.settings},
+                            convert=lenient)
     except ExprError:
         return None
-    return values
-
-
-def _shape(game) -> str:
-    """What a position string for this game's board looks like."""
-    try:
-        empty = State(game.empty * len(game.geometry.cells), 0, NO_CELL, None)
-        return f"a position for this board looks like {game.format_position(empty)}"
-    except Exception:  # only a hint
-        return ""
 
 
 def _run_case(case: Case, resolved) -> list[Diagnostic]:
@@ -370,7 +357,7 @@ def _run_case(case: Case, resolved) -> list[Diagnostic]:
             game, state = load_position(game, case.position)
         except PositionError as error:
             place = case.position_span or case.span
-            return [Diagnostic(place, f"{label}: {error}", "E303", hint=_shape(game))]
+            return [Diagnostic(place, f"{label}: {error}", "E303", hint=position_hint(game))]
     else:
         try:
             state = game.initial_state()
