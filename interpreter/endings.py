@@ -167,16 +167,17 @@ class ConditionCompiler:
         mine = self._pieces(expr.player, expr.kind)
         theirs = self._pieces(expr.other, expr.other_kind)
         cells = self.tables.geometry.cells
-        forward = self.tables.forward
+        # each cell's distance along each player's forward direction
+        ahead = {p: [c.x * fx + c.y * fy for c in cells] for p, (fx, fy) in self.tables.forward.items()}
 
         def beyond(state: State, moves: MovesThunk) -> bool:
             player, own = mine(state)
             if not own:
                 return False
-            fx, fy = forward[player]
+            far = ahead[player]
             _, others = theirs(state)
-            best = max(cells[c].x * fx + cells[c].y * fy for c in own)
-            return all(cells[c].x * fx + cells[c].y * fy < best for c in others)
+            best = max(far[c] for c in own)
+            return all(far[c] < best for c in others)
 
         return beyond
 

@@ -32,6 +32,7 @@ MAX_DEPTH = 64
 EXACT, LOWER, UPPER = 0, 1, 2
 ENTRY_BYTES = 200  # a rough size of one table entry (key, tuple, move) in CPython
 CHECK_EVERY = 256  # nodes between two looks at the clock
+NULL_WINDOW = 1e-7  # scores closer than this count as equal in a null-window probe
 
 
 class OutOfTime(Exception):
@@ -158,10 +159,7 @@ class Searcher:
         found: Move | None = None
         for move in self.order(moves, best_move, ply):
             child = game.apply(state, move)
-            if game.to_move(child) != me:
-                value = -self.alphabeta(child, depth - 1, -beta, -alpha, ply + 1)
-            else:
-                value = self.alphabeta(child, depth - 1, alpha, beta, ply + 1)
+            value = self.child(child, game.to_move(child) != me, depth - 1, alpha, beta, ply + 1, found is None)
             if value > best:
                 best, found = value, move
                 if value > alpha:
@@ -174,6 +172,22 @@ class Searcher:
         self.horizon = self.horizon or outer
         return best
 
+    def child(self, child: State, flip: bool, depth: int, alpha: float, beta: float, ply: int,
+              first: bool) -> float:
+        """A child's value from the parent's side (negated when the turn changes).
+
+        Under a clock (not ``exact``) every move after the first is tried with a null window
+        first (principal variation search) and searched again only if it may be better.
+        """
+        if not first and not self.exact and beta - alpha > NULL_WINDOW:
+            probe = (-self.alphabeta(child, depth, -alpha - NULL_WINDOW, -alpha, ply) if flip
+                     else self.alphabeta(child, depth, alpha, alpha + NULL_WINDOW, ply))
+            if probe <= alpha or probe >= beta:
+                return probe
+        if flip:
+            return -self.alphabeta(child, depth, -beta, -alpha, ply)
+        return self.alphabeta(child, depth, alpha, beta, ply)
+
     def root(self, state: State, moves: list[Move], depth: int, first: Move | None,
              partial: list) -> tuple[Move, float]:
         """Search every root move to ``depth``; ``partial`` gets the best so far as it improves."""
@@ -184,10 +198,7 @@ class Searcher:
         alpha = -INFINITY
         for move in self.order(moves, first, 0):
             child = game.apply(state, move)
-            if game.to_move(child) != me:
-                value = -self.alphabeta(child, depth - 1, -INFINITY, -alpha, 1)
-            else:
-                value = self.alphabeta(child, depth - 1, alpha, INFINITY, 1)
+            value = self.child(child, game.to_move(child) != me, depth - 1, alpha, INFINITY, 1, best is None)
             if value > best_score:
                 best, best_score = move, value
                 alpha = max(alpha, value)

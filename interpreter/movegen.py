@@ -350,8 +350,15 @@ def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_
         last_threats[:] = board, found
         return found
 
+    generic_only = all(quick is None for quick in fast) and not any(with_last)
+
     def threats_of(board: str) -> set[int]:
         found: set[int] = set()
+        if generic_only:  # the moves themselves say what they displace (and are often remembered)
+            for move in moves(board):
+                if move.displaced:
+                    found.update(move.displaced)
+            return found
         for gen, quick in zip(generators, fast):
             if quick is not None:
                 quick(board, found)
