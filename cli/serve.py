@@ -139,11 +139,14 @@ def make_server(files: tuple[str, ...] = (), host: str = "127.0.0.1", port: int 
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="The port (0: any free port).")
+@click.option("--db", metavar="PATH", help="The solver database to show move values from (default: the solver's).")
 @click.option("--verbose", is_flag=True, help="Log each request on stderr.")
-def serve(files, host, port, verbose) -> None:
+def serve(files, host, port, db, verbose) -> None:
     """A web board for FILES (default: every bundled game) at http://HOST:PORT/."""
+    from rulesdsl.cli.solver_values import database_values
+
     try:
-        server = make_server(tuple(files), host, port, values=default_values(), verbose=verbose)
+        server = make_server(tuple(files), host, port, values=database_values(db), verbose=verbose)
     except ApiError as error:
         fail(error.message, EXIT_USAGE)
     except OSError as error:
@@ -157,8 +160,3 @@ def serve(files, host, port, verbose) -> None:
         click.echo("stopped", err=True)
     finally:
         server.server_close()
-
-
-def default_values() -> ValueSource | None:
-    """The solver database's values, when a solver is installed (none yet: see the README)."""
-    return None

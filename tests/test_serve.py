@@ -187,3 +187,31 @@ def test_the_command_listens_on_loopback_and_refuses_unknown_files():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_values_come_from_the_solver_database(tmp_path):
+    from rulesdsl.cli.solver_values import database_values
+    from rulesdsl.interpreter.load import load_game, load_position
+    from rulesdsl.interpreter.solver import solve
+
+    # White's b1 jumps black's only stone on b2; black, to move with no stone, loses: a win in 1.
+    position = '(w "" ---- -b-- -w--)'
+    db = tmp_path / "solved.sqlite"
+    game, state = load_position(load_game("konane"), position)
+    source = database_values(db)
+    assert source(game, state) is None  # no database yet: nothing shown, nothing created
+    assert not db.exists()
+    solve(game, state, db=db, workers=1)
+    assert source(game, state) == {"b1-b3": ("win", 1)}
+    srv = make_server(("konane",), port=0, values=source)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{srv.server_address[1]}/api/state"
+        _, data = fetch(url, {"game": "konane", "position": position})
+        assert data["solved"] is True and (data["moves"][0]["value"], data["moves"][0]["remoteness"]) == ("win", 1)
+        _, start = fetch(url, {"game": "konane"})
+        assert start["solved"] is False and "value" not in start["moves"][0]  # the start was never solved
+    finally:
+        srv.shutdown()
+        srv.server_close()
