@@ -43,8 +43,8 @@ def player_ref(name: str, tables: Tables) -> PlayerOf:
     return lambda state: index
 
 
-class ConditionCompiler:
-    """Turns end-rule expressions into closures."""
+class ConditionCompiler(m.ExprVisitor):
+    """Turns end-rule expressions into closures: one ``visit_<Node>`` per kind of node."""
 
     # The functions _call compiles: those of rulesdsl.vocabulary.FUNCTIONS (tests/test_vocabulary.py).
     FUNCTIONS = ("count", "lost")
@@ -87,32 +87,33 @@ class ConditionCompiler:
 
     def compile(self, expr: m.Expr) -> Condition:
         """The closure for one expression."""
-        method = getattr(self, "_" + type(expr).__name__.lower(), None)
-        if method is None:  # a condition of the vocabulary without a compiled form: an error, not a guess
-            raise RulesdslError(f"no compiled form for the condition {type(expr).__name__}", expr.span)
-        return method(expr)
+        return self.visit(expr)
 
-    def _literal(self, expr: m.Literal) -> Condition:
+    def generic_visit(self, expr: m.Expr) -> Condition:
+        """A node without a compiled form: an error, never a guess."""
+        raise RulesdslError(f"no compiled form for the condition {type(expr).__name__}", expr.span)
+
+    def visit_Literal(self, expr: m.Literal) -> Condition:
         value = expr.value
         return lambda state, moves: value
 
-    def _nameref(self, expr: m.NameRef) -> Condition:
+    def visit_NameRef(self, expr: m.NameRef) -> Condition:
         value = self.options[expr.name]
         return lambda state, moves: value
 
-    def _unary(self, expr: m.Unary) -> Condition:
+    def visit_Unary(self, expr: m.Unary) -> Condition:
         inner = self.compile(expr.operand)
         if expr.op == "not":
             return lambda state, moves: not inner(state, moves)
         return lambda state, moves: -inner(state, moves)
 
-    def _logic(self, expr: m.Logic) -> Condition:
+    def visit_Logic(self, expr: m.Logic) -> Condition:
         items = [self.compile(item) for item in expr.items]
         if expr.op == "and":
             return lambda state, moves: all(f(state, moves) for f in items)
         return lambda state, moves: any(f(state, moves) for f in items)
 
-    def _binary(self, expr: m.Binary) -> Condition:
+    def visit_Binary(self, expr: m.Binary) -> Condition:
         left, right = self.compile(expr.left), self.compile(expr.right)
         if expr.op in ("/", "%"):
             where = expr.span
@@ -127,7 +128,7 @@ class ConditionCompiler:
         op = BINARY[expr.op]
         return lambda state, moves: op(left(state, moves), right(state, moves))
 
-    def _call(self, expr: m.Call) -> Condition:
+    def visit_Call(self, expr: m.Call) -> Condition:
         who = expr.args[0]
         kind = expr.args[1] if len(expr.args) > 1 else None
         if expr.function not in self.FUNCTIONS:
@@ -142,14 +143,14 @@ class ConditionCompiler:
 
         return lost
 
-    def _nomoves(self, expr: m.NoMoves) -> Condition:
+    def visit_NoMoves(self, expr: m.NoMoves) -> Condition:
         return lambda state, moves: not moves()
 
-    def _nobodymoves(self, expr: m.NobodyMoves) -> Condition:
+    def visit_NobodyMoves(self, expr: m.NobodyMoves) -> Condition:
         nobody = self.nobody_moves
         return lambda state, moves: nobody(state)
 
-    def _hasnone(self, expr: m.HasNone) -> Condition:
+    def visit_HasNone(self, expr: m.HasNone) -> Condition:
         count = self.counter(expr.player, None if expr.kind == "pieces" else expr.kind)
         return lambda state, moves: count(state)[1] == 0
 
@@ -163,7 +164,7 @@ class ConditionCompiler:
 
         return cells
 
-    def _beyond(self, expr: m.Beyond) -> Condition:
+    def visit_Beyond(self, expr: m.Beyond) -> Condition:
         mine = self._pieces(expr.player, expr.kind)
         theirs = self._pieces(expr.other, expr.other_kind)
         cells = self.tables.geometry.cells
@@ -181,7 +182,7 @@ class ConditionCompiler:
 
         return beyond
 
-    def _inarow(self, expr: m.InARow) -> Condition:
+    def visit_InARow(self, expr: m.InARow) -> Condition:
         ref = player_ref(expr.player, self.tables)
         by_player = [self.tables.symbols_of(p) for p in range(len(self.tables.player_names))]
         lines = straight_lines(self.tables, int(evaluate(expr.length, self.options)))
@@ -201,7 +202,7 @@ class ConditionCompiler:
 
         return in_a_row
 
-    def _connects(self, expr: m.Connects) -> Condition:
+    def visit_Connects(self, expr: m.Connects) -> Condition:
         ref = player_ref(expr.player, self.tables)
         tables = self.tables
         first, goal = (board_side(tables.geometry, side.name) for side in expr.sides)
@@ -229,7 +230,7 @@ class ConditionCompiler:
 
         return connects
 
-    def _onfarrow(self, expr: m.OnFarRow) -> Condition:
+    def visit_OnFarRow(self, expr: m.OnFarRow) -> Condition:
         ref = player_ref(expr.player, self.tables)
         by_player = [self.tables.symbols_of(p, expr.kind) for p in range(len(self.tables.player_names))]
         far = {p: tuple(c.index for c in self.tables.geometry.cells if self.tables.geometry.step(c.index, v) < 0)

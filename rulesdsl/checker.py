@@ -371,58 +371,8 @@ class Checker(TypeChecks, Lints):
             self.unknown(span, "player", name, (*ROLES, *self.player_names), "E030")
 
     def check_condition(self, expr: m.Expr) -> None:
-        if isinstance(expr, m.NameRef):
-            if expr.name not in self.options:
-                self.unknown(expr.span, "option", expr.name, self.options, "E020")
-        elif isinstance(expr, m.Call):
-            if expr.function not in FUNCTIONS:
-                self.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
-            elif not 1 <= len(expr.args) <= 2:
-                self.error(expr.span, f"{expr.function}() takes a player and an optional piece kind", "E071")
-            else:
-                self.player_ref(expr.span, expr.args[0])
-                if len(expr.args) == 2:
-                    self.check_piece(expr.span, expr.args[1], None)
-        elif isinstance(expr, m.HasNone):
-            self.player_ref(expr.span, expr.player)
-            if expr.kind == "moves" and "moves" not in self.kinds:
-                self.error(expr.span, f"'{expr.player} has no moves' is not a condition: 'no moves' is said of "
-                           "the player to move", "E073",
-                           "write 'no moves' alone: after a move the player to move is the opponent")
-            elif expr.kind != "pieces":
-                self.check_piece(expr.span, expr.kind, None)
-        elif isinstance(expr, m.InARow):
-            self.player_ref(expr.span, expr.player)
-            self.check_condition(expr.length)
-            length = expr.length
-            if isinstance(length, m.Literal) and isinstance(length.value, int) and length.value < 1:
-                self.error(length.span, "a row has at least 1 piece", "E072")
-        elif isinstance(expr, m.Connects):
-            self.player_ref(expr.span, expr.player)
-            for side in expr.sides:
-                if side.name not in SIDES:
-                    self.unknown(side.span, "side", side.name, SIDES, "E074")
-            if expr.sides[0].name == expr.sides[1].name:
-                self.error(expr.sides[1].span, "a chain joins two different sides", "E074",
-                           "e.g. connects top and bottom")
-            self.check_dirs(expr.along)
-        elif isinstance(expr, (m.Beyond, m.OnFarRow)):
-            self.player_ref(expr.span, expr.player)
-            self.check_piece(expr.span, expr.kind, None)
-            if isinstance(expr, m.Beyond):
-                self.player_ref(expr.span, expr.other)
-                self.check_piece(expr.span, expr.other_kind, None)
-            if CONDITIONS[type(expr).__name__].needs_forward and not self.has_forward:
-                self.error(expr.span, "this condition is measured along each player's forward direction, "
-                           "but no 'forward' statement gives it", "E051")
-        elif isinstance(expr, m.Unary):
-            self.check_condition(expr.operand)
-        elif isinstance(expr, m.Binary):
-            self.check_condition(expr.left)
-            self.check_condition(expr.right)
-        elif isinstance(expr, m.Logic):
-            for item in expr.items:
-                self.check_condition(item)
+        """Names, arguments and needs of an end condition (and the expressions inside it)."""
+        ConditionChecks(self).visit(expr)
 
     def check_end(self) -> None:
         for block in self.resolved.of(m.End):
@@ -492,3 +442,68 @@ class Checker(TypeChecks, Lints):
 def check(resolved) -> list[Diagnostic]:
     """Every static finding for a resolved rule file, sorted by place."""
     return [resolved.attach(d) for d in Checker(resolved).run()]
+
+
+class ConditionChecks(m.ExprVisitor):
+    """The checker's pass over one end-rule expression: one method per kind of node."""
+
+    def __init__(self, checker: Checker):
+        self.c = checker
+
+    def visit(self, expr: m.Expr) -> None:
+        super().visit(expr)
+        condition = CONDITIONS.get(type(expr).__name__)
+        if condition is not None and condition.needs_forward and not self.c.has_forward:
+            self.c.error(expr.span, "this condition is measured along each player's forward direction, "
+                         "but no 'forward' statement gives it", "E051")
+
+    def visit_NameRef(self, expr: m.NameRef) -> None:
+        if expr.name not in self.c.options:
+            self.c.unknown(expr.span, "option", expr.name, self.c.options, "E020")
+
+    def visit_Call(self, expr: m.Call) -> None:
+        c = self.c
+        if expr.function not in FUNCTIONS:
+            c.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
+        elif not 1 <= len(expr.args) <= 2:
+            c.error(expr.span, f"{expr.function}() takes a player and an optional piece kind", "E071")
+        else:
+            c.player_ref(expr.span, expr.args[0])
+            if len(expr.args) == 2:
+                c.check_piece(expr.span, expr.args[1], None)
+
+    def visit_HasNone(self, expr: m.HasNone) -> None:
+        c = self.c
+        c.player_ref(expr.span, expr.player)
+        if expr.kind == "moves" and "moves" not in c.kinds:
+            c.error(expr.span, f"'{expr.player} has no moves' is not a condition: 'no moves' is said of "
+                    "the player to move", "E073",
+                    "write 'no moves' alone: after a move the player to move is the opponent")
+        elif expr.kind != "pieces":
+            c.check_piece(expr.span, expr.kind, None)
+
+    def visit_InARow(self, expr: m.InARow) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.visit(expr.length)
+        length = expr.length
+        if isinstance(length, m.Literal) and isinstance(length.value, int) and length.value < 1:
+            self.c.error(length.span, "a row has at least 1 piece", "E072")
+
+    def visit_Connects(self, expr: m.Connects) -> None:
+        c = self.c
+        c.player_ref(expr.span, expr.player)
+        for side in expr.sides:
+            if side.name not in SIDES:
+                c.unknown(side.span, "side", side.name, SIDES, "E074")
+        if expr.sides[0].name == expr.sides[1].name:
+            c.error(expr.sides[1].span, "a chain joins two different sides", "E074", "e.g. connects top and bottom")
+        c.check_dirs(expr.along)
+
+    def visit_OnFarRow(self, expr: m.OnFarRow) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.c.check_piece(expr.span, expr.kind, None)
+
+    def visit_Beyond(self, expr: m.Beyond) -> None:
+        self.visit_OnFarRow(expr)
+        self.c.player_ref(expr.span, expr.other)
+        self.c.check_piece(expr.span, expr.other_kind, None)

@@ -69,14 +69,4 @@ def _need_int(expr: m.Expr, value: Value) -> None:
 
 def names_in(expr: m.Expr) -> list[m.NameRef]:
     """Every plain name an expression refers to."""
-    if isinstance(expr, m.NameRef):
-        return [expr]
-    if isinstance(expr, m.Unary):
-        return names_in(expr.operand)
-    if isinstance(expr, m.Binary):
-        return names_in(expr.left) + names_in(expr.right)
-    if isinstance(expr, m.Logic):
-        return [n for item in expr.items for n in names_in(item)]
-    if isinstance(expr, m.InARow):
-        return names_in(expr.length)
-    return []
+    return [e for e in m.walk(expr) if isinstance(e, m.NameRef)]

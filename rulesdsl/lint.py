@@ -88,13 +88,7 @@ class Lints(Findings):
 
 def directions_in(expr: m.Expr) -> list[str]:
     """The direction names an end condition uses (``connects ... along DIRS``)."""
-    if isinstance(expr, m.Connects):
-        return [ref.name for ref in expr.along]
-    if isinstance(expr, m.Logic):
-        return [name for item in expr.items for name in directions_in(item)]
-    if isinstance(expr, m.Unary):
-        return directions_in(expr.operand)
-    return []
+    return [ref.name for e in m.walk(expr) if isinstance(e, m.Connects) for ref in e.along]
 
 
 COMPARISONS = ("<", "<=", "==", "!=", ">", ">=")
@@ -103,15 +97,7 @@ FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 def _constant(expr: m.Expr) -> bool:
     """True when ``expr`` is made of literals and operators only."""
-    if isinstance(expr, m.Literal):
-        return True
-    if isinstance(expr, m.Unary):
-        return _constant(expr.operand)
-    if isinstance(expr, m.Binary):
-        return _constant(expr.left) and _constant(expr.right)
-    if isinstance(expr, m.Logic):
-        return all(_constant(item) for item in expr.items)
-    return False
+    return all(isinstance(e, (m.Literal, m.Unary, m.Binary, m.Logic)) for e in m.walk(expr))
 
 
 def never_holds(expr: m.Expr) -> str | None:

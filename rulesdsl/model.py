@@ -6,7 +6,9 @@ checker reads them; the compiler turns them into a :class:`Game`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from rulesdsl.errors import Span
 
@@ -18,6 +20,37 @@ class Expr:
     """Base of every expression node."""
 
     span: Span
+
+    def children(self) -> tuple[Expr, ...]:
+        """The sub-expressions, in source order (none for a leaf)."""
+        return ()
+
+
+def walk(expr: Expr) -> Iterator[Expr]:
+    """``expr`` and every expression inside it, parents before children, in source order."""
+    yield expr
+    for child in expr.children():
+        yield from walk(child)
+
+
+class ExprVisitor:
+    """One pass over expressions: :meth:`visit` calls ``visit_<Class>`` for the node's class.
+
+    A node without such a method goes to :meth:`generic_visit`, which visits
+    the children and returns ``None``; a pass that must handle every node
+    overrides it to raise. This replaces ``isinstance`` ladders: a new node
+    class is handled by adding one method where it matters.
+    """
+
+    def visit(self, expr: Expr) -> Any:
+        """Dispatch on the node's class."""
+        return getattr(self, "visit_" + type(expr).__name__, self.generic_visit)(expr)
+
+    def generic_visit(self, expr: Expr) -> Any:
+        """Visit the children (for nodes this pass has nothing to say about)."""
+        for child in expr.children():
+            self.visit(child)
+        return None
 
 
 @dataclass(frozen=True)
@@ -50,6 +83,9 @@ class Binary(Expr):
     left: Expr
     right: Expr
 
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
 
 @dataclass(frozen=True)
 class Logic(Expr):
@@ -58,6 +94,9 @@ class Logic(Expr):
     op: str
     items: tuple[Expr, ...]
 
+    def children(self) -> tuple[Expr, ...]:
+        return self.items
+
 
 @dataclass(frozen=True)
 class Unary(Expr):
@@ -65,6 +104,9 @@ class Unary(Expr):
 
     op: str
     operand: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.operand,)
 
 
 @dataclass(frozen=True)
@@ -101,6 +143,9 @@ class InARow(Expr):
 
     player: str
     length: Expr  # a number, or an option's name
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.length,)
 
 
 @dataclass(frozen=True)

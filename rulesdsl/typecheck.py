@@ -5,6 +5,7 @@ from __future__ import annotations
 from rulesdsl import model as m
 from rulesdsl.findings import Findings
 from rulesdsl.options import NUMBER, TRUTH, fold_options, kind_of
+from rulesdsl.vocabulary import CONDITIONS
 
 
 class TypeChecks(Findings):
@@ -46,8 +47,7 @@ class TypeChecks(Findings):
         if isinstance(expr, m.InARow) and dynamic:
             self.need(expr.length, self.expr_type(expr.length, env, False), NUMBER, "'in a row'")
             return TRUTH
-        if isinstance(expr, (m.Call, m.NoMoves, m.NobodyMoves, m.HasNone, m.Beyond, m.OnFarRow, m.InARow,
-                             m.Connects)):
+        if isinstance(expr, m.Call) or type(expr).__name__ in CONDITIONS:  # about a position
             if not dynamic:
                 self.error(expr.span, "this condition is about a position: it belongs in an end rule", "E023",
                            "guards and start layouts see only option values")

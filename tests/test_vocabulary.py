@@ -74,7 +74,7 @@ def test_the_grammars_conditions_are_the_registrys_and_each_has_a_model_parser_a
         node = getattr(m, condition.node, None)
         assert isinstance(node, type) and issubclass(node, m.Expr), condition.node
         assert hasattr(ModelBuilder, condition.rule), f"the parser builds no {condition.node}"
-        assert hasattr(ConditionCompiler, "_" + condition.node.lower()), f"no compiled form of {condition.node}"
+        assert hasattr(ConditionCompiler, "visit_" + condition.node), f"no compiled form of {condition.node}"
 
 
 def test_the_compilers_dispatch_is_the_registrys():
