@@ -98,12 +98,13 @@ def test_layers_of_modules(module, layer):
     assert layer_of(module) == layer
 
 
-def test_importing_the_checker_does_not_load_the_interpreter():
+def test_importing_the_language_and_the_package_root_loads_no_engine():
     import subprocess
     import sys
 
     code = ("import sys, rulesdsl, rulesdsl.checker, rulesdsl.loader, rulesdsl.parser;"
-            "print([m for m in sys.modules if m.startswith(('rulesdsl.interpreter', 'rulesdsl.cli'))])")
+            "print([m for m in sys.modules if m.startswith(('rulesdsl.interpreter', 'rulesdsl.cli', "
+            "'rulesdsl.api', 'rulesdsl.verify'))])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
