@@ -40,46 +40,70 @@ class TypeChecks(Findings):
 
     def expr_type(self, expr: m.Expr, env: dict[str, str], dynamic: bool) -> str | None:
         """The kind of value ``expr`` has (``None`` when unknown), reporting misuse on the way."""
-        if isinstance(expr, m.Literal):
-            return kind_of(expr.value)
-        if isinstance(expr, m.NameRef):
-            return env.get(expr.name)
-        if isinstance(expr, m.InARow) and dynamic:
-            self.need(expr.length, self.expr_type(expr.length, env, False), NUMBER, "'in a row'")
-            return TRUTH
-        if isinstance(expr, m.Call) or type(expr).__name__ in CONDITIONS:  # about a position
-            if not dynamic:
-                self.error(expr.span, "this condition is about a position: it belongs in an end rule", "E023",
-                           "guards and start layouts see only option values")
-                return None
-            return NUMBER if isinstance(expr, m.Call) else TRUTH
-        if isinstance(expr, m.Logic):
-            for item in expr.items:
-                self.expr_type(item, env, dynamic)
-            return TRUTH
-        if isinstance(expr, m.Unary):
-            inner = self.expr_type(expr.operand, env, dynamic)
-            if expr.op == "not":
-                return TRUTH
-            self.need(expr.operand, inner, NUMBER, "'-'")
-            return NUMBER
-        if isinstance(expr, m.Binary):
-            left = self.expr_type(expr.left, env, dynamic)
-            right = self.expr_type(expr.right, env, dynamic)
-            if expr.op in ("==", "!="):
-                if left is not None and right is not None and left != right:
-                    self.error(expr.span, f"'{expr.op}' compares {left} with {right}: they are never equal",
-                               "E023")
-                return TRUTH
-            self.need(expr.left, left, NUMBER, f"'{expr.op}'")
-            self.need(expr.right, right, NUMBER, f"'{expr.op}'")
-            if (expr.op in ("/", "%") and isinstance(expr.right, m.Literal)
-                    and not isinstance(expr.right.value, bool) and expr.right.value == 0):
-                self.error(expr.right.span, "division by zero", "E022")
-            return NUMBER if expr.op in ("+", "-", "*", "/", "%") else TRUTH
-        return None
+        return ExprTypes(self, env, dynamic).visit(expr)
 
     def need(self, expr: m.Expr, got: str | None, want: str, where: str) -> None:
         if got is not None and got != want:
             hint = f"option {expr.name} is {got}" if isinstance(expr, m.NameRef) else ""
             self.error(expr.span, f"{where} needs {want}, not {got}", "E023", hint)
+
+
+class ExprTypes(m.ExprVisitor):
+    """The type pass over one expression: the kind of each node, misuse reported through ``checks``.
+
+    ``dynamic``: the expression is an end rule's condition, so it may ask about
+    the position (``count``, ``no moves``...); guards and layouts may not.
+    """
+
+    def __init__(self, checks: TypeChecks, env: dict[str, str], dynamic: bool):
+        self.checks = checks
+        self.env = env
+        self.dynamic = dynamic
+
+    def visit(self, expr: m.Expr) -> str | None:
+        if isinstance(expr, m.Call) or type(expr).__name__ in CONDITIONS:  # about a position
+            if not self.dynamic:
+                self.checks.error(expr.span, "this condition is about a position: it belongs in an end rule",
+                                  "E023", "guards and start layouts see only option values")
+                return None
+            if isinstance(expr, m.InARow):
+                length = ExprTypes(self.checks, self.env, False).visit(expr.length)
+                self.checks.need(expr.length, length, NUMBER, "'in a row'")
+                return TRUTH
+            return NUMBER if isinstance(expr, m.Call) else TRUTH
+        return super().visit(expr)
+
+    def generic_visit(self, expr: m.Expr) -> str | None:
+        return None
+
+    def visit_Literal(self, expr: m.Literal) -> str | None:
+        return kind_of(expr.value)
+
+    def visit_NameRef(self, expr: m.NameRef) -> str | None:
+        return self.env.get(expr.name)
+
+    def visit_Logic(self, expr: m.Logic) -> str | None:
+        for item in expr.items:
+            self.visit(item)
+        return TRUTH
+
+    def visit_Unary(self, expr: m.Unary) -> str | None:
+        inner = self.visit(expr.operand)
+        if expr.op == "not":
+            return TRUTH
+        self.checks.need(expr.operand, inner, NUMBER, "'-'")
+        return NUMBER
+
+    def visit_Binary(self, expr: m.Binary) -> str | None:
+        left, right = self.visit(expr.left), self.visit(expr.right)
+        if expr.op in ("==", "!="):
+            if left is not None and right is not None and left != right:
+                self.checks.error(expr.span, f"'{expr.op}' compares {left} with {right}: they are never equal",
+                                  "E023")
+            return TRUTH
+        self.checks.need(expr.left, left, NUMBER, f"'{expr.op}'")
+        self.checks.need(expr.right, right, NUMBER, f"'{expr.op}'")
+        if (expr.op in ("/", "%") and isinstance(expr.right, m.Literal)
+                and not isinstance(expr.right.value, bool) and expr.right.value == 0):
+            self.checks.error(expr.right.span, "division by zero", "E022")
+        return NUMBER if expr.op in ("+", "-", "*", "/", "%") else TRUTH
