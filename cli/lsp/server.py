@@ -97,6 +97,8 @@ def make_server() -> LanguageServer:
     @guarded(server)
     async def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
+        if not uri.startswith("file:"):  # an unsaved buffer has no file for check to run on
+            return
         text = text_of(uri)
         found = await asyncio.to_thread(saved_diagnostics, uri_to_path(uri))
         if text_of(uri) == text:  # not edited meanwhile
