@@ -10,7 +10,6 @@ any number of pages can share one server. A bad request raises
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +20,10 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.explain import explain_move
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
 from rulesdsl.interpreter.load import load_game, load_position, load_rules
-from rulesdsl.interpreter.search import WIN, best_move
+from rulesdsl.interpreter.search import WIN
 from rulesdsl.loader import bundled_games, find_rules
 
 MAX_SECONDS = 30.0
-MAX_DEPTH = 30
 MAX_HISTORY = 10_000
 
 # A source of solver values: (game, state) -> {move text: (value, remoteness)} or None.
@@ -182,19 +180,13 @@ class Api:
         return "".join({"from": origin or "", "to": target}.get(p, p) for p in parts)
 
     def search(self, game: Game, state: State, seconds: float):
-        """Iterative deepening until the time is spent (an estimate: a deeper search is not cut off)."""
-        start = time.monotonic()
-        choice, reached = None, 0
-        for depth in range(1, MAX_DEPTH + 1):
-            began = time.monotonic()
-            found = best_move(game, state, depth)
-            if found is None:
-                return None, 0
-            choice, reached = found, depth
-            spent = time.monotonic() - start
-            if abs(found.score) >= WIN / 2 or spent + 3 * (time.monotonic() - began) > seconds:
-                break
-        return choice, reached
+        """The engine's choice within ``seconds`` (iterative deepening) and the depth it finished."""
+        from rulesdsl.interpreter.engine import think
+
+        result = think(game, state, seconds=seconds)
+        if result is None:
+            return None, 0
+        return result, result.depth
 
     def describe(self, game: Game, state: State, played: tuple[State, Move] | None = None) -> dict[str, object]:
         """Everything the page shows of a position."""
