@@ -19,12 +19,15 @@ any error (or, with ``--strict``, any warning) was found, 2 on a usage error.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import click
 
-from rulesdsl.errors import Diagnostic
+from rulesdsl.cli.common import EXIT_INTERRUPTED
+from rulesdsl.errors import Diagnostic, Span
+from rulesdsl.limits import MAX_ECHO, MAX_PLAYOUT_PLIES, shown
 from rulesdsl.loader import find_rules
 from rulesdsl.verify.files import FileReport, safe_check
 from rulesdsl.verify.suites import SUITE_SUFFIX, rules_for
@@ -42,7 +45,7 @@ def as_json(diagnostic: Diagnostic) -> dict:
         "file": span.file, "line": span.line, "column": span.column,
         "end_line": span.end_line or span.line, "end_column": span.end_column or span.column,
         "severity": diagnostic.severity, "code": diagnostic.code,
-        "message": diagnostic.message, "hint": diagnostic.hint,
+        "message": shown(diagnostic.message), "hint": shown(diagnostic.hint),
     }
 
 
@@ -57,7 +60,7 @@ def _escape_property(text: str) -> str:
 def as_github(diagnostic: Diagnostic) -> str:
     """One finding as a GitHub Actions workflow command (an annotation)."""
     span = diagnostic.span
-    props = [f"file={_escape_property(span.file)}"]
+    props = [f"file={_escape_property(shown(span.file))}"]
     if span.line:
         props.append(f"line={span.line}")
         if span.column:
@@ -68,6 +71,7 @@ def as_github(diagnostic: Diagnostic) -> str:
                 props.append(f"endColumn={span.end_column}")
     props.append(f"title={_escape_property(diagnostic.code)}")
     message = diagnostic.message + (f" ({diagnostic.hint})" if diagnostic.hint else "")
+    message = shown(message, 2 * MAX_ECHO, keep="\r\n")  # line breaks: escaped as GitHub wants below
     level = "error" if diagnostic.severity == "error" else "warning"
     return f"::{level} {','.join(props)}::{_escape_data(message)}"
 
@@ -99,7 +103,7 @@ def _distinct(files: tuple[str, ...]) -> list[str]:
     for spec in files:
         target = str(rules_for(Path(spec))) if spec.endswith(SUITE_SUFFIX) else spec
         found = find_rules(target)
-        key = str(found.resolve()) if found is not None else spec
+        key = os.path.realpath(found) if found is not None else spec  # realpath: never raises on a loop
         if key not in keys:
             keys.add(key)
             out.append(spec)
@@ -112,7 +116,7 @@ def _distinct(files: tuple[str, ...]) -> list[str]:
 @click.option("--playouts", type=click.IntRange(min=0), default=20, show_default=True,
               help="Random games played from the start to test the compiled game (0: none).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random playouts.")
-@click.option("--max-plies", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--max-plies", type=click.IntRange(1, MAX_PLAYOUT_PLIES), default=200, show_default=True,
               help="Stop each playout after this many plies.")
 @click.option("--suites/--no-suites", default=True, show_default=True,
               help="Run the NAME.tests.yaml suite beside each rule file.")
@@ -127,11 +131,30 @@ def check(files: tuple[str, ...], strict: bool, playouts: int, seed: int, max_pl
     or names of bundled games. Exit 0 when clean (warnings allowed unless
     --strict), 1 when any error was found, 2 on a usage error.
     """
-    seen: set[tuple] = set()
     findings: list[Diagnostic] = []
     failed = False
+    try:
+        failed = _check_each(files, findings, strict, output, playouts=playouts, seed=seed, max_plies=max_plies,
+                             suites=suites)
+    except KeyboardInterrupt:  # Ctrl-C: the findings so far, still in the format asked for
+        interrupted = Diagnostic(Span(0, 0, file="rulesdsl"), "interrupted (Ctrl-C): the files after this "
+                                 "point were not checked", "E998")
+        findings.append(interrupted)
+        if output == "text":
+            click.echo(interrupted.one_line(), err=True)
+        _print_findings(findings, output)
+        sys.exit(EXIT_INTERRUPTED)
+    _print_findings(findings, output)
+    sys.exit(1 if failed else 0)
+
+
+def _check_each(files: tuple[str, ...], findings: list[Diagnostic], strict: bool, output: str,
+                **settings) -> bool:
+    """Check each file, adding its new findings to ``findings``; True when any failed."""
+    seen: set[tuple] = set()
+    failed = False
     for spec in _distinct(files):
-        report = safe_check(spec, playouts=playouts, seed=seed, max_plies=max_plies, suites=suites)
+        report = safe_check(spec, **settings)
         fresh = []
         for diagnostic in report.diagnostics:  # a parent file shared by variants is reported once
             key = (diagnostic.span, diagnostic.span.file, diagnostic.code, diagnostic.message)
@@ -144,9 +167,13 @@ def check(files: tuple[str, ...], strict: bool, playouts: int, seed: int, max_pl
             for diagnostic in fresh:
                 click.echo(diagnostic.with_caret(), err=True)
             click.echo(summary(report), err=True)
+    return failed
+
+
+def _print_findings(findings: list[Diagnostic], output: str) -> None:
+    """The findings on stdout as JSON or GitHub annotations (text went to stderr as it came)."""
     if output == "json":
         click.echo(json.dumps([as_json(d) for d in findings], indent=2))
     elif output == "github":
         for diagnostic in findings:
             click.echo(as_github(diagnostic))
-    sys.exit(1 if failed else 0)

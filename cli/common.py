@@ -11,16 +11,17 @@ import click
 from rulesdsl.errors import OptionError, RulesdslError, RulesError
 from rulesdsl.interpreter.game import Game, State
 from rulesdsl.interpreter.load import load_game, start_from
+from rulesdsl.limits import shown
 from rulesdsl.loader import parse_setting
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> None:
     """Print one line on stderr and exit."""
-    click.echo(f"rulesdsl: {message}", err=True)
+    click.echo(f"rulesdsl: {shown(message)}", err=True)
     sys.exit(code)
 
 

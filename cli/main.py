@@ -1,11 +1,14 @@
 """The ``rulesdsl`` command line: check, fmt, lsp, moves, perft, move, play, capture.
 
 Exit codes: 0 success, 1 invalid rule file / position / move (or check found
-errors), 2 usage error (unknown command or option, bad ``--set``).
+errors), 2 usage error (unknown command or option, bad ``--set``), 74 the
+output could not be written (stdout closed, disk full), 130 interrupted
+(Ctrl-C), 141 the reader of the output went away (a closed pipe).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 
@@ -15,34 +18,67 @@ from rulesdsl.cli.analyze_command import analyze
 from rulesdsl.cli.bench_command import bench
 from rulesdsl.cli.capture_command import capture
 from rulesdsl.cli.check_command import check
-from rulesdsl.cli.common import EXIT_USAGE, engine_options, fail, game_options, prepare, reports_errors, run_engine
+from rulesdsl.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    engine_options,
+    fail,
+    game_options,
+    prepare,
+    reports_errors,
+    run_engine,
+)
 from rulesdsl.cli.fmt_command import fmt
 from rulesdsl.cli.lsp_command import lsp
+from rulesdsl.cli.output import ClosedStream, OutputFailed
 from rulesdsl.cli.serve import serve
 from rulesdsl.cli.show_command import show
 from rulesdsl.cli.solve_command import solve_command
 from rulesdsl.interpreter.search import perft
+from rulesdsl.limits import shown
+
+
+def wants_json(args: list[str]) -> bool:
+    """Whether the command line asks for JSON output (``--json`` or ``--format json``)."""
+    return "--json" in args or "--format=json" in args or any(
+        a == "--format" and b == "json" for a, b in zip(args, args[1:]))
 
 
 class OneLineErrors(click.Group):
-    """A command group whose usage errors are one line on stderr (exit 2), not click's three."""
+    """A command group whose usage errors are one line on stderr (exit 2), not click's three.
+
+    Under ``--json`` a usage error is also a JSON object on stdout, so a
+    program reading the output always gets JSON.
+    """
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        argv = list(sys.argv[1:] if args is None else args)
         try:
-            super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx else "rulesdsl"
-            click.echo(f"{where}: {error.format_message()} (see '{where} --help')", err=True)
+            if wants_json(argv):
+                click.echo(json.dumps({"error": error.format_message(), "exit": EXIT_USAGE}))
+            click.echo(f"{where}: {shown(error.format_message())} (see '{where} --help')", err=True)
             sys.exit(EXIT_USAGE)
+        except OutputFailed as error:
+            error.finish()
         except click.ClickException as error:
-            click.echo(f"rulesdsl: {error.format_message()}", err=True)
+            click.echo(f"rulesdsl: {shown(error.format_message())}", err=True)
             sys.exit(error.exit_code)
         except click.exceptions.Abort:
             click.echo("rulesdsl: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         sys.exit(0)
+
+    def invoke(self, ctx: click.Context):
+        """Run the command; a failed write is :class:`OutputFailed`, not click's silent exit 1."""
+        try:
+            return super().invoke(ctx)
+        except OSError as error:
+            raise OutputFailed(error) from None
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -93,14 +129,28 @@ def moves(file, settings, position, history, as_json, why) -> None:
 @click.option("--divide", is_flag=True, help="Also print the count below each first move.")
 @reports_errors
 def perft_command(file, settings, position, history, depth, as_json, divide) -> None:
-    """Count move sequences of exactly 1..DEPTH plies."""
+    """Count move sequences of exactly 1..DEPTH plies.
+
+    Each depth is printed as soon as it is counted, so a long run shows its
+    progress and Ctrl-C keeps what was finished (with --json: the counts so
+    far and "interrupted": true; exit 130).
+    """
     game, state = prepare(file, settings, position, history)
-    counts = [perft(game, state, d) for d in range(1, depth + 1)]
+    counts: list[int] = []
+    try:
+        for d in range(1, depth + 1):
+            counts.append(perft(game, state, d))
+            if not as_json:
+                click.echo(f"{d}\t{counts[-1]}")
+                sys.stdout.flush()
+    except KeyboardInterrupt:
+        if as_json:
+            click.echo(json.dumps({"counts": counts, "interrupted": True}))
+        click.echo(f"rulesdsl: interrupted after depth {len(counts)}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     if as_json:
         click.echo(json.dumps({"counts": counts}))
         return
-    for d, count in enumerate(counts, start=1):
-        click.echo(f"{d}\t{count}")
     if divide and depth >= 1:
         for mv in game.legal_moves(state):
             click.echo(f"{game.format_move(state, mv)}\t{perft(game, game.apply(state, mv), depth - 1)}")
@@ -165,12 +215,21 @@ cli.add_command(lsp)
 
 
 def main() -> None:
-    """Console entry point."""
+    """Console entry point: exit codes 74 (output not written), 130 (Ctrl-C) and 141 (closed pipe) included."""
+    if sys.stdin is None:  # started with stdin closed (<&-): reading it is reading an empty stream
+        sys.stdin = io.StringIO("")
+    if sys.stdout is None:  # started with stdout closed (>&-): writing fails loudly, never silently
+        sys.stdout = ClosedStream()
     try:
-        cli(standalone_mode=True)
+        try:
+            cli(standalone_mode=True)
+        finally:
+            sys.stdout.flush()  # a pipe or a full disk fails here, after the command's last write
     except KeyboardInterrupt:
         click.echo("rulesdsl: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
+    except OSError as error:
+        OutputFailed(error).finish()
 
 
 if __name__ == "__main__":

@@ -112,15 +112,16 @@ def render(game: Game, state: State) -> str:
     _, _, miny, maxy = geometry.bounds
     canvas = _Canvas()
     lowest: dict[int, int] = {}
+    leftmost: dict[int, int] = {}  # per row, gathered in the same pass: a redraw is linear in cells
     for cell in geometry.cells:
         symbol = state.board[cell.index]
         mark = EMPTY_MARK if symbol == game.empty else symbol
         canvas.write(maxy - cell.y, column(cell.x, cell.y), mark)
         lowest[cell.x] = min(lowest.get(cell.x, cell.y), cell.y)
+        leftmost[cell.y] = min(leftmost.get(cell.y, cell.x), cell.x)
     for y in sorted(row_labels, reverse=True):
-        first = min(c.x for c in geometry.cells if c.y == y)
         label = row_labels[y]
-        canvas.write(maxy - y, column(first, y) - 1 - len(label), label)
+        canvas.write(maxy - y, column(leftmost[y], y) - 1 - len(label), label)
     for x, y in sorted(lowest.items()):
         canvas.write(maxy - (y - 1), column(x, y - 1), col_labels[x])
     return canvas.text()

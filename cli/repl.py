@@ -263,12 +263,14 @@ class Session:
             if choice is None:
                 raise RuntimeError("the engine found no move")
             text = self.move_text(choice.move)
-        except Exception as exc:  # never lose the game in play
+        except Exception as exc:  # never lose the game in play (Ctrl-C is not caught: it ends the session)
             reason = str(exc) or type(exc).__name__
             self.say(f"engine stopped ({reason}); you now play {self.name(turn)}")
             self.humans.add(turn)
             self.shown = False
             return
+        if choice.interrupted and not self.humans:  # watching the engine play itself: Ctrl-C ends it (exit 130)
+            raise KeyboardInterrupt
         if choice.interrupted:
             self.say("interrupted: the engine plays the best move it has found so far")
         self.say(f"{self.name(turn)} plays {text}")

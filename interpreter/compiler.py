@@ -19,6 +19,7 @@ from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
+from rulesdsl.limits import MAX_CELLS
 from rulesdsl.loader import Resolved
 
 EMPTY = "-"
@@ -49,13 +50,43 @@ def default_naming(shape: str) -> tuple[NamePart, ...]:
     return (NamePart("row", "A", True), NamePart("column", 1))
 
 
+def board_problem(shape: str, size: tuple, naming: tuple[NamePart, ...]) -> str:
+    """Why a board of this size cannot be built (empty when it can).
+
+    Checked on every compile, so the caps hold whatever set the size: the
+    defaults, ``--set``, an example's ``with``, a suite's options or a
+    position that implies a new size.
+    """
+    shown = " x ".join(map(str, size))
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in size):
+        return f"the board is {shape} {shown}: sizes are whole numbers of at least 1"
+    lines = {"column": size[0], "row": size[1]} if shape in ("grid", "rhombus") else {"column": 2 * size[0] - 1,
+                                                                         "row": 2 * size[0] - 1}
+    cells = lines["column"] * lines["row"]
+    if cells > MAX_CELLS:
+        return f"the board {shape} {shown} would have {cells} cells; at most {MAX_CELLS} are supported"
+    for part in naming:
+        if isinstance(part.first, str):
+            last = "z" if part.first.islower() else "Z"
+            room = ord(last) - ord(part.first) + 1
+            if lines[part.axis] > room:
+                return (f"the board {shape} {shown} has {lines[part.axis]} {part.axis}s but letters from "
+                        f"{part.first!r} to {last!r} name only {room}")
+    return ""
+
+
 def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, m.PositionFormat | None]:
     """Geometry, players, pieces and directions."""
     board = active.first(m.Board)
-    size = tuple(int(evaluate(e, options)) for e in board.size)
+    if board is None:
+        raise RulesdslError("no 'board' statement holds for these options")
+    size = tuple(evaluate(e, options) for e in board.size)
     names = active.first(m.CellNames)
     naming = (tuple(NamePart(p.axis, p.first, p.from_end) for p in names.parts)
               if names else default_naming(board.shape))
+    problem = board_problem(board.shape, size, naming)
+    if problem:
+        raise RulesdslError(f"{board.span}: {problem}")
     fmt = active.first(m.PositionFormat)
     geometry = build_geometry(board.shape, size, naming, fmt.top_first if fmt else True)
     players = active.first(m.Players).players

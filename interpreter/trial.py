@@ -17,9 +17,8 @@ from rulesdsl.expr import ExprError, evaluate
 from rulesdsl.findings import Findings
 from rulesdsl.interpreter.compiler import Active, compile_game
 from rulesdsl.interpreter.game import position_hint
+from rulesdsl.limits import MAX_CELLS
 from rulesdsl.options import option_values
-
-MAX_CELLS = 40_000  # a bigger board is surely a slip (and would make every move slow)
 
 
 def check_all(resolved) -> list[Diagnostic]:

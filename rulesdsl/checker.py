@@ -7,6 +7,7 @@ pipeline, warnings do not (unless ``check --strict``).
 from __future__ import annotations
 
 import contextlib
+from string import ascii_letters
 
 from rulesdsl import model as m
 from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
@@ -185,8 +186,9 @@ class Checker(TypeChecks, Lints):
                 self.error(stmt.span, "'rows' must be the last position field", "E040")
         for stmt in self.resolved.of(m.CellNames):
             for part in stmt.parts:
-                if isinstance(part.first, str) and (len(part.first) != 1 or not part.first.isalpha()):
-                    self.error(part.span, f"a letter axis starts at one letter, not {part.first!r}", "E041")
+                if isinstance(part.first, str) and (len(part.first) != 1 or part.first not in ascii_letters):
+                    self.error(part.span, f"a letter axis starts at one letter, not {part.first!r}", "E041",
+                               "letters are a to z or A to Z")
                 wrong = {"column": "top", "row": "right"}[part.axis]
                 if part.end_word == wrong:
                     right = {"column": "right", "row": "top"}[part.axis]
@@ -204,7 +206,11 @@ class Checker(TypeChecks, Lints):
                 self.error(stmt.span, "move notation needs 'from' or 'to'", "E042")
 
     def direction_names(self) -> set[str]:
-        return set(absolute_directions(self.shape)) | set(builtin_sets(self.shape)) | set(self.sets) | set(RELATIVE)
+        """Every direction name of this board (worked out once: a file may have thousands of sets)."""
+        if getattr(self, "_direction_names", None) is None:
+            self._direction_names = (set(absolute_directions(self.shape)) | set(builtin_sets(self.shape))
+                                     | set(self.sets) | set(RELATIVE))
+        return self._direction_names
 
     def check_dirs(self, refs: tuple[m.DirRef, ...]) -> None:
         known = self.direction_names()

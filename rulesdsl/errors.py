@@ -6,6 +6,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from rulesdsl.limits import MAX_ECHO, is_unsafe_char, shown
+
 
 @dataclass(frozen=True, order=True)
 class Span:
@@ -21,8 +23,6 @@ class Span:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-
-
 @dataclass(frozen=True)
 class Diagnostic:
     """One finding of the checker: an error or a warning at a place."""
@@ -35,22 +35,39 @@ class Diagnostic:
     source_line: str = ""
 
     def one_line(self) -> str:
-        """``file:line:col: severity: message (hint)`` on one line."""
-        where = str(self.span) if self.span.line else self.span.file
-        text = f"{where}: {self.severity}: {self.message}"
+        """``file:line:col: severity: message (hint)`` on one line.
+
+        Whatever the input put in it is escaped (no control or bidi
+        character reaches a terminal or a CI log) and each part is cut to
+        a few hundred characters.
+        """
+        where = shown(str(self.span) if self.span.line else self.span.file)
+        text = f"{where}: {self.severity}: {shown(self.message)}"
         if self.hint:
-            text += f" ({self.hint})"
+            text += f" ({shown(self.hint)})"
         return text
 
     def with_caret(self) -> str:
-        """The one-line form, then the source line and a caret under the place."""
+        """The one-line form, then the source line and a caret under the place.
+
+        A long source line is shown as a window of about 300 characters around
+        the place; control characters are shown as one replacement character
+        each so that the caret stays under its column.
+        """
         lines = [self.one_line()]
         if self.source_line and self.span.column:
-            lines.append("    " + self.source_line.rstrip("\r\n").expandtabs(1))
+            source = self.source_line.rstrip("\r\n").expandtabs(1)
+            source = "".join("\ufffd" if is_unsafe_char(c) else c for c in source)
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
-            lines.append("    " + " " * (self.span.column - 1) + "^" * width)
+            start = max(0, self.span.column - 1 - MAX_ECHO // 2)
+            window = source[start:start + MAX_ECHO]
+            prefix = "..." if start else ""
+            suffix = "..." if start + MAX_ECHO < len(source) else ""
+            lines.append("    " + prefix + window + suffix)
+            column = self.span.column - 1 - start + len(prefix)
+            lines.append("    " + " " * column + "^" * max(1, min(width, MAX_ECHO - column)))
         return "\n".join(lines)
 
 

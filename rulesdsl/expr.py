@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError, Span
+from rulesdsl.limits import MAX_DIGITS, MAX_NUMBER
 
 Value = int | bool | str
 
@@ -41,7 +42,7 @@ def evaluate(expr: m.Expr, env: Mapping[str, Value]) -> Value:
         if expr.op == "not":
             return not value
         _need_int(expr.operand, value)
-        return -value
+        return _bounded(expr, -value)
     if isinstance(expr, m.Logic):
         if expr.op == "and":
             return all(bool(evaluate(item, env)) for item in expr.items)
@@ -58,8 +59,15 @@ def evaluate(expr: m.Expr, env: Mapping[str, Value]) -> Value:
         if expr.op in ("+", "-", "*", "<", "<=", ">", ">="):
             _need_int(expr.left, left)
             _need_int(expr.right, right)
-        return BINARY[expr.op](left, right)
+        return _bounded(expr, BINARY[expr.op](left, right))
     raise ExprError(expr.span, "this condition only makes sense in an end rule")
+
+
+def _bounded(expr: m.Expr, value: Value) -> Value:
+    """``value``, refused when a number outgrows ``MAX_DIGITS`` digits (so repeated squaring stays cheap)."""
+    if not isinstance(value, bool) and isinstance(value, int) and abs(value) > MAX_NUMBER:
+        raise ExprError(expr.span, f"this works out to a number of more than {MAX_DIGITS} digits")
+    return value
 
 
 def _need_int(expr: m.Expr, value: Value) -> None:

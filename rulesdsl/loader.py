@@ -6,14 +6,17 @@ Checking and compiling a loaded file into a Game is the interpreter's:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesError, Span, line_of
+from rulesdsl.limits import MAX_EXTENDS
 from rulesdsl.options import option_values, parse_setting
 from rulesdsl.parser import parse_text
+from rulesdsl.sources import SourceError, command_line_file, extends_target, what_it_is
 
 __all__ = ["Resolved", "bundled_dir", "bundled_games", "find_rules", "option_values", "parse_setting", "resolve"]
 
@@ -31,17 +34,16 @@ def bundled_games() -> list[str]:
 
 
 def find_rules(spec: str, relative_to: Path | None = None) -> Path | None:
-    """A rule file by path, by path relative to ``relative_to``, or by bundled name."""
-    candidates = []
+    """A rule file named on the command line (or, with ``relative_to``, by ``extends`` in a file there).
+
+    See :mod:`rulesdsl.sources`: a path-like name is a path, never the bundled game of that name.
+    """
     if relative_to is not None:
-        candidates += [relative_to / spec, relative_to / (spec + SUFFIX)]
-    candidates += [Path(spec), Path(spec + SUFFIX)]
-    name = Path(spec).name
-    candidates += [bundled_dir() / name, bundled_dir() / (name + SUFFIX)]
-    for path in candidates:
-        if path.is_file():
-            return path
-    return None
+        try:
+            return extends_target(spec, relative_to / "_", bundled_dir())
+        except SourceError:
+            return None
+    return command_line_file(spec, bundled_dir())
 
 
 @dataclass
@@ -52,14 +54,18 @@ class Resolved:
     statements: list[m.Statement]
     texts: dict[str, str] = field(default_factory=dict)
     examples: list[m.Example] = field(default_factory=list)
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def of(self, kind: type) -> list:
         """All statements of one type, in order."""
         return [s for s in self.statements if isinstance(s, kind)]
 
     def source_line(self, span: Span) -> str:
-        """The text of the line a span points into (for carets)."""
-        return line_of(self.texts.get(span.file, ""), span.line)
+        """The text of the line a span points into (for carets); each file is split once."""
+        if span.file not in self._lines:
+            self._lines[span.file] = self.texts.get(span.file, "").split("\n")  # lines as the parser counts them
+        lines = self._lines[span.file]
+        return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
 
     def attach(self, diagnostic: Diagnostic) -> Diagnostic:
         """The diagnostic with its source line filled in."""
@@ -70,6 +76,9 @@ class Resolved:
 
 def read_file(path: Path) -> m.RuleFile:
     """Parse one file (no ``extends`` resolution)."""
+    problem = what_it_is(path)
+    if problem:
+        raise RulesError([Diagnostic(Span(0, 0, file=str(path)), f"cannot read file: it {problem}", "E002")])
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
@@ -106,13 +115,21 @@ def resolve(path: Path, _chain: tuple[str, ...] = (), text: str | None = None) -
                                      source_line=_line(rule_file.text, extends[1].span))])
     for stmt in own:
         if isinstance(stmt, m.Extends):
-            target = find_rules(stmt.target, path.parent)
+            if len(_chain) >= MAX_EXTENDS - 1:
+                raise RulesError([Diagnostic(stmt.span, f"more than {MAX_EXTENDS} files extend one another", "E008",
+                                             hint="shorten the chain of extends",
+                                             source_line=_line(rule_file.text, stmt.span))])
+            try:
+                target = extends_target(stmt.target, path, bundled_dir())
+            except SourceError as error:
+                raise RulesError([Diagnostic(stmt.span, error.message, error.code, hint=error.hint,
+                                             source_line=_line(rule_file.text, stmt.span))]) from None
             if target is None:
                 raise RulesError([Diagnostic(stmt.span, f"extends {stmt.target!r}: no such rule file", "E003",
                                              hint="give a path relative to this file or a bundled game's name",
                                              source_line=_line(rule_file.text, stmt.span))])
-            key = str(target.resolve())
-            here = str(path.resolve())
+            key = os.path.realpath(target)
+            here = os.path.realpath(path)
             if key in _chain or key == here:
                 cycle = (*_chain, here, key)
                 raise RulesError([Diagnostic(stmt.span, f"extends {stmt.target!r} makes a cycle", "E004",

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from rulesdsl import model as m
 from rulesdsl.errors import OptionError, suggest
 from rulesdsl.expr import ExprError, Value, evaluate
+from rulesdsl.limits import MAX_DIGITS, shown
 
 NUMBER, TRUTH, TEXT = "a number", "a truth value", "text"
 
@@ -35,6 +36,8 @@ def _convert(decl: m.OptionDecl, default: Value, raw: str) -> Value:
             return False
         raise OptionError(f"option {decl.name}: expected true or false, got {raw!r}")
     if isinstance(default, int):
+        if len(raw.strip().lstrip("+-")) > MAX_DIGITS:
+            raise OptionError(f"option {decl.name}: {shown(raw, 40)} has more than {MAX_DIGITS} digits")
         try:
             return int(raw)
         except ValueError:

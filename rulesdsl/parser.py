@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesError, Span, line_of
 from rulesdsl.grammar import grammar_parser
+from rulesdsl.limits import MAX_DEPTH, MAX_DIGITS, first_unsafe
 from rulesdsl.syntax_errors import later_syntax_errors, syntax_diagnostic
 
 ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
@@ -16,9 +17,41 @@ ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
 class BadEscape(ValueError):
     """A backslash escape a string cannot have; ``column`` is where in the token it starts."""
 
+    code, width = "E001", 2
+    hint = "a string knows \\\\, \\\" and \\' only"
+
     def __init__(self, token: str, column: int):
-        super().__init__(f"unknown escape '{token[column:column + 2]}' in a string")
+        super().__init__(f"syntax error: unknown escape '{token[column:column + 2]}' in a string")
         self.token, self.column = token, column
+
+
+class BadCharacter(BadEscape):
+    """A control or bidi character in a string (raw or from an escape): it would reach a terminal."""
+
+    code, width = "E006", 1
+    hint = "strings are printed in moves, boards and reports: they may hold no line break, tab or control character"
+
+    def __init__(self, token: str, column: int, char: str):
+        ValueError.__init__(self, f"a string may not hold the control character U+{ord(char):04X}")
+        self.token, self.column = token, column
+
+
+class TooLarge(BadEscape):
+    """A number of more than ``MAX_DIGITS`` digits."""
+
+    code, width = "E007", 1
+    hint = f"numbers in rule files have at most {MAX_DIGITS} digits"
+
+    def __init__(self, token: str):
+        ValueError.__init__(self, f"a number of {len(token)} digits is too large")
+        self.token, self.column, self.width = token, 0, len(token)
+
+
+def number(token: str) -> int:
+    """The value of an ``INT`` token, refused beyond ``MAX_DIGITS`` digits."""
+    if len(token) > MAX_DIGITS:
+        raise TooLarge(token)
+    return int(token)
 
 
 def unquote(token: str) -> str:
@@ -27,6 +60,9 @@ def unquote(token: str) -> str:
     Decoded by hand: text from a rule file is never handed to Python's evaluator.
     """
     body = token[1:-1]
+    raw = first_unsafe(body)
+    if raw >= 0:
+        raise BadCharacter(token, raw + 1, body[raw])
     if "\\" not in body:
         return body
     out: list[str] = []
@@ -35,6 +71,8 @@ def unquote(token: str) -> str:
         if body[i] == "\\" and i + 1 < len(body):
             if body[i + 1] not in ESCAPES:
                 raise BadEscape(token, i + 1)
+            if body[i + 1] in "nt":
+                raise BadCharacter(token, i + 1, ESCAPES[body[i + 1]])
             out.append(ESCAPES[body[i + 1]])
             i += 2
         else:
@@ -73,7 +111,7 @@ class _Builder(Transformer):
 
     # -- expressions --------------------------------------------------------
     def int_lit(self, meta, items):
-        return m.Literal(self._span(meta), int(items[0]))
+        return m.Literal(self._span(meta), number(items[0]))
 
     def true_lit(self, meta, items):
         return m.Literal(self._span(meta), True)
@@ -133,7 +171,7 @@ class _Builder(Transformer):
     def in_a_row(self, meta, items):
         token = items[1]
         span = self._tspan(token)
-        length = m.Literal(span, int(token)) if token.type == "INT" else m.NameRef(span, str(token))
+        length = m.Literal(span, number(token)) if token.type == "INT" else m.NameRef(span, str(token))
         return m.InARow(self._span(meta), str(items[0]), length)
 
     def connects(self, meta, items):
@@ -197,7 +235,7 @@ class _Builder(Transformer):
 
     def name_part(self, meta, items):
         axis, first, from_end = items
-        value: str | int = unquote(first) if first.type == "STRING" else int(first)
+        value: str | int = unquote(first) if first.type == "STRING" else number(first)
         end_word = str(from_end).split()[-1] if from_end is not None else ""
         return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word)
 
@@ -287,11 +325,11 @@ class _Builder(Transformer):
         return ("capture", True, self._span(meta))
 
     def line_exact(self, meta, items):
-        return ("line", (int(items[0]), int(items[0])), self._span(meta))
+        return ("line", (number(items[0]), number(items[0])), self._span(meta))
 
     def line_range(self, meta, items):
-        high = int(items[1]) if items[1] is not None else None
-        return ("line", (int(items[0]), high), self._span(meta))
+        high = number(items[1]) if items[1] is not None else None
+        return ("line", (number(items[0]), high), self._span(meta))
 
     def again_stmt(self, meta, items):
         after, choice, or_pass, guard = items
@@ -333,6 +371,8 @@ class _Builder(Transformer):
         return m.Feature(self._span(meta), str(name), str(kind) if kind else None, weight)
 
     def signed_number(self, meta, items):
+        if len(items[0].lstrip("+-").split(".")[0]) > MAX_DIGITS:  # the cap keeps every weight a finite float
+            raise TooLarge(items[0])
         return float(items[0])
 
     def example_stmt(self, meta, items):
@@ -356,7 +396,7 @@ class _Builder(Transformer):
         return ("moves", tuple(unquote(s) for s in items if s is not None))
 
     def expect_perft(self, meta, items):
-        return ("perft", tuple(int(i) for i in items))
+        return ("perft", tuple(number(i) for i in items))
 
     def expect_win(self, meta, items):
         return ("win", (str(items[0]), str(items[1])))
@@ -368,13 +408,50 @@ class _Builder(Transformer):
         return ("ongoing", ())
 
 
+CHAINS = ("sum", "product", "comparison")
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """The innermost node at which an expression gets deeper than ``MAX_DEPTH``, or ``None``.
+
+    Depth counts what a recursive walk of the model would: one level per
+    nested node, one per operator of a chain (``a + b + c`` is two deep).
+    Walked without recursion, so any nesting is measured safely.
+    """
+    depth: dict[int, int] = {}
+    stack: list[tuple[Tree, bool]] = [(tree, False)]
+    while stack:
+        node, done = stack.pop()
+        children = [c for c in node.children if isinstance(c, Tree)]
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children)
+            continue
+        inner = max((depth.pop(id(c)) for c in children), default=0)
+        steps = (len(node.children) - 1) // 2 if node.data in CHAINS else 1
+        depth[id(node)] = inner + max(1, steps)
+        if depth[id(node)] > MAX_DEPTH + 3:  # a statement and its guard add up to three levels
+            return node
+    return None
+
+
 def parse_text(text: str, path: str = "<rules>") -> m.RuleFile:
-    """Parse a rule file's text; raises :class:`RulesError` on a syntax error."""
+    """Parse a rule file's text; raises :class:`RulesError` on a syntax error.
+
+    A byte-order mark at the start is skipped; an expression nested deeper
+    than the cap is refused (E007) before anything walks it recursively.
+    """
+    text = text.removeprefix("\ufeff")
     try:
         tree = grammar_parser().parse(text)
     except UnexpectedInput as error:
         first = syntax_diagnostic(error, path, text)
         raise RulesError([first, *later_syntax_errors(text, path, first.span.line)]) from None
+    deep = _too_deep(tree)
+    if deep is not None:
+        span = Span(deep.meta.line, deep.meta.column, deep.meta.line, deep.meta.column + 1, path)
+        raise RulesError([Diagnostic(span, f"this expression is nested more than {MAX_DEPTH} levels deep", "E007",
+                                     hint="split it into options", source_line=text.split("\n")[span.line - 1])])
     try:
         statements = _Builder(path).transform(tree)
     except VisitError as error:  # a bad escape, or a bug in the builder: reported with its place
@@ -383,8 +460,7 @@ def parse_text(text: str, path: str = "<rules>") -> m.RuleFile:
         if isinstance(bad, BadEscape) and getattr(token, "line", None):
             line, column = token.line, token.column + bad.column
             source = line_of(text, line)
-            raise RulesError([Diagnostic(Span(line, column, line, column + 2, path), f"syntax error: {bad}",
-                                         "E001", hint="a string knows \\n, \\t, \\\\, \\\" and \\' only",
-                                         source_line=source)]) from None
+            raise RulesError([Diagnostic(Span(line, column, line, column + bad.width, path), str(bad),
+                                         bad.code, hint=bad.hint, source_line=source)]) from None
         raise RulesError([Diagnostic(Span(0, 0, file=path), f"internal error: {bad}")]) from None
     return m.RuleFile(path, text, statements)

@@ -23,7 +23,9 @@ from rulesdsl.expr import ExprError
 from rulesdsl.interpreter.compiler import compile_game
 from rulesdsl.interpreter.game import position_hint
 from rulesdsl.interpreter.load import load_position
+from rulesdsl.limits import MAX_DIGITS, MAX_SUITE_BYTES, MAX_SUITE_CASES
 from rulesdsl.options import fold_options, option_hint, option_values
+from rulesdsl.sources import what_it_is
 from rulesdsl.verify.examples import check_expectation
 
 SUITE_SUFFIX = ".tests.yaml"
@@ -172,6 +174,10 @@ class _Reader:
             self.found.append(Diagnostic(self.span(root), message, "E301",
                                          hint="start each case with '- ', e.g. - name: the start"))
             return []
+        if len(root.value) > MAX_SUITE_CASES:
+            self.found.append(Diagnostic(self.span(root), f"a suite has at most {MAX_SUITE_CASES} cases, "
+                                         f"this one {len(root.value)}", "E301", hint="split it"))
+            return []
         out = []
         for number, node in enumerate(root.value, start=1):
             try:
@@ -239,11 +245,14 @@ class _Reader:
                                "write e.g. perft: [1, 1, 2]")
             counts = []
             for item in node.value:
-                if not (isinstance(item, yaml.ScalarNode) and item.tag.endswith(":int")
-                        and int(item.value.replace("_", ""), 0) >= 0):
+                digits = item.value.replace("_", "") if isinstance(item, yaml.ScalarNode) else ""
+                # Plain decimal digits only: YAML 1.1 also reads 1:00 (sexagesimal), 0x1F and 0o17 as ints.
+                if not (item.tag.endswith(":int") and digits.isascii() and digits.isdigit()):
                     raise _Invalid(self.span(item), f"{label}: a perft count is a whole number >= 0, "
                                    f"not {_describe(item)}")
-                counts.append(int(item.value.replace("_", ""), 0))
+                if len(digits) > MAX_DIGITS:
+                    raise _Invalid(self.span(item), f"{label}: a perft count has at most {MAX_DIGITS} digits")
+                counts.append(int(digits))
             return Expectation("perft", tuple(counts), span)
         text = self.text(node, "result")
         words = text.lower().split()
@@ -257,16 +266,42 @@ class _Reader:
                        "write 'PLAYER wins', 'PLAYER loses', 'draw', or 'none' for a game that is not over")
 
 
+class _SafeSuiteLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing aliases and nesting deeper than a suite needs.
+
+    Aliases make a small file stand for a huge tree (billion laughs); deep
+    nesting would exhaust Python's stack. Neither has a use in a suite.
+    """
+
+    MAX_NESTING = 20
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a suite",
+                                              self.peek_event().start_mark)
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > self.MAX_NESTING:
+                raise yaml.composer.ComposerError(None, None, f"nested more than {self.MAX_NESTING} levels deep",
+                                                  self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 def load_suite(path: Path) -> tuple[Suite, list[Diagnostic]]:
     """Read and validate the shape of a suite; problems found come back as diagnostics."""
     name = str(path)
     suite = Suite(name)
+    problem = what_it_is(path, MAX_SUITE_BYTES)
+    if problem:
+        return suite, [Diagnostic(Span(0, 0, file=name), f"cannot read the suite: it {problem}", "E300")]
     try:
         suite.text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return suite, [Diagnostic(Span(0, 0, file=name), f"cannot read the suite: {error}", "E300")]
     try:
-        root = yaml.compose(suite.text, Loader=yaml.SafeLoader)
+        root = yaml.compose(suite.text, Loader=_SafeSuiteLoader)
     except yaml.YAMLError as error:
         return suite, [suite.attach(_yaml_diagnostic(error, name))]
     reader = _Reader(name)
