@@ -91,25 +91,58 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         over = {"enemy": theirs, "friend": mine, "any": frozenset(tables.owner)}[rule.over or "enemy"]
         capture = rule.capture
 
+        def jump_move(sym: str, c: int, mid: int, t: int) -> Move:
+            put = promoted.get(sym, sym) if t in far else sym
+            if capture:
+                return Move(c, t, ((c, empty), (mid, empty), (t, put)), action, (c,), (mid,), 1)
+            return Move(c, t, ((c, empty), (t, put)), action, (c,))
+
         def jump_targets(sym: str, c: int) -> list[tuple[int, int, Move]]:
             """From ``c``: (jumped cell, landing cell, the move) for each direction that stays on the board."""
             found = []
             for ray in rays:
                 mid = ray[c]
                 t = ray[mid] if mid >= 0 else -1
-                if t < 0:
-                    continue
-                put = promoted.get(sym, sym) if t in far else sym
-                if capture:
-                    move = Move(c, t, ((c, empty), (mid, empty), (t, put)), action, (c,), (mid,), 1)
-                else:
-                    move = Move(c, t, ((c, empty), (t, put)), action, (c,))
-                found.append((mid, t, move))
+                if t >= 0:
+                    found.append((mid, t, jump_move(sym, c, mid, t)))
             return found
 
         landing = _lazy_tables(movers, cells)
+        # Seen from the landing cell: when the board has fewer empty cells than movers (early in
+        # Konane, say), look from each empty cell back along every direction instead.
+        single = next(iter(movers)) if len(movers) == 1 else None
+        back = [[-1] * len(cells) for _ in rays]
+        for di, ray in enumerate(rays):
+            for c in cells:
+                if ray[c] >= 0:
+                    back[di][ray[c]] = c
+        arriving: list = [None] * len(cells)
+
+        def arrivals(t: int) -> list[tuple[int, int, int, Move]]:
+            """Into ``t``: (generation rank, origin, jumped cell, the move) for each direction."""
+            found = []
+            for di in range(len(rays)):
+                mid = back[di][t]
+                c = back[di][mid] if mid >= 0 else -1
+                if c >= 0:
+                    found.append((c * len(rays) + di, c, mid, jump_move(single, c, mid, t)))
+            return found
 
         def gen_jump(board: str, out: list[Move]) -> None:
+            if single is not None and board.count(empty) < board.count(single):
+                found = []
+                t = board.find(empty)
+                while t >= 0:
+                    into = arriving[t]
+                    if into is None:
+                        into = arriving[t] = arrivals(t)
+                    for rank, c, mid, move in into:
+                        if board[c] == single and board[mid] in over:
+                            found.append((rank, move))
+                    t = board.find(empty, t + 1)
+                found.sort()  # the order the piece-by-piece scan below gives
+                out.extend(move for _, move in found)
+                return
             for c in located(board):
                 sym = board[c]
                 per_cell = landing[sym]

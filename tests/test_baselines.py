@@ -83,3 +83,20 @@ def test_random_games_agree_ply_by_ply(rules, module, settings, depth):
             state = game.apply(state, theirs[pick][2])
             mine = base.play(mine, base.moves(mine)[ours[pick][2]])
             assert game.format_position(state) == base.position(mine)
+
+
+def test_moves_come_in_board_order_however_they_are_found():
+    # Jumps are found from the pieces or, when empty cells are fewer, from the empty cells;
+    # either way the list is in the order of the piece that moves (what `moves` prints).
+    for rows, cols in ((6, 6), (8, 8)):
+        game = load_game("konane", {"rows": str(rows), "cols": str(cols)})
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = game.initial_state()
+            while True:
+                moves = [mv for mv in game.legal_moves(state) if mv.origin >= 0]
+                origins = [mv.origin for mv in moves]
+                assert origins == sorted(origins), game.format_position(state)
+                if not moves:
+                    break
+                state = game.apply(state, rng.choice(moves))
