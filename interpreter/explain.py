@@ -219,7 +219,7 @@ class Explainer:
 
     def game_over(self, state: State, outcome) -> Reason:
         """The end rule that finished the game."""
-        rule = self.fired_end_rule(outcome.reason)
+        rule = getattr(outcome, "rule", None) or self.fired_end_rule(outcome.reason)
         result = "a draw" if outcome.winner is None else f"{self.player(outcome.winner)} has won"
         return self.cite("game-over", f"the game is over: {result} ({outcome.reason})", rule)
 
@@ -500,7 +500,7 @@ class Explainer:
                                  self.again if why else None))
         outcome = self.game.outcome(after)
         if outcome is not None:
-            rule = self.fired_end_rule(outcome.reason)
+            rule = getattr(outcome, "rule", None) or self.fired_end_rule(outcome.reason)
             result = "draw" if outcome.winner is None else f"{self.player(outcome.winner)} wins"
             note = " (misere swaps the result)" if self.misere is not None and outcome.winner is not None else ""
             out.append(self.cite("end", f"{result}: {outcome.reason}{note}", rule))
