@@ -119,9 +119,13 @@ def render(game: Game, state: State) -> str:
         canvas.write(maxy - cell.y, column(cell.x, cell.y), mark)
         lowest[cell.x] = min(lowest.get(cell.x, cell.y), cell.y)
         leftmost[cell.y] = min(leftmost.get(cell.y, cell.x), cell.x)
+    grid = geometry.shape == "grid"  # a grid with holes (board ... where) keeps its labels on the edges
+    minx = geometry.bounds[0]
     for y in sorted(row_labels, reverse=True):
+        first = minx if grid else leftmost[y]
         label = row_labels[y]
-        canvas.write(maxy - y, column(leftmost[y], y) - 1 - len(label), label)
+        canvas.write(maxy - y, column(first, y) - 1 - len(label), label)
     for x, y in sorted(lowest.items()):
-        canvas.write(maxy - (y - 1), column(x, y - 1), col_labels[x])
+        below = miny - 1 if grid else y - 1
+        canvas.write(maxy - below, column(x, below), col_labels[x])
     return canvas.text()

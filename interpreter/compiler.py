@@ -88,7 +88,14 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
     if problem:
         raise RulesdslError(f"{board.span}: {problem}")
     fmt = active.first(m.PositionFormat)
-    geometry = build_geometry(board.shape, size, naming, fmt.top_first if fmt else True)
+    keep = None
+    if board.where is not None:
+        where = board.where
+
+        def keep(x: int, y: int) -> bool:
+            return bool(evaluate(where, {**options, "col": x, "row": y}))
+
+    geometry = build_geometry(board.shape, size, naming, fmt.top_first if fmt else True, keep)
     players = active.first(m.Players).players
     player_names = tuple(p.name for p in players)
     owner: dict[str, int] = {}

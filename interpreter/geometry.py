@@ -9,10 +9,12 @@ six neighbours of ``(x, y)`` are ``(x±1, y)``, ``(x, y±1)``, ``(x+1, y+1)`` an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from rulesdsl.directions import GRID_DIRECTIONS, GRID_SETS, HEX_DIRECTIONS, HEX_SETS, Vector, rotate_left
+from rulesdsl.errors import RulesdslError
 
 __all__ = ["GRID_DIRECTIONS", "GRID_SETS", "HEX_DIRECTIONS", "HEX_SETS", "Cell", "Geometry", "NamePart", "Vector",
            "build_geometry", "rotate_left"]
@@ -146,12 +148,22 @@ def build_geometry(
     size: tuple[int, ...],
     naming: tuple[NamePart, ...],
     top_first: bool,
+    keep: Callable[[int, int], bool] | None = None,
 ) -> Geometry:
-    """Lay out a board: cells in position-listing order, names, directions."""
+    """Lay out a board: cells in position-listing order, names, directions.
+
+    ``keep(x, y)`` (from ``board ... where``) leaves out the lattice points where
+    it is false; names still count lines from the whole lattice's edges.
+    """
     points = lattice_points(shape, size)
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    if keep is not None:
+        points = [p for p in points if keep(*p)]
+        if not points:
+            raise RulesdslError("the board has no cells: its 'where' condition holds on none")
+        ys = [p[1] for p in points]
     row_ys = sorted(set(ys), reverse=top_first)
     row_rank = {y: rank for rank, y in enumerate(row_ys)}  # a dict, not list.index: linear in cells
     ordered = sorted(points, key=lambda p: (row_rank[p[1]], p[0]))

@@ -17,6 +17,7 @@ from rulesdsl.expr import ExprError, evaluate
 from rulesdsl.findings import Findings
 from rulesdsl.interpreter.compiler import Active, compile_game
 from rulesdsl.interpreter.game import position_hint
+from rulesdsl.interpreter.geometry import lattice_points
 from rulesdsl.limits import MAX_CELLS
 from rulesdsl.options import option_values
 
@@ -95,6 +96,10 @@ class TrialCompile(Findings):
             self.error(board.span, f"{context}, the board has {cells} cells; at most {MAX_CELLS} are "
                        "supported", "E043")
             return False
+        if board.where is not None and cells_of(board, sizes, values) == 0:
+            self.error(board.span, f"{context}, the board has no cells: its 'where' condition holds on none",
+                       "E043", "col and row count from 1 at the bottom left")
+            return False
         names = active.first(m.CellNames)
         if names is not None:
             parts = [(p.axis, p.first, p.span) for p in names.parts]
@@ -147,3 +152,9 @@ def without_comment(line: str) -> str:
         elif char == "#":
             return line[:i].rstrip()
     return line.rstrip()
+
+
+def cells_of(board: m.Board, sizes: list, values) -> int:
+    """How many lattice points of the board's shape its ``where`` keeps ."""
+    points = lattice_points(board.shape, tuple(sizes))
+    return sum(bool(evaluate(board.where, {**values, "col": x, "row": y})) for x, y in points)

@@ -175,6 +175,8 @@ class Checker(TypeChecks, Lints):
         for board in self.resolved.of(m.Board):
             for expr in board.size:
                 self.check_names(expr, self.options)
+            if board.where is not None:
+                self.check_names(board.where, {**self.options, "col": None, "row": None})
         for stmt in self.resolved.of(m.PositionFormat):
             fields = list(stmt.fields)
             if sum(f in ("rows", "board") for f in fields) != 1:

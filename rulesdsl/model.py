@@ -227,8 +227,11 @@ class Forward(Statement):
 
 @dataclass(frozen=True)
 class Board(Statement):
+    """``board grid C x R [where EXPR]``: the lattice points of a shape (where EXPR holds on col, row)."""
+
     shape: str
     size: tuple[Expr, ...]
+    where: Expr | None = None
 
 
 @dataclass(frozen=True)

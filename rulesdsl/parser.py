@@ -222,13 +222,16 @@ class _Builder(Transformer):
         return m.Forward(self._span(meta), pairs)
 
     def board_grid(self, meta, items):
-        return m.Board(self._span(meta), "grid", (items[0], items[1]), guard=items[2])
+        return m.Board(self._span(meta), "grid", (items[0], items[1]), items[2], guard=items[3])
 
     def board_rhombus(self, meta, items):
-        return m.Board(self._span(meta), "rhombus", (items[0], items[1]), guard=items[2])
+        return m.Board(self._span(meta), "rhombus", (items[0], items[1]), items[2], guard=items[3])
 
     def board_hexagon(self, meta, items):
-        return m.Board(self._span(meta), "hexagon", (items[0],), guard=items[1])
+        return m.Board(self._span(meta), "hexagon", (items[0],), items[1], guard=items[2])
+
+    def board_where(self, meta, items):
+        return items[0]
 
     def cells_stmt(self, meta, items):
         return m.CellNames(self._span(meta), tuple(items))

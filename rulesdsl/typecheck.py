@@ -20,6 +20,8 @@ class TypeChecks(Findings):
         for board in self.resolved.of(m.Board):
             for expr in board.size:
                 self.need(expr, self.expr_type(expr, env, False), NUMBER, "a board size")
+            if board.where is not None:
+                self.expr_type(board.where, {**env, "col": NUMBER, "row": NUMBER}, False)
         for stmt in self.resolved.statements:
             if stmt.guard is not None:
                 self.expr_type(stmt.guard, env, False)
