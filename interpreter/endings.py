@@ -230,6 +230,36 @@ class ConditionCompiler(m.ExprVisitor):
 
         return connects
 
+    def visit_OneGroup(self, expr: m.OneGroup) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        tables = self.tables
+        players = range(len(tables.player_names))
+        by_player = [tables.symbols_of(p) for p in players]
+        along = expr.directions or (m.DirRef(expr.span, "all"),)
+        cells_range = range(len(tables.geometry.cells))
+        around_of = []
+        for p in players:  # per player: relative directions may differ
+            tabs = [tables.neighbours(v) for v in tables.vectors(along, p)]
+            around_of.append([tuple(t[c] for t in tabs if t[c] >= 0) for c in cells_range])
+
+        def one_group(state: State, moves: MovesThunk) -> bool:
+            player = ref(state)
+            mine, around = by_player[player], around_of[player]
+            board = state.board
+            cells = [c for c, s in enumerate(board) if s in mine]
+            if not cells:
+                return False
+            seen = {cells[0]}
+            todo = [cells[0]]
+            while todo:
+                for n in around[todo.pop()]:
+                    if n not in seen and board[n] in mine:
+                        seen.add(n)
+                        todo.append(n)
+            return len(seen) == len(cells)
+
+        return one_group
+
     def visit_OnFarRow(self, expr: m.OnFarRow) -> Condition:
         ref = player_ref(expr.player, self.tables)
         by_player = [self.tables.symbols_of(p, expr.kind) for p in range(len(self.tables.player_names))]

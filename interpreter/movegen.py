@@ -42,6 +42,9 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     promoted = tables.promotions
     far = tables.far_cells(player) if promoted else frozenset()
 
+    if action == "slide" and (rule.over or rule.by_line):
+        return _slide_over(rule, tables, player, movers, mine, theirs, rays, vectors)
+
     located = _locator(movers, cells)
 
     if action in ("step", "slide"):
@@ -264,6 +267,58 @@ def _line_symbols(board: str, ray: tuple[int, ...], c: int, k: int) -> tuple[str
 
 def _nothing(board: str, out: list[Move]) -> None:
     """The generator of a rule whose piece kind the player does not have."""
+
+
+def _slide_over(rule: m.MoveRule, tables: Tables, player: int, movers: frozenset[str], mine: frozenset[str],
+                theirs: frozenset[str], rays: list[tuple[int, ...]], vectors: list) -> Generator:
+    """A slide that passes over pieces (``over friend``...) or goes an exact distance (``by pieces in line``).
+
+    With ``by pieces in line`` the piece moves exactly as many cells as there are
+    pieces, of both players and itself included, on the whole line through it
+    along that direction (both ways). The cells passed must be empty or, with
+    ``over``, hold a piece of that class; the landing cell must be empty or, with
+    ``to enemy``, an enemy piece, which is captured.
+    """
+    empty = tables.empty
+    passable = {None: frozenset(), "friend": mine, "enemy": theirs,
+                "any": frozenset(tables.owner)}[rule.over] | {empty}
+    targets = set(rule.targets or ("empty",))
+    may_capture_onto = "enemy" in targets
+    may_enter_empty = "empty" in targets
+    backs = [tables.neighbours((-v[0], -v[1])) for v in vectors]
+    by_line = rule.by_line
+    cells = range(tables.cell_count)
+
+    def gen_slide_over(board: str, out: list[Move]) -> None:
+        for c in cells:
+            piece = board[c]
+            if piece not in movers:
+                continue
+            for ray, back in zip(rays, backs):
+                if by_line:
+                    distance = 1
+                    for table in (ray, back):
+                        t = table[c]
+                        while t >= 0:
+                            distance += board[t] != empty
+                            t = table[t]
+                else:
+                    distance = 0  # any distance
+                t, i = ray[c], 1
+                while t >= 0:
+                    there = board[t]
+                    if not distance or i == distance:
+                        if there == empty and may_enter_empty:
+                            out.append(Move(c, t, ((c, empty), (t, piece)), "slide", (c,)))
+                        elif there in theirs and may_capture_onto:
+                            out.append(Move(c, t, ((c, empty), (t, piece)), "slide", (c,), (t,), 1))
+                        if distance:
+                            break
+                    if there not in passable:
+                        break
+                    t, i = ray[t], i + 1
+
+    return gen_slide_over
 
 
 def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:

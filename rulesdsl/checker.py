@@ -322,7 +322,7 @@ class Checker(TypeChecks, Lints):
                 if rule.over is not None and rule.over not in over:
                     self.unknown(spans["over"], "jump target", rule.over, over, "E060")
                 for word, given in (("over", rule.over is not None), ("capture", rule.capture),
-                                    ("line", rule.line is not None)):
+                                    ("line", rule.line is not None), ("by pieces in line", rule.by_line)):
                     if given and word not in action.modifiers:
                         self.error(spans[word], misplaced_message(word, rule.action), "E061")
                 if rule.line is not None:
@@ -506,6 +506,10 @@ class ConditionChecks(m.ExprVisitor):
         if expr.sides[0].name == expr.sides[1].name:
             c.error(expr.sides[1].span, "a chain joins two different sides", "E074", "e.g. connects top and bottom")
         c.check_dirs(expr.along)
+
+    def visit_OneGroup(self, expr: m.OneGroup) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.c.check_dirs(expr.directions)
 
     def visit_OnFarRow(self, expr: m.OnFarRow) -> None:
         self.c.player_ref(expr.span, expr.player)

@@ -149,6 +149,14 @@ class InARow(Expr):
 
 
 @dataclass(frozen=True)
+class OneGroup(Expr):
+    """``PLAYER forms one group [along DIRS]``: all the player's pieces in one chain of neighbours."""
+
+    player: str
+    directions: tuple[DirRef, ...] = ()  # () : the board's own directions (all)
+
+
+@dataclass(frozen=True)
 class OnFarRow(Expr):
     """``PLAYER has KIND on far row``: a piece whose forward neighbour is off the board."""
 
@@ -339,6 +347,7 @@ class MoveRule(Statement):
     line: tuple[int, int | None] | None = None
     falling: DirRef | None = None  # place: the piece falls this way until it rests
     flanking: tuple[DirRef, ...] = ()  # place: must outflank enemy runs along these, which flip
+    by_line: bool = False  # slide: exactly as many cells as there are pieces on the line through the piece
     reach: str | None = None  # place from last: "step" or "slide" from the cell the turn continues from
     option_spans: tuple[tuple[str, Span], ...] = ()
 

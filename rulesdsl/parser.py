@@ -301,6 +301,8 @@ class _Builder(Transformer):
             spans.append((name, span))
             if name == "to":
                 fields["targets"] = fields.get("targets", ()) + value
+            elif name == "by pieces in line":
+                fields["by_line"] = value
             else:
                 fields[name] = value
         return m.MoveRule(self._span(meta), str(kind), str(action), dirs, guard=guard,
@@ -323,6 +325,13 @@ class _Builder(Transformer):
 
     def to(self, meta, items):
         return ("to", tuple(str(t.children[0]) for t in items), self._span(meta))
+
+    def by_line(self, meta, items):
+        return ("by pieces in line", True, self._span(meta))
+
+    def one_group(self, meta, items):
+        return m.OneGroup(self._span(meta), str(items[0]), items[1] or ())
+
 
     def capture(self, meta, items):
         return ("capture", True, self._span(meta))

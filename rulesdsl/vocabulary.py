@@ -69,7 +69,7 @@ class Feature:
 ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("step", "one cell", ("to",), reaches=True),
     Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture")),
-    Action("slide", "any number of cells in a straight line", ("to",), reaches=True),
+    Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line"), reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
     Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last"),
            moves_a_piece=False),
@@ -77,7 +77,10 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
 
 MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("to", "`to empty` (default), `to enemy`, `to empty or enemy`", ("empty", "enemy"), ("to",)),
-    Modifier("over", "`over enemy` (default), `over friend`, `over any`", ("enemy", "friend", "any"), ("over",)),
+    Modifier("over", "`over enemy` (default), `over friend`, `over any`: a jump's jumped piece; the pieces a "
+             "slide may pass", ("enemy", "friend", "any"), ("over",)),
+    Modifier("by pieces in line", "`by pieces in line`: exactly as many cells as there are pieces on the whole "
+             "line through the piece", (), ("by_line",)),
     Modifier("capture", "`capture`", (), ("capture",),
              misplaced="'{word}' belongs to {owners}; a {action} captures with 'to enemy'"),
     Modifier("line", "`line N`, `line A..B`, `line A..`", (), ("line_exact", "line_range")),
@@ -102,6 +105,10 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "grid, six on a hexagon or rhombus; `along DIRS` limits the steps, e.g. `along orthogonal`), has a "
               "piece on each of the two sides; a side is `top` or `bottom` (the highest or lowest cell of each "
               "column) or `left` or `right` (the first or last cell of each row)"),
+    Condition("PLAYER forms one group", "OneGroup", "one_group",
+              "PLAYER has at least one piece, and all of PLAYER's pieces form one group: each can be reached from "
+              "any other through PLAYER's pieces, one step at a time along the board's directions (`all`; "
+              "`along DIRS` limits the steps, e.g. `along orthogonal`)"),
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),

@@ -100,7 +100,7 @@ def test_the_docs_tables_are_generated_from_the_registry():
 
 
 def test_the_misplaced_modifier_messages_name_their_owners():
-    assert v.misplaced_message("over", "step") == "'over' belongs to jump, not step"
+    assert v.misplaced_message("over", "step") == "'over' belongs to jump and slide, not step"
     assert v.misplaced_message("to", "push") == "'to' belongs to step and slide, not push"
     assert v.misplaced_message("capture", "slide") == "'capture' belongs to jump; a slide captures with 'to enemy'"
     assert v.misplaced_message("line", "jump") == "'line' belongs to push, not jump"
