@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from functools import cache
 from pathlib import Path
 
@@ -136,12 +135,18 @@ def test_ctrl_c_at_the_command_line_exits_130_with_one_line():
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
     busy = subprocess.Popen(
         [sys.executable, "-m", "rulesdsl.cli.main", "move", "tic-tac-toe", "--set", "size=15", "--set", "line=5",
-         "--depth", "6"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-    time.sleep(3)
-    busy.send_signal(signal.SIGINT)
-    out, err = busy.communicate(timeout=60)
+         "--depth", "6", "--verbose"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    try:
+        first = busy.stderr.readline()  # the first finished depth: the engine is searching now
+        assert first.startswith("depth 1"), first
+        busy.send_signal(signal.SIGINT)
+        out, err = busy.communicate(timeout=60)
+    finally:
+        busy.kill()
+        busy.wait()
     assert busy.returncode == 130
-    assert err.strip().splitlines() == ["rulesdsl: interrupted"]
+    after_depths = [line for line in err.strip().splitlines() if not line.startswith("depth ")]
+    assert after_depths == ["rulesdsl: interrupted"]
     assert out == ""
 
 
