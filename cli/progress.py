@@ -47,10 +47,11 @@ class ProgressLine:
         if now - max(self.shown, self.start) < self.every:
             return
         self.shown = now
-        rate = done / max(now - self.phase_start, 1e-6)
+        elapsed = now - self.phase_start
+        rate = f"{done / elapsed:,.0f}/s" if elapsed >= 1 else "-/s"
         counts = (f"{done:,} of {total:,} {self.noun}" if self.noun == "games"
                   else f"{total:,} {self.noun} found, {done:,} done")
-        text = f"{phase}: {counts}, {rate:,.0f}/s, {memory_mb():,.0f} MB, {now - self.start:,.0f} s"
+        text = f"{phase}: {counts}, {rate}, {memory_mb():,.0f} MB, {now - self.start:,.0f} s"
         if self.tty:
             self.stream.write("\r" + text.ljust(self.width))
             self.width = len(text)
