@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
@@ -10,7 +11,6 @@ from rulesdsl.cli.common import game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine
 from rulesdsl.interpreter.analyze import play_games, summarize
 from rulesdsl.interpreter.players import ENGINES
-from rulesdsl.interpreter.solver.explore import default_workers
 
 
 @click.command(name="analyze")
@@ -32,7 +32,7 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
     game, state = prepare(file, settings, position, history)
     bar = ProgressLine(noun="games")
     try:
-        records = play_games(game, state, games, engine, seconds, seed, max_plies, workers or default_workers(), bar)
+        records = play_games(game, state, games, engine, seconds, seed, max_plies, workers or os.cpu_count() or 1, bar)
     finally:
         bar.close()
     report = summarize(game, records)

@@ -9,8 +9,6 @@ import click
 
 from rulesdsl.cli.common import game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine, memory_mb
-from rulesdsl.interpreter.solver import best_first, solve
-from rulesdsl.interpreter.solver.store import default_path
 
 
 @click.command(name="solve")
@@ -18,12 +16,16 @@ from rulesdsl.interpreter.solver.store import default_path
 @click.option("--moves", "with_moves", is_flag=True, help="Also give the value after every move.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"value", "remoteness", "positions"} (and "moves" with --moves).')
-@click.option("--db", "db", metavar="PATH", help=f"The solution database (default {default_path()}).")
+@click.option("--db", "db", metavar="PATH",
+              help="The solution database (default: solutions.sqlite in the user's cache folder).")
 @click.option("--workers", "-j", type=click.IntRange(1, 256), help="Worker processes (default: all cores).")
 @click.option("--stats", is_flag=True, help="Also print time, peak memory and database size on stderr.")
 @reports_errors
 def solve_command(file, settings, position, history, with_moves, as_json, db, workers, stats) -> None:
     """Solve a position exactly: win, lose or draw for the player to move, and in how many plies."""
+    from rulesdsl.interpreter.solver import best_first, solve  # numpy loads only when solving
+    from rulesdsl.interpreter.solver.store import default_path
+
     game, state = prepare(file, settings, position, history)
     bar = ProgressLine()
     started = time.monotonic()
