@@ -278,8 +278,8 @@ class Explainer:
             if origin != NO_CELL:
                 return None
             return 0, self.check_place(rule, player, board, target)
-        if origin == NO_CELL:
-            return None
+        if origin == NO_CELL or not self.tables.symbols_of(player, rule.kind):
+            return None  # no cell to move from, or a kind this player never owns (its directions may not exist)
         vector = None
         for v in self.vectors(rule, player):
             reach = {"step": 1, "push": 1, "jump": 2}.get(rule.action)
