@@ -202,6 +202,9 @@ class ConditionCompiler(m.ExprVisitor):
 
         return in_a_row
 
+    def visit_QuietPlies(self, expr: m.QuietPlies) -> Condition:
+        return lambda state, moves: state.quiet
+
     def visit_Connects(self, expr: m.Connects) -> Condition:
         ref = player_ref(expr.player, self.tables)
         tables = self.tables

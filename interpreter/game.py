@@ -30,6 +30,8 @@ class State(NamedTuple):
     turn: int
     last: int = NO_CELL
     history: frozenset[str] | None = None
+    heading: int = -1  # the direction of the jump that began a go-again turn (``in same direction``), -1: any
+    quiet: int = 0  # plies since the last capture, kept only by games that count them
 
 
 class Move(NamedTuple):
@@ -39,7 +41,9 @@ class Move(NamedTuple):
     (both ``NO_CELL`` for a pass or for a placement's origin). ``moved`` lists
     the mover's own pieces that leave their cells; ``displaced`` the enemy
     pieces that are pushed or captured. ``changes`` pairs each changed cell with
-    its new symbol; applying a move is writing those symbols.
+    its new symbol; applying a move is writing those symbols. ``path`` lists
+    the cells a capture chain lands on before ``target``; ``heading`` is the
+    direction of a jump (an index into the board's directions), -1 for others.
     """
 
     origin: int
@@ -49,6 +53,8 @@ class Move(NamedTuple):
     moved: tuple[int, ...] = ()
     displaced: tuple[int, ...] = ()
     captures: int = 0
+    path: tuple[int, ...] = ()
+    heading: int = -1
 
 
 PASS_ACTION = "pass"

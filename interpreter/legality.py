@@ -48,6 +48,17 @@ def promotes(board: str, move: Move) -> bool:
     return any(cell == move.target and sym != piece for cell, sym in move.changes)
 
 
+def counts_quiet_plies(active) -> bool:
+    """True when an end rule reads ``plies without capture`` (only then do states count them)."""
+    def uses(expr) -> bool:
+        if isinstance(expr, m.QuietPlies):
+            return True
+        children = [getattr(expr, name) for name in ("left", "right", "operand") if hasattr(expr, name)]
+        return any(uses(e) for e in (*children, *getattr(expr, "items", ())))
+
+    return any(uses(rule.condition) for end in active.all(m.End) for rule in end.rules)
+
+
 def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Legality:
     """Legal moves and ``apply`` for the active statements of a game."""
     nplayers = len(tables.player_names)
@@ -56,12 +67,17 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
     corner_rule = any(f.what == "corner push-off" for f in active.all(m.Forbid))
     freeze = active.first(m.Freeze)
     again = active.first(m.Again)
+    chains = again is not None and again.chain
+    if chains:  # a whole chain is one move: no turn goes on after it
+        again = None
     stuck_passes = bool(active.all(m.PassWhenStuck))
     must_capture = bool(active.all(m.MustCapture))
+    most = any(s.most for s in active.all(m.MustCapture))
+    counts_quiet = counts_quiet_plies(active)
     moves_stmt = active.first(m.Moves)
     rules = [r for r in (moves_stmt.rules if moves_stmt else ())
              if r.guard is None or evaluate(r.guard, options)]
-    compiled = [compile_player(rules, tables, p, corner_rule) for p in range(nplayers)]
+    compiled = [compile_player(rules, tables, p, corner_rule, chains) for p in range(nplayers)]
     raw = [moves for moves, _ in compiled]
     threats = [found for _, found in compiled]
     then_stmt = active.first(m.Then)
@@ -84,6 +100,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         continuing = again is not None and state.last != NO_CELL
         if continuing:
             moves = [mv for mv in moves if continues(mv) and (not again.same_piece or mv.origin == state.last)]
+            if again.same_direction and state.heading >= 0:
+                moves = [mv for mv in moves if mv.heading == state.heading]
         if freeze is not None and moves:
             frozen = frozen_cells(board, player)
             if frozen:
@@ -96,6 +114,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
             moves = [mv for mv in moves if (b := board_after(board, mv)) not in seen and b != board]
         if must_capture:
             capturing = [mv for mv in moves if mv.captures]
+            if most and capturing:
+                best = max(mv.captures for mv in capturing)
+                capturing = [mv for mv in capturing if mv.captures == best]
             moves = capturing or moves
         if continuing and again.may_pass:
             moves.append(PASS_MOVE)
@@ -123,20 +144,21 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         board = board_after(state.board, move) if move.changes else state.board
         history = (state.history or frozenset()) | {state.board} if repetition else None
         other = next_player[state.turn]
+        quiet = (0 if move.captures else state.quiet + 1) if counts_quiet else 0
         if move.action == PASS_ACTION:
-            return State(board, other, NO_CELL, history)
+            return State(board, other, NO_CELL, history, -1, quiet)
         if second and state.last == NO_CELL:
-            cont = State(board, state.turn, move.target, history)
+            cont = State(board, state.turn, move.target, history, -1, quiet)
             found = own_moves(cont)
             if found:
                 remembered[0], remembered[1] = cont, found
                 return cont
         if again is not None and continues(move) and not promotes(state.board, move):
-            cont = State(board, state.turn, move.target, history)
+            cont = State(board, state.turn, move.target, history, move.heading, quiet)
             found = legal(cont)
             if any(mv.action != PASS_ACTION for mv in found):
                 remembered[0], remembered[1] = cont, found
                 return cont
-        return State(board, other, NO_CELL, history)
+        return State(board, other, NO_CELL, history, -1, quiet)
 
     return Legality(raw, threats, legal, nobody_moves, apply)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
+from rulesdsl.interpreter.chains import compile_jumps
 from rulesdsl.interpreter.game import NO_CELL, Move
 from rulesdsl.interpreter.tables import Tables
 
@@ -90,24 +91,28 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
 
         return gen_step
 
+    if action == "jump" and rule.flying:
+        return compile_jumps([rule], tables, player, chains=False)
+
     if action == "jump":
         over = {"enemy": theirs, "friend": mine, "any": frozenset(tables.owner)}[rule.over or "enemy"]
         capture = rule.capture
+        headed = [(ray, tables.heading(v)) for ray, v in zip(rays, vectors)]
 
-        def jump_move(sym: str, c: int, mid: int, t: int) -> Move:
+        def jump_move(sym: str, c: int, mid: int, t: int, heading: int) -> Move:
             put = promoted.get(sym, sym) if t in far else sym
             if capture:
-                return Move(c, t, ((c, empty), (mid, empty), (t, put)), action, (c,), (mid,), 1)
-            return Move(c, t, ((c, empty), (t, put)), action, (c,))
+                return Move(c, t, ((c, empty), (mid, empty), (t, put)), action, (c,), (mid,), 1, (), heading)
+            return Move(c, t, ((c, empty), (t, put)), action, (c,), heading=heading)
 
         def jump_targets(sym: str, c: int) -> list[tuple[int, int, Move]]:
             """From ``c``: (jumped cell, landing cell, the move) for each direction that stays on the board."""
             found = []
-            for ray in rays:
+            for ray, heading in headed:
                 mid = ray[c]
                 t = ray[mid] if mid >= 0 else -1
                 if t >= 0:
-                    found.append((mid, t, jump_move(sym, c, mid, t)))
+                    found.append((mid, t, jump_move(sym, c, mid, t, heading)))
             return found
 
         landing = _lazy_tables(movers, cells)
@@ -128,7 +133,7 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
                 mid = back[di][t]
                 c = back[di][mid] if mid >= 0 else -1
                 if c >= 0:
-                    found.append((c * len(rays) + di, c, mid, jump_move(single, c, mid, t)))
+                    found.append((c * len(rays) + di, c, mid, jump_move(single, c, mid, t, headed[di][1])))
             return found
 
         def gen_jump(board: str, out: list[Move]) -> None:
@@ -399,17 +404,21 @@ def _placement_from_last(rule: m.MoveRule, tables: Tables, player: int) -> Gener
     return gen_shot
 
 
-def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_rule: bool
-                   ) -> tuple[Callable[[str], list[Move]], Callable[[str], set[int]]]:
+def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_rule: bool,
+                   chains: bool = False) -> tuple[Callable[[str], list[Move]], Callable[[str], set[int]]]:
     """A player's move rules, compiled once, as ``(moves, threats)``.
 
     ``moves(board, last)`` lists every move the rules allow (``last``: the cell a
     turn continues from, for placements ``from last``). ``threats(board)`` is
     the set of enemy cells those moves could displace: pushes have a fast path
     that builds no moves; other rules are generated and their displaced cells
-    collected.
+    collected. With ``chains``, the capturing jumps are whole capture chains,
+    each one move (:mod:`rulesdsl.interpreter.chains`).
     """
-    generators = [compile_rule(rule, tables, player, corner_rule) for rule in rules]
+    chained = [r for r in rules if chains and r.action == "jump" and r.capture]
+    generators = [compile_rule(rule, tables, player, corner_rule) for rule in rules if rule not in chained]
+    if chained:
+        generators.append(compile_jumps(chained, tables, player, chains=True))
     fast = [getattr(gen, "threats", None) for gen in generators]
     with_last = [getattr(gen, "needs_last", False) for gen in generators]
 

@@ -150,6 +150,9 @@ def _size_error(text: str, given: list[str], shape: str, want_rows: int, lengths
 def move_codec(tables: Tables, parts: tuple[str, ...]):
     """``(format, parse)`` for moves; parsing matches against the legal moves."""
     names = [c.name for c in tables.geometry.cells]
+    # A capture chain writes each cell it lands on, joined by the text written before 'to' ("a1-c3-e5").
+    joint = next((parts[i - 1] for i in range(1, len(parts)) if parts[i] == "to" and parts[i - 1] != "from"),
+                 "-")
 
     def format_(state: State, move: Move) -> str:
         if move.action == PASS_ACTION:
@@ -159,7 +162,7 @@ def move_codec(tables: Tables, parts: tuple[str, ...]):
             if part == "from":
                 out.append(names[move.origin] if move.origin != NO_CELL else "")
             elif part == "to":
-                out.append(names[move.target])
+                out.append("".join(names[c] + joint for c in move.path) + names[move.target])
             else:
                 out.append(part)
         return "".join(out)

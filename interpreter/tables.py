@@ -66,6 +66,10 @@ class Tables:
             table = self._neighbours[vector] = self.geometry.neighbour_table(vector)
         return table
 
+    def heading(self, vector: Vector) -> int:
+        """The index of a direction among the board's directions (what a jump's ``heading`` holds)."""
+        return list(self.geometry.directions.values()).index(vector)
+
     def far_cells(self, player: int) -> frozenset[int]:
         """Cells from which one step along ``player``'s forward leaves the board."""
         if player not in self.forward:

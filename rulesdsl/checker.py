@@ -196,7 +196,8 @@ class Checker(TypeChecks, Lints):
                     right = {"column": "right", "row": "top"}[part.axis]
                     self.error(part.span, f"a {part.axis} is counted from the {right}, not the {wrong}", "E041",
                                f"write '{part.axis} ... from {right}'")
-        again = self.resolved.of(m.Again) or self.resolved.of(m.Then)
+        # A chain in one move leaves no turn open, so it needs no 'last'.
+        again = [a for a in self.resolved.of(m.Again) if not a.chain] or self.resolved.of(m.Then)
         formats = self.resolved.of(m.PositionFormat)
         word = "again" if self.resolved.of(m.Again) else "then"
         if again and formats and "last" not in formats[0].fields:
@@ -322,7 +323,8 @@ class Checker(TypeChecks, Lints):
                 if rule.over is not None and rule.over not in over:
                     self.unknown(spans["over"], "jump target", rule.over, over, "E060")
                 for word, given in (("over", rule.over is not None), ("capture", rule.capture),
-                                    ("line", rule.line is not None), ("by pieces in line", rule.by_line)):
+                                    ("line", rule.line is not None), ("by pieces in line", rule.by_line),
+                                    ("flying", rule.flying)):
                     if given and word not in action.modifiers:
                         self.error(spans[word], misplaced_message(word, rule.action), "E061")
                 if rule.line is not None:
@@ -344,6 +346,12 @@ class Checker(TypeChecks, Lints):
         for again in self.resolved.of(m.Again):
             if again.after is not None and again.after not in (*moving_actions(), "capture"):
                 self.unknown(again.span, "action", again.after, (*moving_actions(), "capture"), "E063")
+            mode = "in one move" if again.chain else "in same direction" if again.same_direction else ""
+            if mode and not again.same_piece:
+                self.error(again.span, f"'{mode}' follows one piece: write 'with same piece'", "E067")
+            if again.chain and again.may_pass:
+                self.error(again.span, "a chain in one move goes on while it can: it has no pass", "E067",
+                           "delete 'or pass'")
 
     def check_reach(self, rule: m.MoveRule, in_then: bool) -> None:
         """``place KIND from last ACTION DIRS``: a step or slide, in the second part of a turn."""

@@ -165,6 +165,11 @@ class OnFarRow(Expr):
 
 
 @dataclass(frozen=True)
+class QuietPlies(Expr):
+    """``plies without capture``: how many plies were played since the last capture."""
+
+
+@dataclass(frozen=True)
 class Connects(Expr):
     """``PLAYER connects SIDE and SIDE [along DIRS]``: a chain of the player's pieces, each next to the
     last along the directions (the board's own by default), joins the two sides of the board."""
@@ -349,6 +354,7 @@ class MoveRule(Statement):
     flanking: tuple[DirRef, ...] = ()  # place: must outflank enemy runs along these, which flip
     by_line: bool = False  # slide: exactly as many cells as there are pieces on the line through the piece
     reach: str | None = None  # place from last: "step" or "slide" from the cell the turn continues from
+    flying: bool = False  # jump: from any distance over empty cells, landing on any empty cell beyond
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 
@@ -369,6 +375,8 @@ class Again(Statement):
     after: str | None
     same_piece: bool
     may_pass: bool
+    chain: bool = False  # ``in one move``: a whole capture chain is one move
+    same_direction: bool = False  # ``in same direction``: each continuation keeps the last jump's direction
 
 
 @dataclass(frozen=True)
@@ -408,7 +416,10 @@ class Promote(Statement):
 
 @dataclass(frozen=True)
 class MustCapture(Statement):
-    """``must capture``: when a capturing move exists, only capturing moves are legal."""
+    """``must capture [most]``: when a capturing move exists, only capturing moves are legal
+    (with ``most``: only those that take the most pieces)."""
+
+    most: bool = False
 
 
 @dataclass(frozen=True)

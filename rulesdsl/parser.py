@@ -174,6 +174,9 @@ class _Builder(Transformer):
         length = m.Literal(span, number(token)) if token.type == "INT" else m.NameRef(span, str(token))
         return m.InARow(self._span(meta), str(items[0]), length)
 
+    def quiet_plies(self, meta, items):
+        return m.QuietPlies(self._span(meta))
+
     def connects(self, meta, items):
         player, first, second, along = items
         sides = (m.DirRef(self._tspan(first), str(first)), m.DirRef(self._tspan(second), str(second)))
@@ -336,6 +339,9 @@ class _Builder(Transformer):
     def capture(self, meta, items):
         return ("capture", True, self._span(meta))
 
+    def flying(self, meta, items):
+        return ("flying", True, self._span(meta))
+
     def line_exact(self, meta, items):
         return ("line", (number(items[0]), number(items[0])), self._span(meta))
 
@@ -344,9 +350,10 @@ class _Builder(Transformer):
         return ("line", (number(items[0]), high), self._span(meta))
 
     def again_stmt(self, meta, items):
-        after, choice, or_pass, guard = items
+        after, choice, mode, or_pass, guard = items
+        mode_words = str(mode).split() if mode is not None else []
         return m.Again(self._span(meta), str(after) if after else None, str(choice) == "same",
-                       or_pass is not None, guard=guard)
+                       or_pass is not None, "one" in mode_words, "direction" in mode_words, guard=guard)
 
     def freeze_stmt(self, meta, items):
         return m.Freeze(self._span(meta), str(items[0]), guard=items[1])
@@ -361,7 +368,7 @@ class _Builder(Transformer):
         return m.Promote(self._span(meta), str(items[0]), str(items[1]), guard=items[2])
 
     def must_stmt(self, meta, items):
-        return m.MustCapture(self._span(meta), guard=items[0])
+        return m.MustCapture(self._span(meta), items[0] is not None, guard=items[1])
 
     def pass_stmt(self, meta, items):
         return m.PassWhenStuck(self._span(meta), guard=items[0])

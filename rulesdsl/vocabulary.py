@@ -68,7 +68,7 @@ class Feature:
 
 ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("step", "one cell", ("to",), reaches=True),
-    Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture")),
+    Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying")),
     Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line"), reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
     Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last"),
@@ -84,6 +84,8 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("capture", "`capture`", (), ("capture",),
              misplaced="'{word}' belongs to {owners}; a {action} captures with 'to enemy'"),
     Modifier("line", "`line N`, `line A..B`, `line A..`", (), ("line_exact", "line_range")),
+    Modifier("flying", "`flying`", (), ("flying",),
+             misplaced="'{word}' belongs to {owners}; a long {action} is a slide"),
     Modifier("falling", "`falling DIRECTION`"),
     Modifier("flanking", "`flanking DIRECTIONS`"),
     Modifier("from last", "`from last step|slide DIRECTIONS`"),
@@ -109,6 +111,10 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "PLAYER has at least one piece, and all of PLAYER's pieces form one group: each can be reached from "
               "any other through PLAYER's pieces, one step at a time along the board's directions (`all`; "
               "`along DIRS` limits the steps, e.g. `along orthogonal`)"),
+    Condition("plies without capture", "QuietPlies", "quiet_plies",
+              "how many plies have been played since the last capture, a number (counted from 0 when a game starts "
+              "or a position is read from a string, and kept only by games whose end rules read it): "
+              "`draw if plies without capture >= 40`"),
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),

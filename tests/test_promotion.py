@@ -32,8 +32,16 @@ def test_a_capture_is_compulsory_and_the_far_row_crowns():
     assert game.format_position(state) == '(w "" ---- ---- ---- ---B)'
 
 
-def test_a_jump_goes_on_with_the_same_piece_until_it_crowns():
+def test_a_whole_chain_is_one_move_by_default():
     game = load_game("checkers")
+    start = '(b "" ------ -b---- --w--- ------ w---w- ------)'
+    assert moves_of(game, start) == {"b5-d3-f1"}
+    game, state = after(game, start, "b5-d3-f1")
+    assert game.format_position(state) == '(w "" ------ ------ ------ ------ w----- -----B)'
+
+
+def test_a_jump_goes_on_with_the_same_piece_until_it_crowns():
+    game = load_game("checkers", {"chains": "jump"})  # one ply per jump
     start = '(b "" ------ -b---- --w--- ------ w---w- ------)'
     assert moves_of(game, start) == {"b5-d3"}
     game, state = after(game, start, "b5-d3")

@@ -1,0 +1,86 @@
+"""Capture chains as one move, flying kings, must-take-most, draws by quiet plies, straight go-again.
+
+Perft figures are published ones (quoted in issue 11): English draughts 7, 49,
+302, 1469, 7361, 36768, 179740, 845931, 3963680 (a chain is one move; with
+one ply per jump the seventh is 179,255); international draughts 9, 81, 658,
+4265, 27117, 167140, 1049442. Deep depths run with ``pytest -m deep``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.interpreter.search import perft
+
+CHECKERS = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680]
+DRAUGHTS = [9, 81, 658, 4265, 27117, 167140, 1049442]
+
+
+def count(name: str, depth: int, **settings: str) -> int:
+    game = load_game(name, settings)
+    return perft(game, game.initial_state(), depth)
+
+
+@pytest.mark.parametrize("depth", range(1, 6))
+def test_checkers_perft(depth):
+    assert count("checkers", depth) == CHECKERS[depth - 1]
+
+
+@pytest.mark.parametrize("depth", range(1, 5))
+def test_draughts_perft(depth):
+    assert count("draughts", depth) == DRAUGHTS[depth - 1]
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("depth", range(6, 10))
+def test_checkers_perft_deep(depth):
+    assert count("checkers", depth) == CHECKERS[depth - 1]
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("depth", range(5, 8))
+def test_draughts_perft_deep(depth):
+    assert count("draughts", depth) == DRAUGHTS[depth - 1]
+
+
+@pytest.mark.deep
+def test_one_ply_per_jump_differs_from_depth_seven():
+    assert count("checkers", 7, chains="jump") == 179255
+
+
+def test_forty_quiet_plies_draw_checkers():
+    game = load_game("checkers")
+    game, state = load_position(game, '(w "" -------- -------- -------- -------B -------- -------- -------- W-------)')
+    plies = 0
+    while game.outcome(state) is None:
+        moves = game.legal_moves(state)
+        state = game.apply(state, moves[0])
+        plies += 1
+        assert plies <= 40
+    assert plies == 40 and game.outcome(state).winner is None
+    assert state.quiet == 40
+
+
+def test_a_capture_resets_the_count():
+    game = load_game("checkers")
+    game, state = load_position(game, '(w "" -------- -------- -------- -------- -------- -------- -b------ w-----w-)')
+    state = state._replace(quiet=30)
+    after = game.apply(state, game.parse_move(state, "a1-c3"))
+    assert after.quiet == 0
+
+
+def test_straight_go_again_keeps_its_direction():
+    game = load_game("konane-straight")
+    # 1 x 7: a1 jumps b1 east to c1; c1 may go on east over d1 to e1; then e1 east over f1 to g1.
+    game, state = load_position(game, '(w "" wb-b-b-)')
+    state = game.apply(state, game.parse_move(state, "a1-c1"))
+    assert state.heading >= 0 and game.format_position(state) == '(w c1 --wb-b-)'
+    assert sorted(game.format_move(state, mv) for mv in game.legal_moves(state)) == ["c1-e1", "pass"]
+
+
+def test_any_piece_again_ignores_direction():
+    game = load_game("konane")
+    game, state = load_position(game, '(w "" --- --b wb-)')
+    state = game.apply(state, game.parse_move(state, "a1-c1"))
+    assert sorted(game.format_move(state, mv) for mv in game.legal_moves(state)) == ["c1-c3", "pass"]
