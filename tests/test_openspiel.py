@@ -1,0 +1,135 @@
+"""Conformance with OpenSpiel: seeded random games of every bundled game OpenSpiel also has, side by side.
+
+At every step both implementations must agree on the set of legal moves, on
+whether the game is over and on the winner. The first divergence is reported
+with both positions. Moves are compared through each game's conventions
+(stated in its rule file): OpenSpiel's first player is always our first
+player; Breakthrough is mirrored top to bottom (OpenSpiel's first player
+starts at the top) and checkers turned half a turn (OpenSpiel's first player
+starts at the bottom, ours at the top), which leaves both games unchanged.
+
+Checkers is compared with ``chains = "jump"``: OpenSpiel plays each jump of a
+capture chain as its own action, with the same player to move.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pyspiel
+import pytest
+
+from rulesdsl.interpreter.load import load_game
+
+GAMES_PER_GAME = int(os.environ.get("RULESDSL_OPENSPIEL_GAMES", "300"))
+
+
+def _cell(col: int, row: int) -> str:
+    return f"{chr(ord('a') + col)}{row}"
+
+
+def ttt(action: str) -> str:
+    """``x(0,2)``: row 0 is the top row; ours counts rows from the bottom."""
+    row, col = map(int, re.findall(r"\d+", action))
+    return _cell(col, 3 - row)
+
+
+def connect_four(action: str) -> str:
+    """``x3``: a column; ours writes the cell the disc lands on, so only its column letter is compared."""
+    return chr(ord("a") + int(action[1:]))
+
+
+def breakthrough(action: str) -> str:
+    """``a7a6`` (``*`` marks a capture), mirrored top to bottom."""
+    a = action.rstrip("*")
+    return f"{a[0]}{9 - int(a[1])}-{a[2]}{9 - int(a[3])}"
+
+
+def checkers(action: str) -> str:
+    """``a3b4``, turned half a turn: column a <-> h, row r <-> 9 - r."""
+    def turn(col: str, row: str) -> str:
+        return f"{chr(ord('h') - (ord(col) - ord('a')))}{9 - int(row)}"
+    return f"{turn(action[0], action[1])}-{turn(action[2], action[3])}"
+
+
+def same(action: str) -> str:
+    """Othello and Hex name cells as we do (``d3``, ``pass``)."""
+    return action
+
+
+@dataclass
+class Pairing:
+    """One game in both worlds, and how a move of one is written in the other."""
+
+    ours: str
+    theirs: str
+    to_ours: Callable[[str], str]
+    options: dict[str, str] = field(default_factory=dict)
+    ours_key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]
+
+
+PAIRINGS = [
+    Pairing("tic-tac-toe", "tic_tac_toe", ttt),
+    Pairing("connect-four", "connect_four", connect_four, ours_key=lambda text: text[0]),
+    Pairing("breakthrough", "breakthrough", breakthrough),
+    Pairing("checkers", "checkers", checkers, {"chains": "jump"}),
+    Pairing("othello", "othello", same),
+    Pairing("hex", "hex", same),
+]
+
+
+class Divergence(AssertionError):
+    """The two implementations disagree."""
+
+
+def play_side_by_side(pair: Pairing, seed: int) -> int:
+    """One random game played in both; returns its length. Raises :class:`Divergence`."""
+    game = load_game(pair.ours, pair.options)
+    spiel = pyspiel.load_game(pair.theirs)
+    ours, theirs = game.initial_state(), spiel.new_initial_state()
+    rng = random.Random(seed)
+    history: list[str] = []
+
+    def fail(what: str) -> None:
+        raise Divergence(f"{pair.ours}, seed {seed}, after {' '.join(history) or 'no move'}: {what}\n"
+                         f"  ours: {game.format_position(ours)}\n  OpenSpiel:\n{theirs}")
+
+    while True:
+        moves, outcome = game.status(ours)
+        if (outcome is not None) != theirs.is_terminal():
+            fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
+        if outcome is not None:
+            returns = theirs.returns()
+            winner = None if returns[0] == returns[1] else (0 if returns[0] > returns[1] else 1)
+            if winner != outcome.winner:
+                fail(f"winner here: {outcome.winner}, in OpenSpiel: {winner}")
+            return len(history)
+        if theirs.current_player() != game.to_move(ours):
+            fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
+        written = {pair.ours_key(game.format_move(ours, mv)): mv for mv in moves}
+        actions = {pair.to_ours(theirs.action_to_string(a)): a for a in theirs.legal_actions()}
+        if set(written) != set(actions):
+            fail(f"only here: {sorted(set(written) - set(actions))}; "
+                 f"only in OpenSpiel: {sorted(set(actions) - set(written))}")
+        key = rng.choice(sorted(actions))
+        history.append(key)
+        ours = game.apply(ours, written[key])
+        theirs.apply_action(actions[key])
+
+
+@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: p.ours)
+def test_random_games_agree_with_openspiel(pair):
+    lengths = [play_side_by_side(pair, seed) for seed in range(GAMES_PER_GAME)]
+    assert len(lengths) == GAMES_PER_GAME and min(lengths) > 0
+
+
+def test_a_divergence_names_both_positions():
+    wrong = Pairing("tic-tac-toe", "tic_tac_toe", lambda action: ttt(action).replace("a", "c", 1))
+    with pytest.raises(Divergence) as caught:
+        play_side_by_side(wrong, 0)
+    text = str(caught.value)
+    assert "tic-tac-toe, seed 0" in text and "ours: (x --- --- ---)" in text and "OpenSpiel:" in text
