@@ -109,7 +109,7 @@ def test_hover_completion_definition_symbols_formatting(client, tmp_path):
 
     symbols = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
     names = [s["name"] for s in symbols]
-    assert names[:3] == ['game "Checkers"', "size", 'players black "b", white "w"']
+    assert names[:4] == ['game "Checkers"', "size", "chains", "quiet"]
     assert {"man", "king", "moves", "end", 'example "start"'} <= set(names)
 
     change(client, uri, text.replace("must capture", "must    capture"), 3)
