@@ -154,7 +154,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
                 remembered[0], remembered[1] = cont, found
                 return cont
         if again is not None and continues(move) and not promotes(state.board, move):
-            cont = State(board, state.turn, move.target, history, move.heading, quiet)
+            cont = State(board, state.turn, move.target, history, move.heading if again.same_direction else -1, quiet)
             found = legal(cont)
             if any(mv.action != PASS_ACTION for mv in found):
                 remembered[0], remembered[1] = cont, found
