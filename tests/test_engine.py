@@ -135,7 +135,9 @@ def test_ctrl_c_at_the_command_line_exits_130_with_one_line():
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
     busy = subprocess.Popen(
         [sys.executable, "-m", "rulesdsl.cli.main", "move", "tic-tac-toe", "--set", "size=15", "--set", "line=5",
-         "--depth", "6", "--verbose"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+         "--depth", "6", "--verbose"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+        # a test run started as a background job inherits an ignored SIGINT; the child gets Ctrl-C back
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         first = busy.stderr.readline()  # the first finished depth: the engine is searching now
         assert first.startswith("depth 1"), first
