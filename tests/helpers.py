@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from rulesdsl.interpreter.load import load_position
 
 
@@ -15,3 +19,18 @@ def after(game, position: str, move: str):
     """``(game, state)`` after playing ``move`` from a position string."""
     game, state = load_position(game, position)
     return game, game.apply(state, game.parse_move(state, move))
+
+
+@contextmanager
+def web_server(*args, **kwargs) -> Iterator[str]:
+    """The web board's server (``make_server``'s arguments) on a free port of 127.0.0.1, serving in a
+    thread; yields its base URL, without a trailing slash."""
+    from rulesdsl.cli.serve import make_server
+
+    srv = make_server(*args, port=0, **kwargs)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()

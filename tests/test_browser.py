@@ -13,14 +13,13 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-import threading
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import web_server
 
 from rulesdsl.cli.main import cli
-from rulesdsl.cli.serve import make_server
 from rulesdsl.loader import bundled_games
 
 CHROMIUM = "/usr/bin/chromium"
@@ -33,12 +32,8 @@ WAIT = 60
 
 @pytest.fixture(scope="module")
 def url():
-    srv = make_server(port=0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/"
-    srv.shutdown()
-    srv.server_close()
+    with web_server() as base:
+        yield base + "/"
 
 
 @pytest.fixture(scope="module")
@@ -258,11 +253,8 @@ def test_solver_values_show_as_colours_and_numbers(browser):
     def values(game, state):  # a stand-in database: two moves of the position (b d1 wbw- b--- --wb)
         return {"d1-b1": ("win", 3), "b3-d3": ("lose", 2)}
 
-    srv = make_server(("konane",), port=0, values=values)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        open_game(browser, f"http://127.0.0.1:{srv.server_address[1]}/", "konane")
+    with web_server(("konane",), values=values) as base:
+        open_game(browser, base + "/", "konane")
         browser.find_element(By.ID, "paste").send_keys("(b d1 wbw- b--- --wb)")
         browser.find_element(By.ID, "load").click()
         wait_for(browser, lambda d: position(d) == "(b d1 wbw- b--- --wb)")
@@ -273,6 +265,3 @@ def test_solver_values_show_as_colours_and_numbers(browser):
         assert browser.find_element(By.CSS_SELECTOR, '[data-value="b1"]').get_attribute("textContent") == "3"
         click_cell(browser, "b3")
         assert browser.find_element(By.CSS_SELECTOR, '[data-mark="d3"]').get_attribute("fill") == "#c62020"
-    finally:
-        srv.shutdown()
-        srv.server_close()

@@ -6,24 +6,18 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
-
-from rulesdsl.cli.serve import make_server
+from helpers import web_server
 
 
 @pytest.fixture(scope="module")
 def server():
-    srv = make_server(port=0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-    srv.server_close()
+    with web_server() as base:
+        yield base
 
 
 def fetch(url: str, body: object | None = None, raw: bytes | None = None, method: str | None = None):
@@ -143,33 +137,20 @@ def test_history_is_kept_for_games_that_forbid_repetition(server):
 
 
 def test_only_the_named_files_are_served():
-    srv = make_server(("konane",), port=0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{srv.server_address[1]}"
+    with web_server(("konane",)) as url:
         assert [g["name"] for g in fetch(url + "/api/games")[1]["games"]] == ["konane"]
         assert fetch(url + "/api/state", {"game": "abalone"})[0] == 404
         assert fetch(url + "/api/state", {"game": "../rules/abalone"})[0] == 404
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 def test_solver_values_are_sent_with_the_moves():
     def values(game, state):
         return {"b2-d2": ("lose", 7)}
 
-    srv = make_server(("konane",), port=0, values=values)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        _, data = fetch(f"http://127.0.0.1:{srv.server_address[1]}/api/state", {"game": "konane"})
+    with web_server(("konane",), values=values) as base:
+        _, data = fetch(base + "/api/state", {"game": "konane"})
         assert data["solved"] is True
         assert data["moves"][0]["value"] == "lose" and data["moves"][0]["remoteness"] == 7
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 def test_the_command_listens_on_loopback_and_refuses_unknown_files():
@@ -203,15 +184,9 @@ def test_values_come_from_the_solver_database(tmp_path):
     assert not db.exists()
     solve(game, state, db=db, workers=1)
     assert source(game, state) == {"b1-b3": ("win", 1)}
-    srv = make_server(("konane",), port=0, values=source)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{srv.server_address[1]}/api/state"
+    with web_server(("konane",), values=source) as base:
+        url = base + "/api/state"
         _, data = fetch(url, {"game": "konane", "position": position})
         assert data["solved"] is True and (data["moves"][0]["value"], data["moves"][0]["remoteness"]) == ("win", 1)
         _, start = fetch(url, {"game": "konane"})
         assert start["solved"] is False and "value" not in start["moves"][0]  # the start was never solved
-    finally:
-        srv.shutdown()
-        srv.server_close()
