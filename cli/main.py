@@ -89,7 +89,8 @@ def cli() -> None:
 
 @cli.command()
 @game_options
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {move, position}.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one object: "over", "moves" [{move, position}], and "winner", "reason" once over.')
 @click.option("--why", "why", metavar="MOVE",
               help="Instead, say whether MOVE is legal and which rule-file line allows or stops it.")
 @reports_errors
@@ -97,7 +98,8 @@ def moves(file, settings, position, history, as_json, why) -> None:
     """List the legal moves: notation, a tab, the resulting position.
 
     On a finished game, print the result instead ('game over: white wins
-    (no moves)'; with --json an object with "over", "winner" and "reason").
+    (no moves)'). With --json the answer is always one object: "over" and
+    "moves", plus "winner" and "reason" once the game is over.
     """
     game, state = prepare(file, settings, position, history)
     if why is not None:
@@ -110,13 +112,13 @@ def moves(file, settings, position, history, as_json, why) -> None:
     if outcome is not None:  # a finished game has no moves: say how it ended
         winner = game.players[outcome.winner].name if outcome.winner is not None else None
         if as_json:
-            click.echo(json.dumps({"moves": [], "over": True, "winner": winner, "reason": outcome.reason}))
+            click.echo(json.dumps({"over": True, "moves": [], "winner": winner, "reason": outcome.reason}))
         else:
             click.echo(f"game over: {f'{winner} wins' if winner else 'draw'} ({outcome.reason})")
         return
     rows = [(game.format_move(state, mv), game.format_position(game.apply(state, mv))) for mv in found]
     if as_json:
-        click.echo(json.dumps([{"move": mv, "position": pos} for mv, pos in rows]))
+        click.echo(json.dumps({"over": False, "moves": [{"move": mv, "position": pos} for mv, pos in rows]}))
     else:
         for mv, pos in rows:
             click.echo(f"{mv}\t{pos}")

@@ -49,7 +49,7 @@ def test_moves_from_the_start():
 def test_moves_json():
     result = run("moves", "konane", "--json")
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == [{"move": "b2-d2", "position": AFTER_B2D2}]
+    assert json.loads(result.stdout) == {"over": False, "moves": [{"move": "b2-d2", "position": AFTER_B2D2}]}
 
 
 def test_moves_from_a_position():
