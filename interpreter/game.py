@@ -8,11 +8,13 @@ game object holds the precomputed tables and closures that make them move.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from rulesdsl.errors import PositionError, Span
 from rulesdsl.interpreter.geometry import Geometry
+from rulesdsl.interpreter.history import History
 
 NO_CELL = -1
 
@@ -23,13 +25,14 @@ class State(NamedTuple):
     ``board`` holds one symbol per cell, in cell-index order (``geometry.cells``).
     ``last`` is the cell a go-again turn continues from, or ``NO_CELL``.
     ``history`` is the set of earlier boards, kept only by games that forbid
-    repeating a board (otherwise ``None``).
+    repeating a board (otherwise ``None``): a :class:`History`, which grows in
+    O(1) per ply (any other set, a frozenset say, is accepted and converted).
     """
 
     board: str
     turn: int
     last: int = NO_CELL
-    history: frozenset[str] | None = None
+    history: AbstractSet[str] | None = None
     heading: int = -1  # the direction of the jump that began a go-again turn (``in same direction``), -1: any
     quiet: int = 0  # plies since the last capture, kept only by games that count them
 
@@ -181,7 +184,7 @@ class Game:
         """``state`` with earlier boards (each written as in a position string) remembered."""
         if state.history is None:
             raise PositionError("this game does not forbid repetition, so it keeps no history")
-        return state._replace(history=state.history | {self.parse_board(b) for b in boards})
+        return state._replace(history=History([*state.history, *(self.parse_board(b) for b in boards)]))
 
     def parse_board(self, text: str) -> str:
         """A board written as in a position string (without turn or other fields)."""

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from rulesdsl import model as m
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
+from rulesdsl.interpreter.history import as_history
 from rulesdsl.interpreter.movegen import compile_player
 from rulesdsl.interpreter.tables import Tables
 
@@ -142,7 +143,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
 
     def apply(state: State, move: Move) -> State:
         board = board_after(state.board, move) if move.changes else state.board
-        history = (state.history or frozenset()) | {state.board} if repetition else None
+        history = as_history(state.history).with_board(state.board) if repetition else None
         other = next_player[state.turn]
         quiet = (0 if move.captures else state.quiet + 1) if counts_quiet else 0
         if move.action == PASS_ACTION:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from rulesdsl.errors import MoveError, PositionError
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
+from rulesdsl.interpreter.history import History
 from rulesdsl.interpreter.tables import Tables
 
 PASS = "pass"
@@ -92,7 +93,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         if bad:
             raise fail(text, f"unknown piece symbol {bad[0]!r} (expected one of {''.join(sorted(legal))})")
         board = "".join(cells)
-        return State(board, turn if turn is not None else 0, last, frozenset() if keeps_history else None)
+        return State(board, turn if turn is not None else 0, last, History() if keeps_history else None)
 
     def example() -> str:
         if "rows" in fields:
