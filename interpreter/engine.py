@@ -1,16 +1,26 @@
 """The engine: iterative-deepening alpha-beta under a depth and/or a time limit.
 
+Each position the search meets gets one entry in a table keyed by the
+position itself: the game is asked for its legal moves, outcome and static
+value once, however often the position recurs (transpositions) or is searched
+again one ply deeper (the next iteration), and the entry also keeps what the
+search found there (remaining depth, bound, score, best move). The table is
+bounded in (estimated) bytes; when full it is cleared.
+
 Each iteration searches one ply deeper than the last, trying first the move
-the transposition table remembers for a position, then captures (most pieces
+the table remembers for a position, then captures (most pieces captured or
 displaced first), then the two killer moves of the ply, then moves by their
-history score. The table is bounded in entries; when full it is cleared.
+history score; placements next to pieces come before lonely ones
+(:mod:`rulesdsl.interpreter.ordering`).
 
 A search to a fixed depth (no time limit) gives exactly the alpha-beta (=
 minimax) value to that depth: a table entry cuts the search only when it
 was stored for the same remaining depth, and won/lost scores are stored
 relative to the position, so they mean the same wherever the position
 recurs. Under a time limit a deeper entry may answer for a shallower search
-too (it knows more). Scores follow
+too (it knows more), moves after the first are probed with a null window,
+and in a position with very many placements only those near pieces are
+searched (the result says ``selective``). Scores follow
 :mod:`rulesdsl.interpreter.search`: from the point of view of the player to
 move, negated only when the player to move changes (go-again).
 
@@ -26,13 +36,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.ordering import static_order
 from rulesdsl.interpreter.search import INFINITY, WIN, terminal_score
 
 MAX_DEPTH = 64
 EXACT, LOWER, UPPER = 0, 1, 2
-ENTRY_BYTES = 200  # a rough size of one table entry (key, tuple, move) in CPython
+ENTRY_BYTES = 400  # a rough size of one table entry (key state, the list, its fields) in CPython
+MOVE_BYTES = 8  # one more reference in an entry's move list (the moves themselves are the game's)
 CHECK_EVERY = 256  # nodes between two looks at the clock
 NULL_WINDOW = 1e-7  # scores closer than this count as equal in a null-window probe
+# The fields of a table entry (a list, one per position seen, keyed by the position itself):
+# what the game said once (moves, outcome, who moves, static value), then what the search found.
+MOVES, OUTCOME, MOVER, VALUE, ORDERED, NARROWED, DEPTH, FLAG, SCORE, BEST, CUT = range(11)
 
 
 class OutOfTime(Exception):
@@ -41,13 +56,19 @@ class OutOfTime(Exception):
 
 @dataclass(frozen=True)
 class Iteration:
-    """What one finished iteration found."""
+    """What one finished iteration found.
+
+    ``selective``: some position's candidates were narrowed by the selective rule of
+    :mod:`rulesdsl.interpreter.ordering` (only under a clock), so ``depth`` is the depth of a
+    narrower tree than the full one.
+    """
 
     depth: int
     score: float
     nodes: int
     seconds: float
     pv: tuple[Move, ...]
+    selective: bool = False
 
 
 @dataclass
@@ -62,6 +83,7 @@ class Result:
     iterations: list[Iteration] = field(default_factory=list)
     interrupted: bool = False  # Ctrl-C stopped it
     engine: str = "alphabeta"
+    selective: bool = False  # the deepest iteration searched narrowed candidates (see Iteration)
 
 
 def to_table(score: float, ply: int) -> float:
@@ -83,49 +105,85 @@ def from_table(score: float, ply: int) -> float:
 
 
 class Searcher:
-    """One search: its table, killers, history, node count and clock."""
+    """One search: its table, killers, history, node count and clock.
+
+    The table remembers, for each position seen, what the game said about it
+    (legal moves, outcome, static value: each asked once per position, however
+    often the position recurs or is searched again one ply deeper) and what
+    the search found (remaining depth, bound, score, best move).
+    """
 
     def __init__(self, game: Game, table_mb: float = 64.0, exact: bool = True) -> None:
         self.game = game
         # exact: a table entry answers only for its own remaining depth, so that a fixed depth gives
-        # exactly the minimax value; otherwise (under a clock) a deeper entry answers too.
+        # exactly the minimax value; otherwise (under a clock) a deeper entry answers too, every move
+        # after the first is probed with a null window, and the selective rule may narrow placements.
         self.exact = exact
-        # hash -> (remaining depth, bound, score, best move, the subtree reached the depth limit)
-        self.table: dict[int, tuple[int, int, float, Move | None, bool]] = {}
-        self.table_limit = max(1024, int(table_mb * 1_000_000 / ENTRY_BYTES))
+        self.table: dict[State, list] = {}
+        self.budget = max(1024 * ENTRY_BYTES, int(table_mb * 1_000_000))
+        self.table_limit = self.budget // ENTRY_BYTES
+        self.used = 0  # estimated bytes in the table
+        self.static = static_order(game)
         self.killers: dict[int, list[Move]] = {}
-        self.history: dict[Move, int] = {}
+        self.history: dict[tuple[int, int], int] = {}
         self.nodes = 0
         self.deadline = INFINITY
         self.horizon = False  # some leaf was cut by the depth limit in this iteration
+        self.selective = False  # some node's candidates were narrowed in this iteration
+
+    # -- the table ------------------------------------------------------------
+    def node(self, state: State) -> list:
+        """The table entry of ``state``, made (asking the game once) if new; a full table is cleared."""
+        entry = self.table.get(state)
+        if entry is None:
+            moves, outcome = self.game.status(state)
+            cost = ENTRY_BYTES + MOVE_BYTES * len(moves)
+            if self.used + cost > self.budget:
+                self.table.clear()
+                self.used = 0
+            self.used += cost
+            entry = [moves, outcome, self.game.to_move(state), None, False, False, -1, EXACT, 0.0, None, False]
+            self.table[state] = entry
+        return entry
+
+    def candidates(self, state: State, entry: list) -> list[Move]:
+        """The entry's moves in static order (captures first), narrowed once by the selective rule."""
+        if not entry[ORDERED]:
+            entry[MOVES], entry[NARROWED] = self.static(state, entry[MOVES], not self.exact)
+            entry[ORDERED] = True
+        if entry[NARROWED]:
+            self.selective = True
+        return entry[MOVES]
+
+    def store(self, entry: list, depth: int, flag: int, score: float, move: Move | None, ply: int,
+              cut: bool) -> None:
+        """Remember what the search found for the entry's position."""
+        entry[DEPTH], entry[FLAG], entry[SCORE], entry[BEST], entry[CUT] = depth, flag, to_table(score, ply), move, cut
 
     # -- ordering -------------------------------------------------------------
     def order(self, moves: list[Move], best: Move | None, ply: int) -> list[Move]:
-        """Table move, captures, killers, then by history score (stable otherwise)."""
+        """Table move, captures, killers, then by history score (static order otherwise)."""
         killers = self.killers.get(ply, ())
         history = self.history
+        if not killers and not history:
+            return moves if best is None or best is moves[0] else [best] + [mv for mv in moves if mv != best]
 
         def key(move: Move) -> tuple:
-            return (move != best, -len(move.displaced), move not in killers, -history.get(move, 0))
+            return (move != best, -move.captures, -len(move.displaced), move not in killers,
+                    -history.get((move.origin, move.target), 0))
 
         return sorted(moves, key=key)
 
     def reward(self, move: Move, depth: int, ply: int) -> None:
         """A quiet move caused a cut: remember it as a killer and in the history."""
-        if move.displaced:
+        if move.displaced or move.captures:
             return
         killers = self.killers.setdefault(ply, [])
         if move not in killers:
             killers.insert(0, move)
             del killers[2:]
-        self.history[move] = self.history.get(move, 0) + depth * depth
-
-    def store(self, key: int, depth: int, flag: int, score: float, move: Move | None, ply: int,
-              cut: bool) -> None:
-        """Remember a result; a full table is cleared first (bounded memory)."""
-        if len(self.table) >= self.table_limit:
-            self.table.clear()
-        self.table[key] = (depth, flag, to_table(score, ply), move, cut)
+        where = (move.origin, move.target)
+        self.history[where] = self.history.get(where, 0) + depth * depth
 
     # -- the search -----------------------------------------------------------
     def alphabeta(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -133,31 +191,31 @@ class Searcher:
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
-        game = self.game
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            return terminal_score(game, state, outcome, ply)
-        me = game.to_move(state)
+        entry = self.node(state)
+        if entry[OUTCOME] is not None:
+            return terminal_score(self.game, state, entry[OUTCOME], ply)
         if depth == 0:
             self.horizon = True
-            return game.evaluate(state, me)
-        key = game.hash(state)
-        entry = self.table.get(key)
-        best_move: Move | None = None
-        if entry is not None:
-            best_move = entry[3]
-            if entry[0] == depth or (entry[0] > depth and not self.exact):
-                score = from_table(entry[2], ply)
-                flag = entry[1]
-                if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
-                    self.horizon = self.horizon or entry[4]
-                    return score
+            value = entry[VALUE]
+            if value is None:
+                value = entry[VALUE] = self.game.evaluate(state, entry[MOVER])
+            return value
+        stored = entry[DEPTH]
+        if stored == depth or (stored > depth and not self.exact):
+            score = from_table(entry[SCORE], ply)
+            flag = entry[FLAG]
+            if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
+                self.horizon = self.horizon or entry[CUT]
+                return score
+        me = entry[MOVER]
+        moves = self.candidates(state, entry)
         outer = self.horizon
         self.horizon = False
         alpha_in = alpha
         best = -INFINITY
         found: Move | None = None
-        for move in self.order(moves, best_move, ply):
+        game = self.game
+        for move in self.order(moves, entry[BEST], ply):
             child = game.apply(state, move)
             value = self.child(child, game.to_move(child) != me, depth - 1, alpha, beta, ply + 1, found is None)
             if value > best:
@@ -168,7 +226,7 @@ class Searcher:
                         self.reward(move, depth, ply)
                         break
         flag = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
-        self.store(key, depth, flag, best, found, ply, self.horizon)
+        self.store(entry, depth, flag, best, found, ply, self.horizon)
         self.horizon = self.horizon or outer
         return best
 
@@ -188,15 +246,15 @@ class Searcher:
             return -self.alphabeta(child, depth, -beta, -alpha, ply)
         return self.alphabeta(child, depth, alpha, beta, ply)
 
-    def root(self, state: State, moves: list[Move], depth: int, first: Move | None,
-             partial: list) -> tuple[Move, float]:
+    def root(self, state: State, depth: int, first: Move | None, partial: list) -> tuple[Move, float]:
         """Search every root move to ``depth``; ``partial`` gets the best so far as it improves."""
         game = self.game
-        me = game.to_move(state)
+        entry = self.node(state)
+        me = entry[MOVER]
         best: Move | None = None
         best_score = -INFINITY
         alpha = -INFINITY
-        for move in self.order(moves, first, 0):
+        for move in self.order(self.candidates(state, entry), first, 0):
             child = game.apply(state, move)
             value = self.child(child, game.to_move(child) != me, depth - 1, alpha, INFINITY, 1, best is None)
             if value > best_score:
@@ -204,7 +262,7 @@ class Searcher:
                 alpha = max(alpha, value)
                 partial[:] = [best, best_score]
         assert best is not None
-        self.store(game.hash(state), depth, EXACT, best_score, best, 0, self.horizon)
+        self.store(self.node(state), depth, EXACT, best_score, best, 0, self.horizon)
         return best, best_score
 
     def principal_variation(self, state: State, depth: int) -> tuple[Move, ...]:
@@ -212,15 +270,14 @@ class Searcher:
         line: list[Move] = []
         seen = set()
         while len(line) < depth:
-            entry = self.table.get(self.game.hash(state))
-            if entry is None or entry[3] is None or state in seen:
+            entry = self.table.get(state)
+            if entry is None or entry[BEST] is None or state in seen:
                 break
             seen.add(state)
-            moves = self.game.legal_moves(state)
-            if entry[3] not in moves:
+            if entry[BEST] not in self.game.legal_moves(state):
                 break
-            line.append(entry[3])
-            state = self.game.apply(state, entry[3])
+            line.append(entry[BEST])
+            state = self.game.apply(state, entry[BEST])
         return tuple(line)
 
 
@@ -258,13 +315,14 @@ def think(
     partial: list = []
     try:
         for d in range(1, limit + 1):
-            searcher.horizon = False
+            searcher.horizon = searcher.selective = False
             partial = []
-            move, score = searcher.root(state, moves, d, result.move if result.depth else None, partial)
+            move, score = searcher.root(state, d, result.move if result.depth else None, partial)
             elapsed = time.perf_counter() - started
             iteration = Iteration(d, score, searcher.nodes, elapsed,
-                                  searcher.principal_variation(state, d))
+                                  searcher.principal_variation(state, d), searcher.selective)
             result.move, result.score, result.depth = move, score, d
+            result.selective = searcher.selective
             result.iterations.append(iteration)
             if on_iteration is not None:
                 on_iteration(iteration)

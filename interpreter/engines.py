@@ -39,11 +39,16 @@ def choose(
 
 
 def describe_iteration(game: Game, state: State, iteration: Iteration) -> str:
-    """``depth 4  score +1.00  nodes 5,120  nodes/s 48,000  pv b2-d2 d1-b1``."""
+    """``depth 4  score +1.00  nodes 5,120  nodes/s 48,000  pv b2-d2 d1-b1``.
+
+    An iteration that narrowed its candidates (see :mod:`rulesdsl.interpreter.ordering`) ends with
+    ``(selective: placements near pieces)``.
+    """
     line = principal_moves(game, state, iteration.pv)
     rate = iteration.nodes / iteration.seconds if iteration.seconds > 0 else 0.0
     return (f"depth {iteration.depth}  score {iteration.score + 0.0:+.2f}  nodes {iteration.nodes:,}  "
-            f"nodes/s {rate:,.0f}  pv {' '.join(line)}")
+            f"nodes/s {rate:,.0f}  pv {' '.join(line)}" + ("  (selective: placements near pieces)"
+                                                          if iteration.selective else ""))
 
 
 def principal_moves(game: Game, state: State, moves: tuple[Move, ...]) -> list[str]:

@@ -70,19 +70,86 @@ def compile_evaluation(
         if feature.name not in BUILDERS:  # the checker reports it (E081); never drop a feature silently
             raise RulesdslError(f"no evaluation for the feature {feature.name!r}", feature.span)
     players = range(len(tables.player_names))
+    opponent = tables.seats.opponent
+    linear = [f for f in features if f.name in LINEAR]
     parts: list[tuple[float, Feature]] = []
     for feature in features:
-        syms = [tables.symbols_of(p, feature.kind) for p in players]
-        parts.append((feature.weight, BUILDERS[feature.name](syms, tables, raw_moves, threats, start_board)))
-
-    opponent = tables.seats.opponent
+        if feature.name not in LINEAR:
+            syms = [tables.symbols_of(p, feature.kind) for p in players]
+            parts.append((feature.weight, BUILDERS[feature.name](syms, tables, raw_moves, threats, start_board)))
+    # For each player: (symbol, a weight per cell) pairs and a constant: the linear features folded
+    # into one table per point of view. Made at the first call (the captures need the start board).
+    squares: list[tuple[list[tuple[str, list[float]]], float]] = []
 
     def evaluate(state: State, player: int) -> float:
+        if not squares:
+            squares.extend(_fold(linear, tables, start_board))
         board = state.board
-        other = opponent[player]
-        return sum(w * (f(board, player) - f(board, other)) for w, f in parts)
+        rows, total = squares[player]
+        for sym, row in rows:
+            i = board.find(sym)
+            while i >= 0:
+                total += row[i]
+                i = board.find(sym, i + 1)
+        if parts:
+            other = opponent[player]
+            for w, f in parts:
+                total += w * (f(board, player) - f(board, other))
+        return total
 
     return evaluate
+
+
+LINEAR = frozenset({"material", "advancement", "centrality", "captures"})  # sums over pieces of a weight per cell
+
+
+def _fold(features: list[m.Feature], tables: Tables, start_board: Callable[[], str]
+          ) -> list[tuple[list[tuple[str, list[float]]], float]]:
+    """For each player ``p``, the linear features' ``w * (f(board, p) - f(board, opponent))`` as a
+    weight per (symbol, cell) plus a constant."""
+    players = range(len(tables.player_names))
+    opponent = tables.seats.opponent
+    size = len(tables.geometry.cells)
+    # of each feature, for each player q: f(board, q) as {symbol: weight per cell}, constant
+    terms = [[_square_term(f, q, tables, start_board) for q in players] for f in features]
+    folded = []
+    for p in players:
+        rows: dict[str, list[float]] = {}
+        constant = 0.0
+        for feature, per_player in zip(features, terms):
+            for q, sign in ((p, 1.0), (opponent[p], -1.0)):
+                weights, const = per_player[q]
+                constant += sign * feature.weight * const
+                for sym, cells in weights.items():
+                    row = rows.setdefault(sym, [0.0] * size)
+                    for i, value in enumerate(cells):
+                        row[i] += sign * feature.weight * value
+        folded.append(([(sym, row) for sym, row in rows.items() if any(row)], constant))
+    return folded
+
+
+def _square_term(feature: m.Feature, q: int, tables: Tables, start_board: Callable[[], str]
+                 ) -> tuple[dict[str, list[float]], float]:
+    """``f(board, q)`` for one linear feature, as a weight per cell for each symbol plus a constant."""
+    size = len(tables.geometry.cells)
+    mine = tables.symbols_of(q, feature.kind)
+    if feature.name == "material":
+        return {s: [1.0] * size for s in mine}, 0.0
+    if feature.name == "advancement":
+        row = [float(v) for v in _advancement(tables)[q]]
+        return {s: row for s in mine}, 0.0
+    if feature.name == "centrality":
+        row = [float(v) for v in _centrality(tables)[q]]
+        return {s: row for s in mine}, 0.0
+    # captures: lost(opponent) - lost(q), lost(r) = pieces of r at the start - pieces of r now
+    other = tables.seats.opponent[q]
+    theirs = tables.symbols_of(other, feature.kind)
+    first = start_board()
+    start_mine = sum(first.count(s) for s in mine)
+    start_theirs = sum(first.count(s) for s in theirs)
+    weights = {s: [1.0] * size for s in mine}
+    weights.update({s: [-1.0] * size for s in theirs})
+    return weights, float(start_theirs - start_mine)
 
 
 def _threatened(syms: list[frozenset[str]], threats: list[Callable[[str], set[int]]],

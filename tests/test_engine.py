@@ -59,7 +59,7 @@ def test_the_table_stays_within_its_bound():
     game = game_of("konane", rows="5", cols="5")
     searcher = Searcher(game, table_mb=0.001)
     state = game.initial_state()
-    searcher.root(state, game.legal_moves(state), 6, None, [])
+    searcher.root(state, 6, None, [])
     assert 0 < len(searcher.table) <= searcher.table_limit
 
 
@@ -213,3 +213,27 @@ def test_the_repl_switches_engine_and_time():
     assert "time: no limit (depth 2)" in text
     assert "error: unknown engine 'chess'" in text
     assert "error: time must be" in text
+
+
+def test_a_fixed_depth_looks_at_every_placement_of_a_crowded_board():
+    # 81 placements: more than the selective rule's threshold, which must not apply without a clock.
+    game = game_of("tic-tac-toe", size="9", line="5")
+    state = game.initial_state()
+    for text in ("e5", "d4"):
+        state = game.apply(state, game.parse_move(state, text))
+    for depth in (1, 2):
+        result = think(game, state, depth)
+        assert result.score == minimax(game, state, depth) and not result.selective
+
+
+def test_under_a_clock_a_crowded_board_is_searched_near_the_pieces_and_says_so():
+    game = game_of("tic-tac-toe", size="15", line="5")
+    state = game.initial_state()
+    result = think(game, state, 2, seconds=600)  # the depth ends it, not the clock
+    assert result.depth == 2 and result.selective and result.move in game.legal_moves(state)
+    # one stone on the board: every candidate reply stands within two steps of it (h8)
+    after = game.apply(state, game.parse_move(state, "h8"))
+    reply = think(game, after, 1, seconds=600)
+    assert reply.selective
+    name = game.format_move(after, reply.move)
+    assert name[0] in "fghij" and 6 <= int(name[1:]) <= 10
