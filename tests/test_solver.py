@@ -11,15 +11,16 @@ import importlib
 import json
 import sqlite3
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
 from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.solver import SolveError, solve
+from rulesdsl.interpreter.solver import SolveError, solve, solve_all
 from rulesdsl.interpreter.solver.encoding import PositionCodec
-from rulesdsl.interpreter.solver.explore import explore
-from rulesdsl.interpreter.solver.retrograde import solve_graph
+from rulesdsl.interpreter.solver.successors import Expander, reference_children
+from rulesdsl.interpreter.solver.tiers import adds_pieces
 
 explore_module = importlib.import_module("rulesdsl.interpreter.solver.explore")
 NAMES = {1: "win", 2: "lose", 3: "draw"}
@@ -94,11 +95,10 @@ def test_every_position_agrees_with_a_sweep_by_the_definitions(name, options):
     root = game.initial_state()
     expected = sweep_by_definition(game, root)
     codec = PositionCodec(game)
-    graph = explore(game, codec, codec.encode(root), workers=1)
-    value, remoteness = solve_graph(graph)
-    assert len(graph.keys) == len(expected)
+    keys, value, remoteness = solve_all(game, root)
+    assert len(keys) == len(expected)
     got = {}
-    for key, v, r in zip(graph.keys.tolist(), value.tolist(), remoteness.tolist()):
+    for key, v, r in zip(keys.tolist(), value.tolist(), remoteness.tolist()):
         got[codec.decode(key)] = (NAMES[v], None if v == 3 else r)
     assert got == expected
 
@@ -107,20 +107,54 @@ def test_parallel_workers_give_the_same_graph(monkeypatch):
     monkeypatch.setattr(explore_module, "PARALLEL_FROM", 1)
     monkeypatch.setattr(explore_module, "CHUNK", 50)
     game = load_game("konane", {"rows": "4", "cols": "4"})
+    one, two = solve_all(game, game.initial_state(), workers=1), solve_all(game, game.initial_state(), workers=2)
+    assert [part.tolist() for part in one] == [part.tolist() for part in two]
+
+
+def test_tic_tac_toe_places_pieces_so_it_is_one_tier_and_a_draw():
+    # 5,478: the well-known count of tic-tac-toe positions reachable from the empty board.
+    game = load_game("tic-tac-toe", {})
+    assert adds_pieces(game)
+    solution = solve(game, game.initial_state(), use_db=False, workers=1)
+    assert (solution.value, solution.remoteness, solution.positions) == ("draw", None, 5478)
+
+
+@pytest.mark.parametrize("name", ["konane", "abalone", "abalone-hex"])
+def test_games_whose_moves_only_remove_pieces_split_into_tiers(name):
+    assert not adds_pieces(load_game(name, {}))
+
+
+@pytest.mark.parametrize("options", [
+    {"rows": "3", "cols": "4", "captures": "1"},
+    {"rows": "3", "cols": "4", "captures": "2", "freeze": "off", "misere": "true"},
+    {"rows": "4", "cols": "3", "captures": "2", "freeze": "loose"},
+])
+def test_child_keys_computed_from_the_parent_key_agree_with_apply(options):
+    game = load_game("abalone", options)
     codec = PositionCodec(game)
-    root = codec.encode(game.initial_state())
-    one, two = explore(game, codec, root, workers=1), explore(game, codec, root, workers=2)
-    assert one.keys.tolist() == two.keys.tolist()
-    assert solve_graph(one)[0].tolist() == solve_graph(two)[0].tolist()
+    expander = Expander(game, codec)
+    assert expander.plain
+    layer, seen = [game.initial_state()], set()
+    while len(seen) < 3000 and layer:  # breadth-first: pushes, captures and finished positions all come up
+        keys = np.array([codec.encode(s) for s in layer], dtype=np.int64)
+        _, degrees, kids, flips = expander.expand(keys)
+        kids = np.frombuffer(kids, dtype=np.int64).tolist()
+        assert kids == [key for s in layer for key in reference_children(game, codec, s)]
+        assert set(np.frombuffer(flips, dtype=np.uint8).tolist()) <= {1}
+        seen.update(keys.tolist())
+        layer = [codec.decode(k) for k in sorted(set(kids) - seen)]
 
 
 def test_keys_read_back_to_the_same_position():
     game = load_game("konane", {"rows": "4", "cols": "4"})
     codec = PositionCodec(game)
     state = game.initial_state()
+    states = []
     for _ in range(5):
         assert codec.decode(codec.encode(state)) == state
+        states.append(state)
         state = game.apply(state, game.legal_moves(state)[-1])
+    assert codec.decode_many(np.array([codec.encode(s) for s in states])) == states
 
 
 def test_a_second_call_answers_from_the_database(tmp_path):

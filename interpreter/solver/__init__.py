@@ -1,14 +1,18 @@
 """The strong solver: the exact value and remoteness of a position.
 
 ``solve(game, state)`` explores every position reachable from ``state``
-(:mod:`.explore`, across worker processes), decides them all by counting
-retrograde analysis (:mod:`.retrograde`, so cycles come out as draws), and
-keeps the results in SQLite (:mod:`.store`) so that a second call answers at
-once. Positions are integer keys (:mod:`.encoding`).
+tier by tier (:mod:`.tiers`, :mod:`.explore`; the moves are expanded by
+:mod:`.successors` across worker processes and written to a scratch folder),
+decides them by retrograde analysis from the tier with the fewest pieces up
+(:mod:`.retrograde`, so cycles come out as draws), and keeps the results in
+SQLite (:mod:`.store`) so that a second call answers at once. Positions are
+integer keys (:mod:`.encoding`).
 """
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,11 +20,12 @@ import numpy as np
 
 from rulesdsl.interpreter.game import Game, Move, State
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError, check_solvable
-from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress, default_workers, explore
-from rulesdsl.interpreter.solver.retrograde import solve_graph
+from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress, Tier, default_workers, explore
+from rulesdsl.interpreter.solver.retrograde import solve_tier
 from rulesdsl.interpreter.solver.store import Store, default_path, table_name
+from rulesdsl.interpreter.solver.tiers import TierMap
 
-__all__ = ["MoveValue", "Solution", "SolveError", "VALUE_NAMES", "best_first", "solve"]
+__all__ = ["MoveValue", "Solution", "SolveError", "VALUE_NAMES", "best_first", "solve", "solve_all", "solve_tiers"]
 
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 
@@ -87,22 +92,69 @@ def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: boo
         positions = store.root_positions(table, root) if store and known else None
         solved: dict[int, tuple[int, int | None]] = {}
         if known is None:
-            graph = explore(game, codec, root, workers or default_workers(), limit, progress)
-            value, remoteness = solve_graph(graph, progress)
-            if store:
-                store.save(table, game, root, graph.keys, value, remoteness, progress)
-            positions = len(graph.keys)
-            children = [codec.encode(game.apply(state, m)) for m in game.legal_moves(state)] if with_moves else []
-            wanted = np.array(sorted({root, *children}), dtype=np.int64)
-            at = np.searchsorted(graph.keys, wanted)
-            for key, i in zip(wanted.tolist(), at.tolist()):
-                solved[key] = (int(value[i]), None if value[i] == DRAW else int(remoteness[i]))
+            with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as scratch:
+                tiers = solve_tiers(game, codec, root, Path(scratch), workers or default_workers(), limit, progress)
+                positions = sum(tier.size for tier in tiers)
+                if store:
+                    store.save(table, game, root, _tier_rows(tiers), progress, positions)
+                children = [codec.encode(game.apply(state, m)) for m in game.legal_moves(state)] if with_moves else []
+                solved = _lookup(TierMap(game, codec), tiers, [root, *children])
             known = solved[root]
         moves = _move_values(game, state, codec, table, store, solved) if with_moves else ()
         return Solution(VALUE_NAMES[known[0]], known[1], positions, not solved, moves)
     finally:
         if store:
             store.close()
+
+
+def solve_tiers(game: Game, codec: PositionCodec, root: int, scratch: Path, workers: int = 1,
+                limit: int | None = None, progress: Progress | None = None) -> list[Tier]:
+    """Explore and solve every position reachable from ``root``, tier by tier, in the folder ``scratch``.
+
+    Returns the tiers (most pieces first), each with its ``keys``, ``value`` and ``remoteness`` saved.
+    """
+    tiermap = TierMap(game, codec)
+    tiers = explore(game, codec, root, scratch, workers, limit, progress)
+    total = sum(tier.size for tier in tiers)
+    by_number = {tier.number: tier for tier in tiers}
+    decided = 0
+    for tier in reversed(tiers):  # fewest pieces first: the tiers a tier's moves reach are solved before it
+        solve_tier(tier, by_number, tiermap, progress, decided, total)
+        decided += tier.size
+    return tiers
+
+
+def solve_all(game: Game, state: State, workers: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every position reachable from ``state``: sorted keys, values and remoteness (for tests and small games)."""
+    check_solvable(game, state)
+    codec = PositionCodec(game)
+    with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as scratch:
+        tiers = solve_tiers(game, codec, codec.encode(state), Path(scratch), workers)
+        keys, value, remoteness = (np.concatenate(part) for part in zip(*_tier_rows(tiers)))
+    at = np.argsort(keys)
+    return keys[at], value[at], remoteness[at]
+
+
+def _tier_rows(tiers: list[Tier]) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(keys, value, remoteness) of each tier, one tier in memory at a time."""
+    for tier in tiers:
+        yield tier.load("keys"), tier.load("value"), tier.load("remoteness")
+
+
+def _lookup(tiermap: TierMap, tiers: list[Tier], keys: list[int]) -> dict[int, tuple[int, int | None]]:
+    """(value, remoteness) of some solved positions, read from their tiers' files."""
+    wanted = np.array(sorted(set(keys)), dtype=np.int64)
+    where = tiermap.of(wanted)
+    found: dict[int, tuple[int, int | None]] = {}
+    for tier in tiers:
+        pick = wanted[where == tier.number]
+        if not len(pick):
+            continue
+        at = np.searchsorted(tier.load("keys"), pick)
+        value, remoteness = tier.load("value")[at], tier.load("remoteness")[at]
+        for key, v, r in zip(pick.tolist(), value.tolist(), remoteness.tolist()):
+            found[key] = (v, None if v == DRAW else r)
+    return found
 
 
 def _move_values(game: Game, state: State, codec: PositionCodec, table: str, store: Store | None,

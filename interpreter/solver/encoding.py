@@ -9,6 +9,8 @@ alike, and decoding it gives back the exact position.
 
 from __future__ import annotations
 
+import numpy as np
+
 from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.game import NO_CELL, Game, State
 
@@ -36,6 +38,8 @@ class PositionCodec:
         self._group = max(1, min(self.cells, _group_size(self.base)))
         self._group_base = self.base ** self._group
         self._group_text = _group_texts(symbols, self._group)
+        self._symbol_bytes = np.frombuffer("".join(symbols).encode("utf-8"), dtype=np.uint8) \
+            if all(len(s.encode("utf-8")) == 1 for s in symbols) else None
         self.key_space = self.base ** self.cells * (self.cells + 1) * self.players
         if self.key_space > KEY_LIMIT:
             raise SolveError(f"a board of {self.cells} cells with {self.base} symbols does not fit the "
@@ -57,6 +61,33 @@ class PositionCodec:
             parts.append(texts[digits])
         text = "".join(reversed(parts))[-self.cells:] if self.cells else ""
         return State(text, turn, last - 1 if last else NO_CELL, None)
+
+    def decode_many(self, keys: np.ndarray) -> list[State]:
+        """The positions of an int64 array of keys, decoded together (numpy, one digit column per cell)."""
+        keys = np.asarray(keys, dtype=np.int64)
+        if self._symbol_bytes is None or not self.cells:  # a symbol outside ASCII: one key at a time
+            return [self.decode(key) for key in keys.tolist()]
+        turns = (keys % self.players).tolist()
+        rest = keys // self.players
+        lasts = (rest % (self.cells + 1) - 1).tolist()
+        digits = self.digits(rest // (self.cells + 1))
+        blob = self._symbol_bytes[digits].tobytes().decode("utf-8")
+        n = self.cells
+        return [State(blob[i * n:(i + 1) * n], turn, last, None)
+                for i, (turn, last) in enumerate(zip(turns, lasts))]
+
+    def digits(self, boards: np.ndarray) -> np.ndarray:
+        """One row per board number: its cells' digits (indices into ``symbols``), first cell first."""
+        out = np.empty((len(boards), self.cells), dtype=np.uint8)
+        rest = boards.copy()
+        for i in range(self.cells - 1, -1, -1):
+            out[:, i] = rest % self.base
+            rest //= self.base
+        return out
+
+    def board_numbers(self, keys: np.ndarray) -> np.ndarray:
+        """The board part of each key (an int64 array)."""
+        return keys // (self.players * (self.cells + 1))
 
 
 def _group_size(base: int) -> int:

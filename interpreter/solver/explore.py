@@ -1,92 +1,88 @@
-"""Forward exploration: every position reachable from a root, with its moves.
+"""Forward exploration, tier by tier: every position reachable from a root, with its moves.
 
-Positions are explored a breadth-first layer at a time. Each layer is cut into
-chunks that worker processes expand independently (decode the key, generate
-the moves, encode each child); the main process only merges sorted key arrays,
-so the work splits across cores with no shared state but the compiled game.
+Tiers (:mod:`.tiers`) are explored from the most pieces down: a tier's
+positions can only be reached from tiers with more pieces, so by the time a
+tier comes up, every way into it is known. Within a tier, positions are
+explored a breadth-first layer at a time; each layer is cut into chunks that
+forked worker processes expand (:mod:`.successors`). The main process keeps
+only the tier's sorted int64 keys; the moves (child keys, flip flags, move
+counts) go straight to files in a scratch folder, to be read back in blocks
+by the retrograde analysis. Children in lower tiers become that tier's seeds.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from array import array
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
+from rulesdsl.interpreter.solver.successors import DRAW, LOSE, OPEN, WIN, Expander, Expansion
+from rulesdsl.interpreter.solver.tiers import TierMap
 
-# What a finished position is worth to the player to move there.
-OPEN, WIN, LOSE, DRAW = 0, 1, 2, 3
+__all__ = ["DRAW", "LOSE", "OPEN", "WIN", "Progress", "Tier", "default_workers", "explore"]
+
 CHUNK = 2000
 PARALLEL_FROM = 4 * CHUNK  # layers smaller than this are expanded in the main process
+MERGE_EVERY = 64  # seed arrays waiting for a lower tier are merged when this many pile up
 
 Progress = Callable[[str, int, int], None]
-EMPTY_KEYS = np.zeros(0, dtype=np.int64)
 
 
 @dataclass
-class Graph:
-    """The reachable positions and their moves, as flat arrays.
+class Tier:
+    """One tier's files in the scratch folder, and what is known about it.
 
-    ``keys`` is sorted; position i is ``keys[i]``. ``outcome[i]`` is OPEN or the
-    result of a finished position for its player to move. The moves of the
-    positions in ``order`` (indices into ``keys``) are listed one position after
-    another: ``degree`` moves each, to ``child`` (indices), ``flip`` set when the
-    child's player to move is the other player.
+    ``keys.npy``: the sorted keys (position i is keys[i]). ``order.npy``: for
+    each position in the order it was expanded, its index in ``keys``.
+    ``outcome.npy``: per position (sorted), OPEN or the result of a finished
+    position for its player to move. ``degree``: per expanded position, its
+    move count (uint16); ``child``: each move's child key (int64); ``flip``:
+    per move, 1 when the other player moves next. After solving,
+    ``value.npy`` and ``remoteness.npy`` (per sorted position).
     """
 
-    keys: np.ndarray
-    outcome: np.ndarray
-    degree: np.ndarray
-    order: np.ndarray
-    child: np.ndarray
-    flip: np.ndarray
+    number: int
+    folder: Path
+    size: int = 0
+    moves: int = 0
+    reaches: set[int] = field(default_factory=set)  # the lower tiers its moves lead to
+
+    def path(self, name: str) -> Path:
+        """The file ``name`` of this tier."""
+        return self.folder / f"tier{self.number}.{name}"
+
+    def load(self, name: str) -> np.ndarray:
+        """A saved array of this tier."""
+        return np.load(self.path(name + ".npy"))
+
+    def save(self, name: str, array: np.ndarray) -> None:
+        """Save an array of this tier."""
+        np.save(self.path(name + ".npy"), array)
 
 
-def expand(game: Game, codec: PositionCodec, keys: list[int]) -> tuple[bytes, bytes, bytes, bytes]:
-    """Outcome codes, move counts, child keys and flip flags of ``keys``' positions (as raw bytes)."""
-    outcomes = bytearray()
-    degrees = array("I")
-    children = array("q")
-    flips = bytearray()
-    decode, encode, status, apply = codec.decode, codec.encode, game.status, game.apply
-    for key in keys:
-        state = decode(key)
-        moves, outcome = status(state)
-        if outcome is not None:
-            outcomes.append(DRAW if outcome.winner is None else WIN if outcome.winner == state.turn else LOSE)
-            degrees.append(0)
-            continue
-        outcomes.append(OPEN)
-        degrees.append(len(moves))
-        turn = state.turn
-        for move in moves:
-            child = apply(state, move)
-            children.append(encode(child))
-            flips.append(child.turn != turn)
-    return bytes(outcomes), degrees.tobytes(), children.tobytes(), bytes(flips)
+_WORKER: Expander | None = None
 
 
-_WORKER: tuple[Game, PositionCodec] | None = None
-
-
-def _expand_in_worker(keys: list[int]) -> tuple[bytes, bytes, bytes, bytes]:
+def _expand_in_worker(keys: np.ndarray) -> Expansion:
     assert _WORKER is not None
-    return expand(_WORKER[0], _WORKER[1], keys)
+    return _WORKER.expand(keys)
 
 
-class Expander:
+class Workers:
     """Expands chunks of positions in the main process or in forked workers."""
 
-    def __init__(self, game: Game, codec: PositionCodec, workers: int):
-        self.game, self.codec, self.workers = game, codec, workers
+    def __init__(self, expander: Expander, workers: int):
+        self.expander, self.workers = expander, workers
         self.pool = None
 
-    def __enter__(self) -> Expander:
+    def __enter__(self) -> Workers:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -94,74 +90,115 @@ class Expander:
             self.pool.terminate()
             self.pool.join()
 
-    def run(self, keys: np.ndarray) -> Iterator[tuple[int, tuple[bytes, bytes, bytes, bytes]]]:
+    def run(self, keys: np.ndarray) -> Iterator[tuple[int, Expansion]]:
         """Yield (chunk size, expansion) for consecutive chunks of ``keys``, in order."""
-        chunks = [keys[i:i + CHUNK].tolist() for i in range(0, len(keys), CHUNK)]
+        chunks = [keys[i:i + CHUNK] for i in range(0, len(keys), CHUNK)]
         if self.workers > 1 and len(keys) >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods():
             if self.pool is None:
                 global _WORKER
-                _WORKER = (self.game, self.codec)
+                _WORKER = self.expander
                 self.pool = multiprocessing.get_context("fork").Pool(self.workers)
             yield from zip(map(len, chunks), self.pool.imap(_expand_in_worker, chunks))
             return
         for chunk in chunks:
-            yield len(chunk), expand(self.game, self.codec, chunk)
+            yield len(chunk), self.expander.expand(chunk)
 
 
-def explore(game: Game, codec: PositionCodec, root: int, workers: int = 1,
-            limit: int | None = None, progress: Progress | None = None) -> Graph:
-    """Every position reachable from ``root`` and its moves.
+def _member(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Which of ``keys`` are in ``sorted_keys``."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=np.bool_)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
+
+
+def explore(game: Game, codec: PositionCodec, root: int, folder: Path, workers: int = 1,
+            limit: int | None = None, progress: Progress | None = None) -> list[Tier]:
+    """Explore every position reachable from ``root`` into ``folder``; the tiers, most pieces first.
 
     Raises :class:`SolveError` when more than ``limit`` positions are found.
     """
-    seen = np.array([root], dtype=np.int64)
-    frontier = seen
-    expanded: list[np.ndarray] = []
-    outcomes: list[np.ndarray] = []
-    degrees: list[np.ndarray] = []
-    children: list[np.ndarray] = []
-    flips: list[np.ndarray] = []
-    done = 0
-    with Expander(game, codec, workers) as expander:
+    tiers = TierMap(game, codec)
+    waiting: dict[int, list[np.ndarray]] = {int(tiers.of(np.array([root]))[0]): [np.array([root], dtype=np.int64)]}
+    done: list[Tier] = []
+    found = 0
+    with Workers(Expander(game, codec), workers) as pool:
+        while waiting:
+            number = max(waiting, key=tiers.total)
+            seeds = np.unique(np.concatenate(waiting.pop(number)))
+            tier = Tier(number, folder)
+            found = _explore_tier(tier, seeds, tiers, pool, waiting, found, limit, progress)
+            done.append(tier)
+    return done
+
+
+def _explore_tier(tier: Tier, seeds: np.ndarray, tiers: TierMap, pool: Workers,
+                  waiting: dict[int, list[np.ndarray]], found: int, limit: int | None,
+                  progress: Progress | None) -> int:
+    """Explore one tier from its seeds; returns the count of positions found so far in all tiers."""
+    seen = seeds
+    frontier = seeds
+    expanded = 0
+    total = tiers.total(tier.number)
+    with ExitStack() as stack:
+        files = {name: stack.enter_context(open(tier.path(name), "wb"))
+                 for name in ("ranked", "outcome", "degree", "child", "flip")}
         while len(frontier):
-            layer_children = []
-            for size, (out, deg, kids, flip) in expander.run(frontier):
-                outcomes.append(np.frombuffer(out, dtype=np.uint8))
-                degrees.append(np.frombuffer(deg, dtype=np.uint32))
-                kid_keys = np.frombuffer(kids, dtype=np.int64)
-                children.append(kid_keys)
-                layer_children.append(kid_keys)
-                flips.append(np.frombuffer(flip, dtype=np.bool_))
-                done += size
+            fresh_parts = []
+            for size, (out, deg, kids, flip) in pool.run(frontier):
+                degrees = np.frombuffer(deg, dtype=np.uint32)
+                if len(degrees) and degrees.max() >= 2**16:
+                    raise SolveError("a position with 65,536 moves or more is beyond the solver")
+                files["outcome"].write(out)
+                files["degree"].write(degrees.astype(np.uint16).tobytes())
+                files["child"].write(kids)
+                files["flip"].write(flip)
+                children = np.unique(np.frombuffer(kids, dtype=np.int64))
+                where = tiers.of(children)
+                here = where == tier.number
+                fresh = children[here]
+                fresh_parts.append(fresh[~_member(seen, fresh)])
+                for other in np.unique(where[~here]).tolist():
+                    if tiers.total(other) >= total:
+                        raise SolveError("a move added a piece although no rule places one (a solver bug)")
+                    tier.reaches.add(other)
+                    pile = waiting.setdefault(other, [])
+                    pile.append(children[where == other])
+                    if len(pile) >= MERGE_EVERY:
+                        waiting[other] = [np.unique(np.concatenate(pile))]
+                expanded += size
+                tier.moves += len(kids) // 8
                 if progress:
-                    progress("explore", len(seen), done)
-            expanded.append(frontier)
-            fresh = np.unique(np.concatenate(layer_children)) if layer_children else seen[:0]
-            at = np.searchsorted(seen, fresh)
-            known = (at < len(seen)) & (seen[np.minimum(at, len(seen) - 1)] == fresh)
-            frontier = fresh[~known]
-            seen = np.insert(seen, at[~known], frontier)
-            if limit is not None and len(seen) > limit:
+                    progress("explore", found + len(seen), found + expanded)
+            files["ranked"].write(frontier.tobytes())
+            fresh = np.unique(np.concatenate(fresh_parts)) if fresh_parts else seen[:0]
+            seen = np.insert(seen, np.searchsorted(seen, fresh), fresh)
+            frontier = fresh
+            if limit is not None and found + len(seen) > limit:
                 raise SolveError(f"more than {limit:,} positions are reachable")
-    order = np.searchsorted(seen, np.concatenate(expanded)).astype(index_type(len(seen)))
-    outcome = np.zeros(len(seen), dtype=np.uint8)
-    outcome[order] = np.concatenate(outcomes)
-    # Child keys become child indices one chunk at a time, so the two never both exist in full.
-    child = np.empty(sum(map(len, children)), dtype=index_type(len(seen)))
-    at = 0
-    for i, keys in enumerate(children):
-        child[at:at + len(keys)] = np.searchsorted(seen, keys)
-        at += len(keys)
-        children[i] = EMPTY_KEYS
-    return Graph(seen, outcome, np.concatenate(degrees), order, child,
-                 np.concatenate(flips) if flips else np.zeros(0, np.bool_))
+    tier.size = len(seen)
+    tier.save("keys", seen)
+    _sort_order(tier, seen)
+    return found + len(seen)
 
 
-def index_type(count: int) -> type:
-    """The narrowest integer type that indexes ``count`` positions."""
-    return np.int32 if count < 2**31 else np.int64
+def _sort_order(tier: Tier, keys: np.ndarray) -> None:
+    """Turn the expansion-order files into ``order.npy`` and ``outcome.npy`` (indices into the sorted keys)."""
+    order = np.empty(len(keys), dtype=np.int32 if len(keys) < 2**31 else np.int64)
+    block = 1 << 20
+    with open(tier.path("ranked"), "rb") as ranked:
+        for start in range(0, len(keys), block):
+            part = np.fromfile(ranked, dtype=np.int64, count=block)
+            order[start:start + len(part)] = np.searchsorted(keys, part)
+    os.remove(tier.path("ranked"))
+    outcome = np.zeros(len(keys), dtype=np.uint8)
+    outcome[order] = np.fromfile(tier.path("outcome"), dtype=np.uint8)
+    os.remove(tier.path("outcome"))
+    tier.save("order", order)
+    tier.save("outcome", outcome)
 
 
 def default_workers() -> int:
     """All local cores."""
     return os.cpu_count() or 1
+

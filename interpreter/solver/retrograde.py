@@ -1,100 +1,151 @@
-"""Counting retrograde analysis over an explored graph.
+"""Retrograde analysis of one tier, a remoteness level at a time, with the moves read from disk.
 
-Finished positions are decided first (remoteness 0). Then, one remoteness at a
-time, every position decided at remoteness r tells its parents: a parent for
-which this child is bad for the opponent is a win at r + 1 (the first such
-child is the nearest); otherwise the parent's count of undecided children goes
-down by one, and a parent whose count reaches zero is a loss at r + 1 (its last
-child is its farthest). Positions never decided can avoid losing forever
-without forcing a win: draws. So cycles come out as draws and never loop.
+Finished positions are decided first (remoteness 0). Then sweep r = 1, 2, ...
+looks at every undecided position of the tier and its children decided at a
+remoteness below r: if some child is bad for the opponent, the position is a
+win at r (no child bad for the opponent was decided earlier, or the position
+would already be decided, so the nearest is at r - 1); if every child is
+decided and good for the opponent, it is a loss at r (the farthest child is at
+r - 1). Children in lower tiers are already solved and count from the sweep
+after their remoteness. When a sweep decides nothing and no lower child is
+still to count, the positions left can avoid losing forever without forcing a
+win: draws. So cycles come out as draws and never loop.
 
 Seen from the parent, a child's value is flipped when the other player moves
 there and kept when the same player moves again (go-again).
+
+The moves are never all in memory: they are streamed from the tier's files a
+block of positions at a time, as child indices into the values of the tier
+and of the lower tiers it reaches. In memory: the tier's keys while the moves
+are being indexed, then one byte of value and two of remoteness per position
+(of the tier and of those lower tiers), and four bytes of expansion order.
+Blocks whose positions are all decided are skipped in later sweeps.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import numpy as np
 
-from rulesdsl.interpreter.solver.explore import DRAW, LOSE, OPEN, WIN, Graph
+from rulesdsl.interpreter.solver.explore import DRAW, LOSE, OPEN, WIN, Tier
+from rulesdsl.interpreter.solver.tiers import TierMap
 
 Progress = Callable[[str, int, int], None]
+BLOCK = 1 << 16  # positions per block of moves read back (about 10 MB of temporary arrays for ten moves each)
+INDEX_BLOCK = 1 << 18  # moves per block when turning child keys into indices
 
 
-def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The concatenation of ``range(s, e)`` for each pair, vectorised."""
-    lengths = ends - starts
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return offsets + np.arange(total, dtype=np.int64)
+def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np.ndarray, np.ndarray, type]:
+    """Write ``edge``: each move as (index of the child) * 2 + flip; returns the values and remoteness it indexes.
 
-
-BLOCK = 1 << 20  # positions per block when packing moves
-
-
-def _moves_into(graph: Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The moves inverted: for child c, its parents ``parents[inptr[c]:inptr[c+1]]`` with their flip flags.
-
-    Takes the moves out of ``graph`` (to free them early). Each move is packed
-    into one int64, child << 33 | parent << 1 | flip, and the array sorted in
-    place: about 13 bytes per move at the peak.
+    Indices below the tier's size are its own positions; the lower tiers' positions follow, tier after tier.
     """
-    n = len(graph.keys)
-    child, flip = graph.child, graph.flip
-    graph.child, graph.flip = np.zeros(0, child.dtype), np.zeros(0, np.bool_)  # fresh: a view would keep them
-    inptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(child, minlength=n), out=inptr[1:])
-    if n >= 2**30:  # too many positions to pack: sort an index instead
-        by_child = np.argsort(child, kind="stable")
-        parent = np.repeat(graph.order, graph.degree.astype(np.int64))
-        return parent[by_child], flip[by_child], inptr
-    packed = np.empty(len(child), dtype=np.int64)
-    starts = np.zeros(len(graph.order) + 1, dtype=np.int64)
-    np.cumsum(graph.degree, out=starts[1:])
-    for first in range(0, len(graph.order), BLOCK):
-        last = min(first + BLOCK, len(graph.order))
-        a, b = starts[first], starts[last]
-        parent = np.repeat(graph.order[first:last].astype(np.int64), graph.degree[first:last].astype(np.int64))
-        packed[a:b] = (child[a:b].astype(np.int64) << 33) | (parent << 1) | flip[a:b]
-    del child, flip, parent
-    packed.sort()
-    parents = ((packed >> 1) & 0xFFFFFFFF).astype(np.int32)
-    flips = (packed & 1).astype(np.bool_)
-    return parents, flips, inptr
+    keys = tier.load("keys")
+    value = tier.load("outcome")
+    remoteness = np.zeros(len(value), dtype=np.uint16)
+    offsets = {tier.number: 0}
+    values, remotenesses = [value], [remoteness]
+    at = len(value)
+    neighbours = {}
+    for number in sorted(tier.reaches):
+        offsets[number] = at
+        values.append(lower[number].load("value"))
+        remotenesses.append(lower[number].load("remoteness"))
+        neighbours[number] = lower[number].load("keys")
+        at += len(values[-1])
+    index_type = np.int32 if 2 * at < 2**31 else np.int64
+    block = INDEX_BLOCK
+    with open(tier.path("child"), "rb") as children, open(tier.path("flip"), "rb") as flips, \
+            open(tier.path("edge"), "wb") as edges:
+        while True:
+            kids = np.fromfile(children, dtype=np.int64, count=block)
+            if not len(kids):
+                break
+            flip = np.fromfile(flips, dtype=np.uint8, count=len(kids))
+            where = tiers.of(kids)
+            index = np.empty(len(kids), dtype=np.int64)
+            for number in np.unique(where).tolist():
+                pick = where == number
+                known = keys if number == tier.number else neighbours[number]
+                index[pick] = np.searchsorted(known, kids[pick]) + offsets[number]
+            ((index << 1) | flip).astype(index_type).tofile(edges)
+    del keys, neighbours
+    os.remove(tier.path("child"))
+    os.remove(tier.path("flip"))
+    return np.concatenate(values), np.concatenate(remotenesses), index_type
 
 
-def solve_graph(graph: Graph, progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Value (WIN, LOSE or DRAW for the player to move) and remoteness of every position."""
-    n = len(graph.keys)
-    parents, flips, inptr = _moves_into(graph)
-    value = graph.outcome.copy()
-    remoteness = np.zeros(n, dtype=np.uint16)
-    pending = np.zeros(n, dtype=np.int32)
-    pending[graph.order] = graph.degree
-    frontier = np.flatnonzero((value == WIN) | (value == LOSE))
-    decided = int(np.count_nonzero(value))
+def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Progress | None = None,
+               decided_before: int = 0, total: int = 0) -> None:
+    """Solve ``tier`` (its lower tiers already solved); saves its ``value`` and ``remoteness``."""
+    value, remoteness, index_type = _index_moves(tier, lower, tiers)
+    n = tier.size
+    order = tier.load("order")
+    degree = np.fromfile(tier.path("degree"), dtype=np.uint16)
+    starts = np.zeros(len(degree) + 1, dtype=np.int64)
+    np.cumsum(degree, out=starts[1:])
+    del degree
+    # blocks of expanded positions: (first rank, last rank); a block is dropped once all of it is decided
+    blocks = [(a, min(a + BLOCK, len(order))) for a in range(0, len(order), BLOCK)]
+    fixed = value[n:]
+    last_fixed = int(remoteness[n:][(fixed == WIN) | (fixed == LOSE)].max(initial=0))
+    decided = int(np.count_nonzero(value[:n] != OPEN))
+    itemsize = np.dtype(index_type).itemsize
     level = 0
-    while len(frontier):
-        edges = _ranges(inptr[frontier], inptr[frontier + 1])
-        child_value = np.repeat(value[frontier], inptr[frontier + 1] - inptr[frontier])
-        who = parents[edges]
-        good = np.where(flips[edges], child_value == LOSE, child_value == WIN)
-        winners = np.unique(who[good])
-        winners = winners[value[winners] == OPEN]
-        value[winners] = WIN
-        losing, times = np.unique(who[~good], return_counts=True)
-        pending[losing] -= times.astype(np.int32)
-        losers = losing[(pending[losing] == 0) & (value[losing] == OPEN)]
-        value[losers] = LOSE
-        level += 1
-        frontier = np.concatenate((winners, losers))
-        remoteness[frontier] = level
-        decided += len(frontier)
-        if progress:
-            progress("retrograde", n, decided)
-    value[value == OPEN] = DRAW
-    return value, remoteness
+    with open(tier.path("edge"), "rb") as edges:
+        while blocks:
+            level += 1
+            fresh = 0
+            still = []
+            for first, last in blocks:
+                parents = order[first:last]
+                open_ = value[parents] == OPEN
+                if not open_.any():
+                    continue
+                edges.seek(int(starts[first]) * itemsize)
+                count = int(starts[last] - starts[first])
+                edge = np.fromfile(edges, dtype=index_type, count=count)
+                won, lost = _sweep(edge, starts[first:last + 1] - starts[first], value, remoteness, level)
+                won &= open_
+                lost &= open_ & ~won
+                value[parents[won]] = WIN
+                value[parents[lost]] = LOSE
+                remoteness[parents[won | lost]] = level
+                fresh += int(np.count_nonzero(won | lost))
+                still.append((first, last))
+            blocks = still
+            decided += fresh
+            if progress:
+                progress("retrograde", total or n, decided_before + decided)
+            if not fresh and level > last_fixed:
+                break
+    mine = value[:n]
+    mine[mine == OPEN] = DRAW
+    tier.save("value", mine.copy())
+    tier.save("remoteness", remoteness[:n].copy())
+    os.remove(tier.path("edge"))
+    os.remove(tier.path("degree"))
+
+
+def _sweep(edge: np.ndarray, starts: np.ndarray, value: np.ndarray, remoteness: np.ndarray,
+           level: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per parent of a block: (some child bad for the opponent, every child good for the opponent).
+
+    Only children decided below ``level`` count. ``starts`` are the parents' first moves, plus the end.
+    """
+    child = edge >> 1
+    flip = (edge & 1).astype(np.uint8)
+    seen = value[child]
+    counts = remoteness[child] < level
+    del child
+    bad = counts & (seen == WIN + flip)  # bad for the opponent: WIN if the same player moves again, else LOSE
+    good = counts & (seen == LOSE - flip)
+    del counts, seen, flip
+    bad_sum = np.concatenate(([0], np.cumsum(bad, dtype=np.int32)))
+    good_sum = np.concatenate(([0], np.cumsum(good, dtype=np.int32)))
+    degree = starts[1:] - starts[:-1]
+    won = (bad_sum[starts[1:]] - bad_sum[starts[:-1]]) > 0
+    lost = (good_sum[starts[1:]] - good_sum[starts[:-1]]) == degree
+    return won, lost & (degree > 0)

@@ -93,24 +93,30 @@ class Store:
         row = self.db.execute("SELECT positions FROM roots WHERE tbl=? AND key=?", (table, key)).fetchone()
         return None if row is None else row[0]
 
-    def save(self, table: str, game: Game, root: int, keys: np.ndarray, value: np.ndarray,
-             remoteness: np.ndarray, progress: Progress | None = None) -> None:
-        """Store a whole solve in one transaction (all of it, or nothing when interrupted)."""
-        packed = remoteness.astype(np.int64) * 4 + value
+    def save(self, table: str, game: Game, root: int, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
+             progress: Progress | None = None, total: int = 0) -> None:
+        """Store a whole solve, given as (keys, value, remoteness) parts, in one transaction.
+
+        All of it is written, or nothing when interrupted.
+        """
         try:
-            self._write(table, game, root, keys, packed, progress)
+            self._write(table, game, root, parts, progress, total)
         except sqlite3.Error as error:
             raise SolveError(f"{self.path}: could not store the solution: {error}") from None
 
-    def _write(self, table: str, game: Game, root: int, keys: np.ndarray, packed: np.ndarray,
-               progress: Progress | None) -> None:
+    def _write(self, table: str, game: Game, root: int, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
+               progress: Progress | None, total: int) -> None:
+        written = 0
         with self.db:  # commits at the end, rolls back on any exception (Ctrl-C included)
             self.db.execute("BEGIN")  # so that creating the table is part of the transaction too
             self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key INTEGER PRIMARY KEY, vr INTEGER NOT NULL)")
-            for start in range(0, len(keys), BATCH):
-                rows = zip(keys[start:start + BATCH].tolist(), packed[start:start + BATCH].tolist())
-                self.db.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?, ?)", rows)
-                if progress:
-                    progress("store", len(keys), min(start + BATCH, len(keys)))
+            for keys, value, remoteness in parts:
+                for start in range(0, len(keys), BATCH):
+                    packed = remoteness[start:start + BATCH].astype(np.int64) * 4 + value[start:start + BATCH]
+                    rows = zip(keys[start:start + BATCH].tolist(), packed.tolist())
+                    self.db.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?, ?)", rows)
+                    written += len(packed)
+                    if progress:
+                        progress("store", max(total, written), written)
             self.db.execute("INSERT OR REPLACE INTO roots VALUES (?, ?, ?, ?, ?)",
-                            (table, root, game.title, json.dumps(game.options, default=str), len(keys)))
+                            (table, root, game.title, json.dumps(game.options, default=str), written))
