@@ -16,10 +16,12 @@ from typing import Protocol, TextIO
 
 from rulesdsl.cli.render import render
 from rulesdsl.errors import OptionError, RulesdslError
+from rulesdsl.interpreter.endings import EndRulesError
 from rulesdsl.interpreter.engine import Result
 from rulesdsl.interpreter.engines import ENGINES, choose, describe_iteration
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
 from rulesdsl.interpreter.search import WIN
+from rulesdsl.limits import MAX_GO_AGAIN
 
 COMMANDS = ("moves", "hint", "value", "why", "trace", "undo", "depth", "time", "engine", "position", "load", "board",
             "help", "quit")
@@ -160,10 +162,12 @@ class Session:
     """The game in play and the commands that act on it."""
 
     def __init__(self, game: Game, state: State, humans: frozenset[int],
-                 settings: EngineSettings, reader: LineReader, out: TextIO) -> None:
+                 settings: EngineSettings, reader: LineReader, out: TextIO, err: TextIO | None = None) -> None:
         self.game, self.state, self.settings = game, state, settings
         self.humans = set(humans)
         self.reader, self.out = reader, out
+        self.err = sys.stderr if err is None else err
+        self.complained: State | None = None  # the position whose rule error was last reported
         self.plies: list[Ply] = []
         self.shown = False  # the current position has been drawn
         self.announced = False  # the result of the current position has been said
@@ -172,6 +176,12 @@ class Session:
     def say(self, text: str) -> None:
         """Print one or more lines."""
         print(text, file=self.out, flush=True)
+
+    def complain(self, exc: RulesdslError) -> None:
+        """A rule file that cannot be evaluated here: one line on stderr, at the rule's place."""
+        span = exc.span
+        line = f"{span}: error: {exc.detail}" if span is not None and span.line else f"error: {exc}"
+        print(line, file=self.err, flush=True)
 
     def name(self, index: int) -> str:
         """A player's name by index."""
@@ -223,7 +233,20 @@ class Session:
         """Play until ``quit`` or end of input (or, engine alone, the game's end)."""
         seen: set[State] = set()
         while True:
-            moves, outcome = self.game.status(self.state)
+            try:
+                moves, outcome = self.game.status(self.state)
+            except EndRulesError as exc:  # the rule file fails in this position: say where, keep the game
+                if self.complained is not self.state:
+                    self.complain(exc)
+                    self.complained = self.state
+                    if self.humans:
+                        self.say("the rules cannot be evaluated in this position: type undo, load POSITION or quit")
+                if not self.humans:
+                    return 1
+                line = self.reader.read(f"{self.name(self.game.to_move(self.state))}> ", COMMANDS)
+                if line is None or self.handle(line) == "quit":
+                    return 1
+                continue
             if outcome is not None:
                 if not self.announced:
                     if not self.shown:
@@ -233,6 +256,16 @@ class Session:
                     return 0
                 line = self.reader.read("game over> ", COMMANDS)
             elif self.game.to_move(self.state) not in self.humans:
+                if self.engine_streak() >= MAX_GO_AGAIN:
+                    turn = self.game.to_move(self.state)
+                    self.say(f"{self.name(turn)} has moved {MAX_GO_AGAIN} plies in a row without the turn passing "
+                             f"(a go-again rule that never ends?); the engine stops: you now play {self.name(turn)}")
+                    if not self.humans:
+                        self.show()
+                        return 1
+                    self.humans.add(turn)
+                    self.shown = False
+                    continue
                 if not self.humans:
                     if self.state in seen:
                         self.say("the engine repeats a position; stopping here (no result)")
@@ -251,6 +284,15 @@ class Session:
             if self.handle(line) == "quit":
                 return 0
 
+    def engine_streak(self) -> int:
+        """How many plies in a row the engine has just played for the player to move (up to the cap)."""
+        turn, streak = self.game.to_move(self.state), 0
+        for ply in reversed(self.plies):
+            if ply.human or ply.game.to_move(ply.before) != turn or streak >= MAX_GO_AGAIN:
+                break
+            streak += 1
+        return streak
+
     def move_text(self, move: Move) -> str:
         """A move's notation in the current position."""
         return self.game.format_move(self.state, move)
@@ -264,7 +306,11 @@ class Session:
                 raise RuntimeError("the engine found no move")
             text = self.move_text(choice.move)
         except Exception as exc:  # never lose the game in play (Ctrl-C is not caught: it ends the session)
-            reason = str(exc) or type(exc).__name__
+            if isinstance(exc, EndRulesError):
+                self.complain(exc)
+                reason = "the rules cannot be evaluated in a position it looked at"
+            else:
+                reason = str(exc) or type(exc).__name__
             self.say(f"engine stopped ({reason}); you now play {self.name(turn)}")
             self.humans.add(turn)
             self.shown = False
@@ -302,6 +348,10 @@ class Session:
                 action(rest.strip())
             else:
                 self.do_move(text)
+        except EndRulesError as exc:
+            if self.complained is not self.state:
+                self.complain(exc)
+                self.complained = self.state
         except RulesdslError as exc:
             self.say(f"error: {exc}")
         except KeyboardInterrupt:
@@ -493,6 +543,7 @@ def run_repl(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     interactive: bool = False,
+    stderr: TextIO | None = None,
 ) -> int:
     """Play ``game`` from ``state`` (default: its start) at a prompt; returns the exit code.
 
@@ -529,7 +580,7 @@ def run_repl(
         print(f"error: {exc}", file=out)
         return 2
     print(intro(game, humans, settings.describe()), file=out)
-    session = Session(game, state, humans, settings, reader, out)
+    session = Session(game, state, humans, settings, reader, out, stderr)
     try:
         return session.run()
     except KeyboardInterrupt:  # Ctrl-C outside a prompt: leave, but keep the position

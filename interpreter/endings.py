@@ -121,7 +121,7 @@ class ConditionCompiler(m.ExprVisitor):
             def divide(state: State, moves: MovesThunk) -> int:
                 a, b = left(state, moves), right(state, moves)
                 if b == 0:
-                    raise EndRulesError(f"{where}: division by zero in this position")
+                    raise EndRulesError("division by zero in this position", where)
                 return a // b if expr.op == "/" else a % b
 
             return divide

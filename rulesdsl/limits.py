@@ -24,7 +24,7 @@ MAX_SUITE_CASES = 10_000     # cases in one suite
 
 # Long commands --------------------------------------------------------------------------
 MAX_PLAYOUT_PLIES = 10_000   # check --max-plies: a playout's cost grows with its length (history of boards)
-MAX_GO_AGAIN = 1_000         # plies one player may make in a row in play before the REPL stops the engine
+MAX_GO_AGAIN = 100           # plies one player may make in a row: play stops the engine, check warns (W201)
 
 # Bidirectional-text controls: they reorder what a terminal shows (CVE-2021-42574, "Trojan Source").
 BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

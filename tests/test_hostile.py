@@ -33,9 +33,9 @@ end { mover loses if no moves }
 """
 
 
-def run(*args: str):
+def run(*args: str, input: str | None = None):
     """The command line in-process: ``(exit code, stdout, stderr)``."""
-    result = CliRunner().invoke(cli, list(args))
+    result = CliRunner().invoke(cli, list(args), input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     return result.exit_code, result.stdout, result.stderr
 
@@ -463,3 +463,96 @@ def test_item_07_source_lines_are_split_once_per_file():
 def test_item_07_playout_length_is_capped():
     code, _, err = run("check", "--max-plies", "100000", "konane")
     assert code == 2 and "10000" in err
+
+
+# A go-again rule that never gives the turn away: a king may always step, and every step goes again.
+ENDLESS_TURN = """\
+game "endless turn"
+players white "w", black "b"
+board grid 3 x 3
+position (turn last board) top first
+piece king white "K", black "k"
+start {
+  king white at a1
+  king black at c3
+}
+moves { king step all }
+again after step with any piece
+end { mover loses if no moves }
+"""
+
+
+def test_item_05_check_warns_at_the_again_rule_that_never_ends(tmp_path):
+    path = write(tmp_path, ENDLESS_TURN)
+    code, out, err = run("check", path)
+    assert code == 0  # a warning
+    line = next(line for line in (out + err).splitlines() if "W201" in line or "never ends" in line)
+    assert line.startswith(f"{path}:11:1: warning:") and "white moved 100 plies in a row" in line
+    code, _, _ = run("check", "--strict", path)
+    assert code == 1
+
+
+def test_item_05_bundled_go_again_games_are_not_warned():
+    code, out, err = run("check", "--strict", "konane", "checkers", "draughts")
+    assert code == 0 and "W201" not in out + err
+
+
+def test_item_05_play_stops_the_engine_after_100_plies_in_a_row(tmp_path):
+    import io
+
+    from rulesdsl.cli.repl import run_repl
+    from rulesdsl.interpreter.load import load_game
+
+    game = load_game(write(tmp_path, ENDLESS_TURN))
+    out = io.StringIO()
+    code = run_repl(game, as_player="black", depth=1, stdin=io.StringIO("moves\n"), stdout=out)
+    text = out.getvalue()
+    assert code == 0
+    assert text.count("white plays") == 100
+    assert "white has moved 100 plies in a row without the turn passing" in text
+    # The game is kept: the human now plays white, from the position the engine reached.
+    assert "you now play white" in text and "white> moves" in text
+
+
+# An end rule that divides by zero once the opponent is down to one man.
+DIVIDES = """\
+game "divides"
+players white "w", black "b"
+board grid 3 x 3
+position (turn board) top first
+piece man white "w", black "b"
+start {
+  man white at a1
+  man white at c1
+  man black at a3
+  man black at c3
+}
+moves {
+  man step orthogonal
+  man step diagonal to enemy
+}
+end {
+  mover wins if 6 / (count(opponent man) - 1) > 100
+  mover loses if no moves
+}
+"""
+BROKEN_HERE = "(w --b-b-w--)"  # white's only man: 6 / (1 - 1)
+FINE_HERE = "(w b-b---w-w)"
+
+
+def test_item_13_an_end_rule_error_is_one_line_at_the_rule_and_play_goes_on(tmp_path):
+    path = write(tmp_path, DIVIDES)
+    code, out, err = run("play", path, "--as", "white", "--depth", "1", "--position", BROKEN_HERE,
+                         input=f"a1-b2\nload {FINE_HERE}\nmoves\nquit\n")
+    assert "internal error" not in out + err and "EndRulesError" not in out + err
+    assert err.splitlines() == [f"{path}:17:17: error: division by zero in this position"]
+    assert "white> moves\n4 legal moves" in out  # the session survived the error and goes on
+    assert code == 0
+
+
+def test_item_13_an_end_rule_error_fails_the_other_commands(tmp_path):
+    path = write(tmp_path, DIVIDES)
+    for args in (["moves"], ["move", "--depth", "1"], ["perft", "--depth", "1"]):
+        code, out, err = run(*args, path, "--position", BROKEN_HERE)
+        assert code == 1, args
+        assert err.count("\n") == 1 and f"{path}:17:17:" in err and "division by zero" in err, (args, err)

@@ -24,9 +24,11 @@ import math
 import random
 from dataclasses import dataclass
 
+from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesdslError, Span
 from rulesdsl.interpreter.compiler import compile_game
 from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.limits import MAX_GO_AGAIN
 from rulesdsl.options import option_values
 
 DEFAULT_PLAYOUTS = 20
@@ -45,6 +47,7 @@ CODES = {
     "E208": "the static evaluation is not a finite number",
 }
 # W200 (a warning): no playout ended within the ply cap, so the game may never end.
+# W201 (a warning): in a playout one player moved MAX_GO_AGAIN plies in a row (a go-again rule that never ends).
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class PlayoutReport:
     plies: int
     finished: int
     problems: tuple[Problem, ...]
+    runaway: str = ""  # the first playout in which one player moved MAX_GO_AGAIN plies in a row, described
 
 
 class _Broken(Exception):
@@ -86,6 +90,7 @@ class _Playout:
         self.seed = seed
         self.ply = 0
         self.where = ""
+        self.runaway = ""
 
     def fail(self, code: str, what: str) -> None:
         place = f"playout {self.number + 1} (seed {self.seed}), ply {self.ply}"
@@ -136,6 +141,7 @@ class _Playout:
         """Play to the end or the cap; ``(plies, finished)``. Raises :class:`_Broken`."""
         game = self.game
         state = self.call("initial_state", game.initial_state)
+        streak = 0  # plies in a row by the player to move, without the turn passing
         while True:
             self.check_position(state)
             moves, outcome = self.call("status", game.status, state)
@@ -148,6 +154,11 @@ class _Playout:
             if not moves:
                 self.fail("E201", "the game is not over, yet there is no legal move")
             if self.ply >= max_plies:
+                return self.ply, False
+            if streak >= MAX_GO_AGAIN:  # the turn never passes: this playout would never end
+                name = game.players[game.to_move(state)].name
+                self.runaway = (f"in playout {self.number + 1} (seed {self.seed}) {name} moved {streak} plies in a "
+                                f"row from ply {self.ply - streak} without the turn passing, up to {self.where}")
                 return self.ply, False
             self.check_moves(state, moves)
             self.check_evaluation(state)
@@ -162,6 +173,7 @@ class _Playout:
             if (state.board, state.turn, state.last, state.history) != before or \
                     self.call("format_position", game.format_position, state) != self.where:
                 self.fail("E206", f"applying {text!r} changed the parent position")
+            streak = streak + 1 if game.to_move(child) == game.to_move(state) else 0
             state = child
             self.ply += 1
 
@@ -172,6 +184,7 @@ def run_playouts(game: Game, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     rng = random.Random(seed)
     problems: dict[str, Problem] = {}
     plies = finished = 0
+    runaway = ""
     for number in range(playouts):
         playout = _Playout(game, number, seed)
         try:
@@ -182,7 +195,8 @@ def run_playouts(game: Game, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
             continue
         plies += length
         finished += done
-    return PlayoutReport(playouts, plies, finished, tuple(sorted(problems.values(), key=lambda p: p.code)))
+        runaway = runaway or playout.runaway
+    return PlayoutReport(playouts, plies, finished, tuple(sorted(problems.values(), key=lambda p: p.code)), runaway)
 
 
 def selfcheck(resolved, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
@@ -207,7 +221,14 @@ def selfcheck(resolved, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
                         hint=f"reproduce with: rulesdsl check --seed {seed} --playouts {playouts} "
                              f"--max-plies {max_plies}")
              for p in report.problems]
-    if playouts and not report.problems and report.finished == 0:
+    if report.runaway and not report.problems:
+        again = resolved.of(m.Again)
+        found.append(Diagnostic(again[0].span if again else where,
+                                f"random playouts: a go-again turn that never ends: {report.runaway}", "W201",
+                                severity="warning",
+                                hint="let the turn pass: 'again after capture', 'with same piece', or 'or pass'; "
+                                     f"play stops the engine after {MAX_GO_AGAIN} plies in a row"))
+    elif playouts and not report.problems and report.finished == 0:
         found.append(Diagnostic(where, f"random playouts: none of the {playouts} games ended within {max_plies} "
                                 "plies: the game may never end", "W200", severity="warning",
                                 hint="add an end rule that always comes, e.g. a draw after some plies without "
