@@ -119,6 +119,8 @@ def render(game: Game, state: State) -> str:
         canvas.write(maxy - cell.y, column(cell.x, cell.y), mark)
         lowest[cell.x] = min(lowest.get(cell.x, cell.y), cell.y)
         leftmost[cell.y] = min(leftmost.get(cell.y, cell.x), cell.x)
+    if geometry.has_lines:
+        _draw_lines(canvas, geometry, column, maxy)
     grid = geometry.shape == "grid"  # a grid with holes (board ... where) keeps its labels on the edges
     minx = geometry.bounds[0]
     for y in sorted(row_labels, reverse=True):
@@ -129,3 +131,27 @@ def render(game: Game, state: State) -> str:
         below = miny - 1 if grid else y - 1
         canvas.write(maxy - below, column(x, below), col_labels[x])
     return canvas.text()
+
+
+def line_segments(geometry: Geometry) -> list[tuple[int, int]]:
+    """Each drawn segment of a board with declared lines, once: ``(from cell, to cell)``."""
+    if geometry.links is None:
+        return []
+    return sorted((a, b) for (a, vector), b in geometry.links.items() if vector > (0, 0))
+
+
+def _draw_lines(canvas: _Canvas, geometry: Geometry, column: Callable[[int, int], int], maxy: int) -> None:
+    """The lines of a board of points: ``-`` along rows (between the points too), ``|`` ``/`` ``\\`` across
+    the lattice points a line passes between two points."""
+    for a, b in line_segments(geometry):
+        ca, cb = geometry.cells[a], geometry.cells[b]
+        dx, dy = cb.x - ca.x, cb.y - ca.y
+        if dy == 0:
+            left, right = sorted((column(ca.x, ca.y), column(cb.x, cb.y)))
+            canvas.write(maxy - ca.y, left + 1, "-" * (right - left - 1))
+            continue
+        mark = "|" if dx == 0 else "/" if (dx > 0) == (dy > 0) else "\\"
+        steps = max(abs(dx), abs(dy))
+        for k in range(1, steps):
+            x, y = ca.x + dx * k // steps, ca.y + dy * k // steps
+            canvas.write(maxy - y, column(x, y), mark)

@@ -3,7 +3,8 @@
 Nothing here names a game or a board shape's rules: cell centres come from
 the lattice (``geometry.display_column`` in half-cell units across, ``y``
 upward), so any board the language can describe draws. A square lattice gets
-square cells, a hexagonal one hexagons, any other shape round cells. Rows and
+square cells, a hexagonal one hexagons, any other shape round cells; a board
+with declared ``lines`` is drawn as its lines with a small disc at each point. Rows and
 columns (or diagonals) are labelled as :func:`rulesdsl.cli.render.axis_labels`
 reads them off the cell names. Pieces are discs coloured by owner, with the
 kind's initial when a game has more than one kind of piece. The last move is
@@ -20,7 +21,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from rulesdsl.cli.render import axis_labels
+from rulesdsl.cli.render import axis_labels, line_segments
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
 
 UNIT = 40.0  # distance between neighbouring cell centres along a row, in SVG units
@@ -59,6 +60,8 @@ class Layout:
         vectors = set(geometry.directions.values())
         hexagonal = len(vectors) == 6 and (1, -1) not in vectors  # the hexagonal lattice, whatever its outline
         self.shape = "hexagon" if hexagonal else "grid" if len(vectors) == 8 else geometry.shape
+        if geometry.has_lines:  # a board of points joined by lines: points, not cells
+            self.shape = "points"
         self.unit = unit
         self.row_height = unit * (math.sqrt(3) / 2 if hexagonal else 1.0)
         _, _, miny, maxy = geometry.bounds
@@ -83,6 +86,8 @@ class Layout:
         """The SVG element drawing a cell's outline."""
         cx, cy = self.centres[index]
         half = self.unit / 2
+        if self.shape == "points":
+            return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(self.unit * 0.16)}"'
         if self.shape == "grid":
             return f'<rect x="{_num(cx - half)}" y="{_num(cy - half)}" width="{_num(self.unit)}" ' \
                    f'height="{_num(self.unit)}"'
@@ -112,9 +117,16 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     label = title if title is not None else f"{game.title}: {game.format_position(state)}"
     out.append(f"<title>{escape(label)}</title>")
     out.append(f'<rect width="{_num(layout.width)}" height="{_num(layout.height)}" fill="#fbf8f0"/>')
+    if layout.shape == "points":  # the board's lines under its points
+        out.append(f'<g stroke="{LINE}" stroke-width="3" stroke-linecap="round">')
+        for a, b in line_segments(geometry):
+            (x1, y1), (x2, y2) = layout.centres[a], layout.centres[b]
+            out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}"/>')
+        out.append("</g>")
     out.append(f'<g stroke="{LINE}" stroke-width="1">')
     for cell in geometry.cells:
-        tone = BOARD_FILL[(cell.x + cell.y) % 2] if layout.shape == "grid" else BOARD_FILL[0]
+        tone = BOARD_FILL[(cell.x + cell.y) % 2] if layout.shape == "grid" else LINE if layout.shape == "points" \
+            else BOARD_FILL[0]
         fill = MARK if cell.index in marked else tone
         attrs = f' data-cell="{escape(cell.name)}" class="cell"' if interactive else ""
         out.append(f'{layout.outline(cell.index)} fill="{fill}"{attrs}/>')
@@ -160,13 +172,15 @@ def _labels(game: Game, layout: Layout) -> list[str]:
     rows, cols = axis_labels(geometry)
     out = []
     style = 'font-size="13" fill="#5a4520" text-anchor="middle"'
+    edges = layout.shape == "points"  # a board of points is labelled along its outer edges
+    minx, _, miny, _ = geometry.bounds
     for y, text in sorted(rows.items()):
         first = min((c for c in geometry.cells if c.y == y), key=lambda c: c.x)
-        cx, cy = layout.centres[first.index]
+        cx, cy = layout.centre_of(minx, y) if edges else layout.centres[first.index]
         out.append(f'<text x="{_num(cx - layout.unit * 0.8)}" y="{_num(cy + 4.5)}" {style}>{escape(text)}</text>')
     lowest: dict[int, int] = {}
     for cell in geometry.cells:
-        lowest[cell.x] = min(lowest.get(cell.x, cell.y), cell.y)
+        lowest[cell.x] = miny if edges else min(lowest.get(cell.x, cell.y), cell.y)
     for x, y in sorted(lowest.items()):
         cx, cy = layout.centre_of(x, y - 1)
         below = cy - layout.row_height * 0.35

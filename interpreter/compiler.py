@@ -14,7 +14,7 @@ from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules
 from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
-from rulesdsl.interpreter.geometry import NamePart, build_geometry
+from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
@@ -96,6 +96,13 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
             return bool(evaluate(where, {**options, "col": x, "row": y}))
 
     geometry = build_geometry(board.shape, size, naming, fmt.top_first if fmt else True, keep)
+    lines = active.first(m.Lines)
+    if lines is not None:
+        try:
+            geometry = join_lines(geometry, [list(line) for line in lines.lines])
+        except ValueError as error:
+            message, place = error.args
+            raise RulesdslError(message, place) from None
     players = active.first(m.Players).players
     player_names = tuple(p.name for p in players)
     owner: dict[str, int] = {}
@@ -120,7 +127,13 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
                   for rule in active.all(m.Promote) for p in range(len(player_names))
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
-                    owner, kind, symbol, forward, sets, promotions, neutral)
+                    owner, kind, symbol, forward, sets, promotions, neutral, dict(options))
+    hand = active.first(m.Hand)
+    if hand is not None:
+        tables.hand_kind = hand.kind
+        tables.hand_start = evaluate(hand.count, options)
+        if isinstance(tables.hand_start, bool) or not isinstance(tables.hand_start, int) or tables.hand_start < 0:
+            raise RulesdslError(f"{hand.span}: a hand holds a whole number of pieces, not {tables.hand_start!r}")
     return tables, fmt
 
 
@@ -139,7 +152,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     tables, fmt = build_tables(active, options)
     geometry = tables.geometry
     title_stmt = active.first(m.GameTitle)
-    fields = fmt.fields if fmt else ("turn", "rows")
+    fields = fmt.fields if fmt else ("turn", "hand", "rows") if tables.hand_kind else ("turn", "rows")
     repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
     misere = bool(active.all(m.Misere))
     opponent = tables.seats.opponent  # misere: the win goes to the other side
@@ -155,12 +168,13 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             start_cache.append(_start_state(start, tables, options, parse_position, repetition))
         return start_cache[0]
 
-    legality = compile_legality(active, tables, options)
+    def start_board_text() -> str:
+        return initial().board
+
+    legality = compile_legality(active, tables, options, start_board_text)
     legal, apply = legality.legal, legality.apply
 
     # -- the end ---------------------------------------------------------------
-    def start_board_text() -> str:
-        return initial().board
 
     conditions = ConditionCompiler(tables, options, start_board_text, legality.nobody_moves)
     end_rules = compile_end_rules(active.first(m.End), conditions, tables)
@@ -259,5 +273,6 @@ def _start_state(start, tables: Tables, options: Mapping[str, Value],
             return parse_position(start.text)
         except PositionError as error:
             raise PositionError(f"start position does not fit the board: {error}", start.span) from None
-    return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if repetition else None)
+    hand = (tables.hand_start,) * len(tables.player_names) if tables.hand_kind is not None else None
+    return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if repetition else None, -1, 0, hand)
 

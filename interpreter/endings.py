@@ -63,13 +63,24 @@ class ConditionCompiler(m.ExprVisitor):
         if key not in self._start_counts:
             board = self.start_board()
             syms = self.tables.symbols_of(player, kind)
-            self._start_counts[key] = sum(board.count(s) for s in syms)
+            held = self.tables.hand_start if self.tables.hand_kind is not None and kind in (
+                None, self.tables.hand_kind) else 0
+            self._start_counts[key] = held + sum(board.count(s) for s in syms)
         return self._start_counts[key]
 
     def counter(self, who: str, kind: str | None) -> Callable[[State], tuple[int, int]]:
         """``state -> (player, pieces on board)`` for ``count``/``lost``."""
         ref = player_ref(who, self.tables)
         by_player = [tuple(self.tables.symbols_of(p, kind)) for p in range(len(self.tables.player_names))]
+        hand_kind = self.tables.hand_kind
+        if hand_kind is not None and kind in (None, hand_kind):  # pieces in hand count too
+            def count_with_hand(state: State) -> tuple[int, int]:
+                player = ref(state)
+                board = state.board
+                held = state.hand[player] if state.hand is not None else 0
+                return player, held + sum(board.count(s) for s in by_player[player])
+
+            return count_with_hand
 
         def count(state: State) -> tuple[int, int]:
             player = ref(state)
@@ -204,6 +215,9 @@ class ConditionCompiler(m.ExprVisitor):
 
     def visit_QuietPlies(self, expr: m.QuietPlies) -> Condition:
         return lambda state, moves: state.quiet
+
+    def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> Condition:
+        return lambda state, moves: state.turns
 
     def visit_Connects(self, expr: m.Connects) -> Condition:
         ref = player_ref(expr.player, self.tables)

@@ -35,6 +35,8 @@ class State(NamedTuple):
     history: AbstractSet[str] | None = None
     heading: int = -1  # the direction of the jump that began a go-again turn (``in same direction``), -1: any
     quiet: int = 0  # plies since the last capture, kept only by games that count them
+    hand: tuple[int, ...] | None = None  # pieces in hand per player (games with ``hand`` only)
+    turns: int = 0  # turns played, kept only by games whose end rules read ``turns played``
 
 
 class Move(NamedTuple):

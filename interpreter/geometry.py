@@ -9,15 +9,16 @@ six neighbours of ``(x, y)`` are ``(x±1, y)``, ``(x, y±1)``, ``(x+1, y+1)`` an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from rulesdsl.directions import GRID_DIRECTIONS, GRID_SETS, HEX_DIRECTIONS, HEX_SETS, Vector, rotate_left
 from rulesdsl.errors import RulesdslError
 
 __all__ = ["GRID_DIRECTIONS", "GRID_SETS", "HEX_DIRECTIONS", "HEX_SETS", "Cell", "Geometry", "NamePart", "Vector",
-           "build_geometry", "rotate_left"]
+           "build_geometry", "join_lines", "rotate_left"]
 
 
 
@@ -62,6 +63,12 @@ class Geometry:
     rows_listed: tuple[tuple[int, ...], ...]
     _by_xy: dict[Vector, int] = field(repr=False)
     _by_name: dict[str, int] = field(repr=False)
+    links: dict[tuple[int, Vector], int] | None = field(default=None, repr=False)  # declared lines, if any
+
+    @property
+    def has_lines(self) -> bool:
+        """True when the board declares its lines (``lines ...``): pieces move only along them."""
+        return self.links is not None
 
     def at(self, x: int, y: int) -> int:
         """Index of the cell at ``(x, y)``, or -1 when it is off the board."""
@@ -72,7 +79,13 @@ class Geometry:
         return self._by_name.get(name.strip().lower())
 
     def step(self, cell: int, vector: Vector) -> int:
-        """The neighbour of ``cell`` along ``vector``, or -1 off the board."""
+        """The neighbour of ``cell`` along ``vector``, or -1 off the board.
+
+        On a board with declared lines, the neighbour is the next point of a
+        line through ``cell`` in that direction (-1 when no line goes that way).
+        """
+        if self.links is not None:
+            return self.links.get((cell, vector), -1)
         c = self.cells[cell]
         return self._by_xy.get((c.x + vector[0], c.y + vector[1]), -1)
 
@@ -203,3 +216,37 @@ def build_geometry(
         _by_name={c.name.lower(): c.index for c in cells},
     )
 
+
+
+def join_lines(geometry: Geometry, lines: list[list[tuple[str, object]]]) -> Geometry:
+    """The board with its declared lines: each point's neighbour along a direction is the next point of a line.
+
+    ``lines`` holds, per line, its points as ``(name, place)``. Consecutive
+    points must lie along one of the board's directions, with no other point
+    of the board between them. Raises ``ValueError`` with the place of the
+    first problem (a :class:`rulesdsl.errors.Span`) as its second argument.
+    """
+    unit_of = {v: name for name, v in geometry.directions.items()}
+    links: dict[tuple[int, Vector], int] = {}
+    for line in lines:
+        points = []
+        for name, place in line:
+            index = geometry.index_of(name)
+            if index is None:
+                raise ValueError(f"{name!r} is not a point of this board", place)
+            points.append((index, place))
+        for (a, _), (b, place) in zip(points, points[1:]):
+            ca, cb = geometry.cells[a], geometry.cells[b]
+            dx, dy = cb.x - ca.x, cb.y - ca.y
+            g = math.gcd(dx, dy)
+            unit = (dx // g, dy // g) if g else (0, 0)
+            if unit not in unit_of:
+                raise ValueError(f"{ca.name} and {cb.name} are not along a direction of the board", place)
+            between = [geometry.at(ca.x + k * unit[0], ca.y + k * unit[1]) for k in range(1, g)]
+            hidden = [geometry.cells[i].name for i in between if i >= 0]
+            if hidden:
+                raise ValueError(f"the line from {ca.name} to {cb.name} passes point {hidden[0]}: list it", place)
+            # No point lies between, so another line from a (or b) the same way must pass over b (or a).
+            links[(a, unit)] = b
+            links[(b, (-unit[0], -unit[1]))] = a
+    return replace(geometry, links=links)

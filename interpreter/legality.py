@@ -14,10 +14,13 @@ from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from rulesdsl import model as m
+from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import Value, evaluate
+from rulesdsl.interpreter.endings import ConditionCompiler
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.history import as_history
 from rulesdsl.interpreter.movegen import compile_player
+from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
 
 PASS_MOVE = Move(NO_CELL, NO_CELL, (), PASS_ACTION)
@@ -60,7 +63,36 @@ def counts_quiet_plies(active) -> bool:
     return any(uses(rule.condition) for end in active.all(m.End) for rule in end.rules)
 
 
-def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Legality:
+def counts_turns_played(active) -> bool:
+    """True when an end rule reads ``turns played`` (only then do states count turns)."""
+    return any(isinstance(node, m.TurnsPlayed) for end in active.all(m.End) for rule in end.rules
+               for node in m.walk(rule.condition))
+
+
+class _Conditional(NamedTuple):
+    """A move rule that holds only where its ``when`` condition does: the condition, moves per player."""
+
+    holds: Callable
+    moves: list[Callable[[str], list[Move]]]
+
+
+def _no_moves_here(state: State) -> bool:
+    """``nobody can move`` has no meaning inside a move rule's condition (the checker refuses it)."""
+    raise RulesdslError("a move rule's condition cannot ask whether anybody can move")
+
+
+def _none() -> list[Move]:
+    """The moves thunk of a move rule's condition (``no moves`` is refused there by the checker)."""
+    raise RulesdslError("a move rule's condition cannot ask about the moves themselves")
+
+
+def _always(state: State, moves: Callable) -> bool:
+    """The condition of a rule without ``when``."""
+    return True
+
+
+def compile_legality(active, tables: Tables, options: Mapping[str, Value],
+                     start_board: Callable[[], str] | None = None) -> Legality:
     """Legal moves and ``apply`` for the active statements of a game."""
     nplayers = len(tables.player_names)
     next_player, opponent = tables.seats.next_player, tables.seats.opponent
@@ -76,16 +108,49 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
     most = any(s.most for s in active.all(m.MustCapture))
     counts_quiet = counts_quiet_plies(active)
     moves_stmt = active.first(m.Moves)
-    rules = [r for r in (moves_stmt.rules if moves_stmt else ())
-             if r.guard is None or evaluate(r.guard, options)]
+    every_rule = [r for r in (moves_stmt.rules if moves_stmt else ())
+                  if r.guard is None or evaluate(r.guard, options)]
+    rules = [r for r in every_rule if r.when is None and not r.from_hand]
     compiled = [compile_player(rules, tables, p, corner_rule, chains) for p in range(nplayers)]
     raw = [moves for moves, _ in compiled]
     threats = [found for _, found in compiled]
     then_stmt = active.first(m.Then)
     then_rules = [r for r in (then_stmt.rules if then_stmt else ())
                   if r.guard is None or evaluate(r.guard, options)]
-    second = [compile_player(then_rules, tables, p, corner_rule)[0] for p in range(nplayers)] if then_stmt else []
+    second = [compile_player([r for r in then_rules if r.when is None], tables, p, corner_rule)[0]
+              for p in range(nplayers)] if then_stmt else []
     after = again.after if again else None
+    # Rules that hold only in some positions ('when'), and placements from the hand (phase one).
+    conditions = ConditionCompiler(tables, options, start_board or (lambda: ""), _no_moves_here)
+    when_rules = [_Conditional(conditions.compile(r.when), [compile_player([r], tables, p, corner_rule)[0]
+                                                            for p in range(nplayers)])
+                  for r in every_rule if r.when is not None and not r.from_hand]
+    when_second = [_Conditional(conditions.compile(r.when), [compile_player([r], tables, p, corner_rule)[0]
+                                                             for p in range(nplayers)])
+                   for r in then_rules if r.when is not None]
+    hand_rules = [r for r in every_rule if r.from_hand]
+    from_hand = [compile_player(hand_rules, tables, p, corner_rule)[0] for p in range(nplayers)]
+    hand_when = [(conditions.compile(r.when) if r.when is not None else None) for r in hand_rules]
+    if any(c is not None for c in hand_when):
+        from_hand_when = [_Conditional(c or _always, [compile_player([r], tables, p, corner_rule)[0]
+                                                      for p in range(nplayers)])
+                          for r, c in zip(hand_rules, hand_when)]
+    else:
+        from_hand_when = []
+    has_hand = tables.hand_kind is not None and bool(hand_rules)
+    after_row = int(evaluate(then_stmt.after_row, options)) if then_stmt and then_stmt.after_row else 0
+    run = run_length(tables) if after_row else None
+    counts_turns = counts_turns_played(active)
+
+    def in_hand_phase(state: State) -> bool:
+        """The player to move still holds pieces: placing one is their only move."""
+        return has_hand and state.last == NO_CELL and state.hand is not None and state.hand[state.turn] > 0
+
+    def conditional(state: State, found: list[Move], extra: list[_Conditional]) -> list[Move]:
+        """``found`` plus the moves of the rules whose ``when`` holds ('mover': the player to move)."""
+        seen = state if state.last != NO_CELL else state._replace(last=0)
+        more = [mv for rule in extra if rule.holds(seen, _none) for mv in rule.moves[state.turn](state.board)]
+        return found + more if more else found
 
     def continues(move: Move) -> bool:
         return after is None or move.action == after or (after == "capture" and move.captures > 0)
@@ -97,7 +162,16 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         """The legal moves, before a forced pass."""
         board, player = state.board, state.turn
         in_second_part = bool(second) and state.last != NO_CELL
-        moves = second[player](board, state.last) if in_second_part else raw[player](board)
+        if in_hand_phase(state):
+            moves = (conditional(state, [], from_hand_when) if from_hand_when else from_hand[player](board))
+        elif in_second_part:
+            moves = second[player](board, state.last)
+            if when_second:
+                moves = conditional(state, moves, when_second)
+        else:
+            moves = raw[player](board)
+            if when_rules:
+                moves = conditional(state, moves, when_rules)
         continuing = again is not None and state.last != NO_CELL
         if continuing:
             moves = [mv for mv in moves if continues(mv) and (not again.same_piece or mv.origin == state.last)]
@@ -138,7 +212,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         return moves
 
     def nobody_moves(state: State) -> bool:
-        other = State(state.board, next_player[state.turn], NO_CELL, state.history)
+        other = State(state.board, next_player[state.turn], NO_CELL, state.history, -1, 0, state.hand)
         return not own_moves(state) and not own_moves(other)
 
     def apply(state: State, move: Move) -> State:
@@ -146,20 +220,25 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value]) -> Le
         history = as_history(state.history).with_board(state.board) if repetition else None
         other = next_player[state.turn]
         quiet = (0 if move.captures else state.quiet + 1) if counts_quiet else 0
+        hand, turns = state.hand, state.turns
+        if hand is not None and move.action == "place" and in_hand_phase(state):
+            hand = hand[:state.turn] + (hand[state.turn] - 1,) + hand[state.turn + 1:]
+        passed = turns + 1 if counts_turns else 0  # the turns played once the other player is to move
         if move.action == PASS_ACTION:
-            return State(board, other, NO_CELL, history, -1, quiet)
-        if second and state.last == NO_CELL:
-            cont = State(board, state.turn, move.target, history, -1, quiet)
+            return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
+        if second and state.last == NO_CELL and (run is None or run(board, move.target) >= after_row):
+            cont = State(board, state.turn, move.target, history, -1, quiet, hand, turns)
             found = own_moves(cont)
             if found:
                 remembered[0], remembered[1] = cont, found
                 return cont
         if again is not None and continues(move) and not promotes(state.board, move):
-            cont = State(board, state.turn, move.target, history, move.heading if again.same_direction else -1, quiet)
+            cont = State(board, state.turn, move.target, history, move.heading if again.same_direction else -1, quiet,
+                         hand, turns)
             found = legal(cont)
             if any(mv.action != PASS_ACTION for mv in found):
                 remembered[0], remembered[1] = cont, found
                 return cont
-        return State(board, other, NO_CELL, history, -1, quiet)
+        return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
 
     return Legality(raw, threats, legal, nobody_moves, apply)

@@ -11,14 +11,16 @@ from collections.abc import Callable
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
+from rulesdsl.expr import evaluate
 from rulesdsl.interpreter.chains import compile_jumps
 from rulesdsl.interpreter.game import NO_CELL, Move
+from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
 
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
@@ -27,6 +29,10 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         raise RulesdslError(f"no move generator for the action {rule.action!r}", rule.span)
     if rule.action == "place":  # a placement puts down a new piece: its own or a neutral one
         return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
+    if rule.action == "fly":
+        return _fly(rule, tables, player)
+    if rule.action == "remove":
+        return _removal(rule, tables, player)
     movers = tables.symbols_of(player, rule.kind)
     if not movers:  # the player has no such piece: nothing to move (and no forward needed)
         return _nothing
@@ -402,6 +408,48 @@ def _placement_from_last(rule: m.MoveRule, tables: Tables, player: int) -> Gener
 
     gen_shot.needs_last = True  # type: ignore[attr-defined]
     return gen_shot
+
+
+def _fly(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
+    """``fly KIND``: a piece of KIND moves to any empty cell of the board."""
+    movers = tables.symbols_of(player, rule.kind)
+    empty = tables.empty
+    located = _locator(movers, range(tables.cell_count)) if movers else None
+
+    def gen_fly(board: str, out: list[Move]) -> None:
+        if located is None:
+            return
+        for c in located(board):
+            sym = board[c]
+            t = board.find(empty)
+            while t >= 0:
+                out.append(Move(c, t, ((c, empty), (t, sym)), "fly", (c,)))
+                t = board.find(empty, t + 1)
+
+    return gen_fly
+
+
+def _removal(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
+    """``remove KIND [except N in a row]``: an enemy piece of KIND leaves the board.
+
+    With ``except``, pieces standing in N in a row (of their owner's pieces)
+    are spared, unless every enemy piece of KIND is: then any may go.
+    """
+    victims = frozenset(s for s in tables.enemy_symbols(player) if tables.kind[s] == rule.kind)
+    empty = tables.empty
+    cells = range(tables.cell_count)
+    made = [Move(NO_CELL, t, ((t, empty),), "remove", (), (t,), 1) for t in cells]
+    spared_at = int(evaluate(rule.spared, tables.options)) if rule.spared is not None else 0
+    run = run_length(tables) if spared_at else None
+
+    def gen_remove(board: str, out: list[Move]) -> None:
+        found = [c for c in cells if board[c] in victims]
+        if run is not None:
+            free = [c for c in found if run(board, c) < spared_at]
+            found = free or found
+        out.extend(made[c] for c in found)
+
+    return gen_remove
 
 
 def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_rule: bool,

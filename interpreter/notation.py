@@ -18,6 +18,8 @@ from rulesdsl.interpreter.history import History
 from rulesdsl.interpreter.tables import Tables
 
 PASS = "pass"
+REMOVE_ACTION = "remove"
+REMOVE_MARK = "x"  # a removal is written x and the cell: xd2
 
 
 class SizeMismatch(PositionError):
@@ -37,6 +39,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
     turn_symbols = {p: i for i, p in enumerate(tables.player_symbols)}
     legal = set(tables.owner) | {tables.empty}
     shape = geometry.shape
+    nplayers = len(tables.player_names)
     around = board_in_position(tables, fields)
 
     def fail(text: str, why: str) -> PositionError:
@@ -48,6 +51,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
             raise fail(text, "expected it in parentheses, like " + example())
         words = raw[1:-1].split()
         turn, last, last_word = None, NO_CELL, '""'
+        hand: tuple[int, ...] | None = None
         cells: list[str] = []
         i = 0
         for field in fields:
@@ -72,6 +76,12 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
                 turn = turn_symbols[word]
             elif field == "last":
                 last_word = word  # read once the board's size is known
+            elif field == "hand":
+                counts = word.split("/")
+                if len(counts) != nplayers or not all(c.isdigit() and len(c) <= 6 for c in counts):
+                    raise fail(text, f"hand {word!r} is not the pieces in each player's hand, like "
+                                     f"{'/'.join(['9'] * nplayers)}")
+                hand = tuple(int(c) for c in counts)
             elif field == "board":
                 if len(word) != ncells:
                     side = math.isqrt(len(word))
@@ -93,7 +103,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         if bad:
             raise fail(text, f"unknown piece symbol {bad[0]!r} (expected one of {''.join(sorted(legal))})")
         board = "".join(cells)
-        return State(board, turn if turn is not None else 0, last, History() if keeps_history else None)
+        return State(board, turn if turn is not None else 0, last, History() if keeps_history else None,
+                     -1, 0, hand)
 
     def example() -> str:
         if "rows" in fields:
@@ -108,6 +119,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
                 parts.append(tables.player_symbols[state.turn])
             elif field == "last":
                 parts.append('""' if state.last == NO_CELL else geometry.cells[state.last].name)
+            elif field == "hand":
+                parts.append("/".join(str(n) for n in state.hand or (0,) * nplayers))
             elif field == "rows":
                 parts.extend("".join(board[c] for c in row) for row in rows)
             else:
@@ -129,6 +142,8 @@ def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str]
                 words.append(tables.player_symbols[0])
             elif field == "last":
                 words.append('""')
+            elif field == "hand":
+                words.append("/".join("0" * len(tables.player_names)))
             else:
                 words.append(board.strip())
         return "(" + " ".join(words) + ")"
@@ -158,10 +173,17 @@ def move_codec(tables: Tables, parts: tuple[str, ...]):
     def format_(state: State, move: Move) -> str:
         if move.action == PASS_ACTION:
             return PASS
+        if move.action == REMOVE_ACTION:
+            return REMOVE_MARK + names[move.target]
         out = []
+        skipping = False  # a placement from no cell: the text between 'from' and 'to' goes too
         for part in parts:
+            if skipping and part not in ("from", "to"):
+                continue
+            skipping = False
             if part == "from":
                 out.append(names[move.origin] if move.origin != NO_CELL else "")
+                skipping = move.origin == NO_CELL
             elif part == "to":
                 out.append("".join(names[c] + joint for c in move.path) + names[move.target])
             else:

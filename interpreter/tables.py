@@ -6,11 +6,13 @@ symbols, player indices and per-cell neighbour tables, once per compiled game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rulesdsl import model as m
 from rulesdsl.directions import RELATIVE, Vector, relative_vector
 from rulesdsl.errors import RulesdslError
+from rulesdsl.expr import Value
 from rulesdsl.interpreter.geometry import Geometry
 from rulesdsl.interpreter.seats import Seating, seating
 
@@ -32,6 +34,9 @@ class Tables:
     direction_sets: dict[str, tuple[m.DirRef, ...]]
     promotions: dict[str, str] = field(default_factory=dict)  # symbol -> symbol on the far row
     neutral: dict[str, str] = field(default_factory=dict)  # kind -> symbol, for pieces no player owns
+    options: Mapping[str, Value] = field(default_factory=dict)  # the option values it was compiled for
+    hand_kind: str | None = None  # the kind of piece players hold in hand (``hand``), if any
+    hand_start: int = 0  # how many each player holds at the start
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/seats.py)
 

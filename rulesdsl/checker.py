@@ -35,7 +35,7 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture", "Then": "then",
+    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand",
 }
 
 
@@ -204,6 +204,23 @@ class Checker(TypeChecks, Lints):
             self.error(formats[0].span, f"a game with '{word}' needs the 'last' field in its position format, "
                        "or a go-again turn cannot be written down", "E045",
                        "e.g. position (turn last rows)")
+        hands = self.resolved.of(m.Hand)
+        if hands and formats and "hand" not in formats[0].fields:
+            self.error(formats[0].span, "a game with 'hand' needs the 'hand' field in its position format, "
+                       "or the pieces in hand cannot be written down", "E045", "e.g. position (turn hand rows)")
+        if formats and "hand" in formats[0].fields and not hands:
+            self.error(formats[0].span, "the position field 'hand' needs a 'hand' statement", "E040",
+                       "e.g. hand man 9")
+        for hand in hands:
+            self.check_piece(hand.span, hand.kind, None)
+            self.check_names(hand.count, self.options)
+        for stmt in self.resolved.of(m.Lines):
+            for line in stmt.lines:
+                names = [name for name, _ in line]
+                for i, (name, span) in enumerate(line):
+                    if name in names[:i]:
+                        self.error(span, f"point {name!r} is already on this line", "E046",
+                                   "a line lists each point once, in order")
         for stmt in self.resolved.of(m.Notation):
             if "from" not in stmt.parts and "to" not in stmt.parts:
                 self.error(stmt.span, "move notation needs 'from' or 'to'", "E042")
@@ -303,8 +320,11 @@ class Checker(TypeChecks, Lints):
         for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)):
             if not block.rules and isinstance(block, m.Moves):
                 self.warning(block.span, "the moves block is empty: nobody can ever move", "W020")
+            if isinstance(block, m.Then) and block.after_row is not None:
+                self.check_row_length(block.after_row)
             for rule in block.rules:
                 self.check_reach(rule, isinstance(block, m.Then))
+                self.check_when_and_hand(rule)
                 if rule.kind not in self.kinds:
                     at = rule.span  # a rule starts with its kind: underline just that word
                     word = Span(at.line, at.column, at.line, at.column + len(rule.kind), at.file)
@@ -352,6 +372,32 @@ class Checker(TypeChecks, Lints):
             if again.chain and again.may_pass:
                 self.error(again.span, "a chain in one move goes on while it can: it has no pass", "E067",
                            "delete 'or pass'")
+
+    def check_row_length(self, expr: m.Expr) -> None:
+        """``after N in a row``, ``except N in a row``: N is an option or a number of at least 1."""
+        self.check_names(expr, self.options)
+        if isinstance(expr, m.Literal) and isinstance(expr.value, int) and expr.value < 1:
+            self.error(expr.span, "a row has at least 1 piece", "E072")
+
+    def check_when_and_hand(self, rule: m.MoveRule) -> None:
+        """A rule's ``when`` condition, ``place from hand`` and ``remove ... except``."""
+        if rule.when is not None:
+            self.check_condition(rule.when)
+            for node in m.walk(rule.when):
+                if isinstance(node, (m.NoMoves, m.NobodyMoves)):
+                    self.error(node.span, "a move rule's condition cannot ask about the moves themselves",
+                               "E075", "use counts, rows and options in 'when'")
+        if rule.spared is not None:
+            self.check_row_length(rule.spared)
+        if rule.from_hand:
+            span = dict(rule.option_spans)["from hand"]
+            hands = self.resolved.of(m.Hand)
+            if not hands:
+                self.error(span, "'from hand' needs a 'hand' statement saying how many pieces each player "
+                           "holds", "E064", f"e.g. hand {rule.kind} 9")
+            elif hands[0].kind != rule.kind:
+                self.error(span, f"the hand holds {hands[0].kind} pieces, not {rule.kind}", "E064",
+                           f"write place {hands[0].kind} from hand")
 
     def check_reach(self, rule: m.MoveRule, in_then: bool) -> None:
         """``place KIND from last ACTION DIRS``: a step or slide, in the second part of a turn."""

@@ -25,6 +25,12 @@ class Lints(Findings):
                     sets.update(ref.name for ref in (*rule.directions, *rule.flanking))
                     sets.update([rule.falling.name] if rule.falling else [])
                     names += names_in(rule.guard) if rule.guard is not None else []
+                    names += [ref for e in (rule.when, rule.spared) if e is not None for ref in names_in(e)]
+                if isinstance(stmt, m.Then) and stmt.after_row is not None:
+                    names += names_in(stmt.after_row)
+            elif isinstance(stmt, m.Hand):
+                kinds.add(stmt.kind)
+                names += names_in(stmt.count)
             elif isinstance(stmt, m.DirectionSet):
                 sets.update(ref.name for ref in stmt.directions if ref.name != stmt.name)
             elif isinstance(stmt, m.OptionDecl):

@@ -170,6 +170,11 @@ class QuietPlies(Expr):
 
 
 @dataclass(frozen=True)
+class TurnsPlayed(Expr):
+    """``turns played``: how many turns have been played (a turn ends when the other player is to move)."""
+
+
+@dataclass(frozen=True)
 class Connects(Expr):
     """``PLAYER connects SIDE and SIDE [along DIRS]``: a chain of the player's pieces, each next to the
     last along the directions (the board's own by default), joins the two sides of the board."""
@@ -245,6 +250,21 @@ class Board(Statement):
     shape: str
     size: tuple[Expr, ...]
     where: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Lines(Statement):
+    """``lines a1 d1 g1, ...``: the drawn lines of a board of points; pieces move only along them."""
+
+    lines: tuple[tuple[tuple[str, Span], ...], ...]  # each line: its points (name, place) in order
+
+
+@dataclass(frozen=True)
+class Hand(Statement):
+    """``hand KIND N``: each player starts with N pieces of KIND in hand, off the board."""
+
+    kind: str
+    count: Expr
 
 
 @dataclass(frozen=True)
@@ -355,6 +375,9 @@ class MoveRule(Statement):
     by_line: bool = False  # slide: exactly as many cells as there are pieces on the line through the piece
     reach: str | None = None  # place from last: "step" or "slide" from the cell the turn continues from
     flying: bool = False  # jump: from any distance over empty cells, landing on any empty cell beyond
+    from_hand: bool = False  # place from hand: the piece comes from the player's hand (``hand``)
+    when: Expr | None = None  # only in positions where this condition holds (``when count(mover) == 3``)
+    spared: Expr | None = None  # remove: pieces in this many in a row are spared, unless all are
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 
@@ -365,9 +388,11 @@ class Moves(Statement):
 
 @dataclass(frozen=True)
 class Then(Statement):
-    """``then { RULES }``: the second part of a turn, made from the cell the first part ended on."""
+    """``then [after N in a row] { RULES }``: the second part of a turn, made from the cell the first
+    part ended on (with ``after``: only when the first part's piece then stands in N in a row)."""
 
     rules: tuple[MoveRule, ...]
+    after_row: Expr | None = None
 
 
 @dataclass(frozen=True)

@@ -177,6 +177,14 @@ class _Builder(Transformer):
     def quiet_plies(self, meta, items):
         return m.QuietPlies(self._span(meta))
 
+    def turns_played(self, meta, items):
+        return m.TurnsPlayed(self._span(meta))
+
+    def _length(self, token: Token) -> m.Expr:
+        """A row's length: a number, or an option's name."""
+        span = self._tspan(token)
+        return m.Literal(span, number(token)) if token.type == "INT" else m.NameRef(span, str(token))
+
     def connects(self, meta, items):
         player, first, second, along = items
         sides = (m.DirRef(self._tspan(first), str(first)), m.DirRef(self._tspan(second), str(second)))
@@ -235,6 +243,16 @@ class _Builder(Transformer):
 
     def board_where(self, meta, items):
         return items[0]
+
+    def lines_stmt(self, meta, items):
+        *lines, guard = items
+        return m.Lines(self._span(meta), tuple(lines), guard=guard)
+
+    def board_line(self, meta, items):
+        return tuple((str(t), self._tspan(t)) for t in items)
+
+    def hand_stmt(self, meta, items):
+        return m.Hand(self._span(meta), str(items[0]), items[1], guard=items[2])
 
     def cells_stmt(self, meta, items):
         return m.CellNames(self._span(meta), tuple(items))
@@ -297,7 +315,7 @@ class _Builder(Transformer):
         return m.Moves(self._span(meta), tuple(items[1:]), guard=items[0])
 
     def move_rule(self, meta, items):
-        kind, action, dirs, *options, guard = items
+        kind, action, dirs, *options, when, guard = items
         fields: dict = {}
         spans = []
         for name, value, span in options:
@@ -308,20 +326,44 @@ class _Builder(Transformer):
                 fields["by_line"] = value
             else:
                 fields[name] = value
-        return m.MoveRule(self._span(meta), str(kind), str(action), dirs, guard=guard,
+        return m.MoveRule(self._span(meta), str(kind), str(action), dirs, guard=guard, when=when,
                           option_spans=tuple(spans), **fields)
 
     def place_rule(self, meta, items):
-        kind, reach, falling, flanking, guard = items
+        kind, reach, falling, flanking, when, guard = items
         action, dirs, spans = reach if reach is not None else (None, (), ())
+        from_hand = action == "hand"
         return m.MoveRule(self._span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
-                          reach=action, option_spans=spans, guard=guard)
+                          reach=None if from_hand else action, from_hand=from_hand, option_spans=spans,
+                          when=when, guard=guard)
 
-    def place_reach(self, meta, items):
+    def reach_last(self, meta, items):
         return str(items[0]), items[1], (("from last", self._span(meta)),)
 
+    def reach_hand(self, meta, items):
+        return "hand", (), (("from hand", self._span(meta)),)
+
+    def fly_rule(self, meta, items):
+        kind, when, guard = items
+        return m.MoveRule(self._span(meta), str(kind), "fly", (), when=when, guard=guard)
+
+    def remove_rule(self, meta, items):
+        kind, spared, when, guard = items
+        spans = (("except", spared.span),) if spared is not None else ()
+        return m.MoveRule(self._span(meta), str(kind), "remove", (), spared=spared, when=when, guard=guard,
+                          option_spans=spans)
+
+    def remove_except(self, meta, items):
+        return self._length(items[0])
+
+    def rule_when(self, meta, items):
+        return items[0]
+
+    def then_after(self, meta, items):
+        return self._length(items[0])
+
     def then_stmt(self, meta, items):
-        return m.Then(self._span(meta), tuple(items[1:]), guard=items[0])
+        return m.Then(self._span(meta), tuple(items[2:]), after_row=items[0], guard=items[1])
 
     def over(self, meta, items):
         return ("over", str(items[0]), self._span(meta))

@@ -158,7 +158,8 @@ def _token_hint(error: UnexpectedToken, expected: set[str], text: str) -> str:
         return (f"{value!r} starts a statement, but the block opened on {where} is still open: "
                 "is a '}' missing?")
     statements = {n for n in expected if shown.get(n) in STATEMENT_WORDS}
-    if value.replace("_", "").isalnum() and not value.isdigit():
+    # A word of the language in the wrong place ('and' after a block) is no misspelling of another.
+    if value.replace("_", "").isalnum() and not value.isdigit() and not _is_keyword(value):
         candidates = sorted({w for n in expected for w in words.get(n, ())})
         close = difflib.get_close_matches(value, candidates, n=1, cutoff=0.75)
         if close and close[0] != value:
@@ -227,7 +228,8 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
     if close and close[0] != word:
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
-        goes_on = sorted({shown.get(n, n) for n in before} - {shown.get(n) for n in ("NAME", "RBRACE", "PLACE")})
+        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE")  # words that start the next rule
+        goes_on = sorted({shown.get(n, n) for n in before} - {shown.get(n) for n in starts})
         why = f"{word!r} is not a piece kind, so it cannot start a move rule"
         if goes_on:  # after a complete rule (not at the start of a block)
             why += f"; the rule before it may go on with {_or_list(goes_on)}"

@@ -28,6 +28,14 @@ class TypeChecks(Findings):
             for rule in stmt.rules if isinstance(stmt, (m.Moves, m.Then)) else ():
                 if rule.guard is not None:
                     self.expr_type(rule.guard, env, False)
+                if rule.when is not None:
+                    self.need(rule.when, self.expr_type(rule.when, env, True), TRUTH, "'when'")
+                if rule.spared is not None:
+                    self.need(rule.spared, self.expr_type(rule.spared, env, False), NUMBER, "'except'")
+            if isinstance(stmt, m.Then) and stmt.after_row is not None:
+                self.need(stmt.after_row, self.expr_type(stmt.after_row, env, False), NUMBER, "'after'")
+            if isinstance(stmt, m.Hand):
+                self.need(stmt.count, self.expr_type(stmt.count, env, False), NUMBER, "a hand")
         cell_env = {**env, "col": NUMBER, "row": NUMBER}
         for layout in self.resolved.of(m.StartLayout):
             for item in layout.items:
@@ -72,7 +80,7 @@ class ExprTypes(m.ExprVisitor):
                 length = ExprTypes(self.checks, self.env, False).visit(expr.length)
                 self.checks.need(expr.length, length, NUMBER, "'in a row'")
                 return TRUTH
-            return NUMBER if isinstance(expr, (m.Call, m.QuietPlies)) else TRUTH
+            return NUMBER if isinstance(expr, (m.Call, m.QuietPlies, m.TurnsPlayed)) else TRUTH
         return super().visit(expr)
 
     def generic_visit(self, expr: m.Expr) -> str | None:

@@ -21,7 +21,8 @@ class Action:
     name: str
     summary: str  # what it moves, one line (docs, hints)
     modifiers: tuple[str, ...] = ()  # the modifiers (keys of MODIFIERS) a rule with this action may carry
-    moves_a_piece: bool = True  # False for place: no origin cell, written 'place KIND', not an ACTION word
+    moves_a_piece: bool = True  # False for place and remove: no piece moves from an origin cell
+    verb_first: bool = False  # written 'VERB KIND' (place, fly, remove), not 'KIND ACTION': not an ACTION word
     reaches: bool = False  # may follow 'place KIND from last' (the way a placement reaches its cell)
 
 
@@ -71,8 +72,11 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying")),
     Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line"), reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
-    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last"),
-           moves_a_piece=False),
+    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last", "from hand"),
+           moves_a_piece=False, verb_first=True),
+    Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
+    Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
+           moves_a_piece=False, verb_first=True),
 )}
 
 MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
@@ -89,6 +93,9 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("falling", "`falling DIRECTION`"),
     Modifier("flanking", "`flanking DIRECTIONS`"),
     Modifier("from last", "`from last step|slide DIRECTIONS`"),
+    Modifier("from hand", "`from hand`: the piece comes from the player's hand (`hand KIND N`); while the player "
+             "to move has pieces in hand, placing one is their only move"),
+    Modifier("except", "`except N in a row`: pieces standing in N in a row are spared, unless every one is"),
 )}
 
 CONDITIONS: dict[str, Condition] = {c.node: c for c in (
@@ -115,6 +122,11 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "how many plies have been played since the last capture, a number (counted from 0 when a game starts "
               "or a position is read from a string, and kept only by games whose end rules read it): "
               "`draw if plies without capture >= 40`"),
+    Condition("turns played", "TurnsPlayed", "turns_played",
+              "how many turns have been played, a number (a turn ends when the other player is to move, so a "
+              "go-again turn or a turn in two parts counts once; counted from 0 when a game starts or a position "
+              "is read from a string, and kept only by games whose end rules read it): `draw if turns played "
+              ">= 200`"),
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),
@@ -125,7 +137,7 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
 )}
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in (
-    Function("count", "how many pieces (of KIND) PLAYER has on the board"),
+    Function("count", "how many pieces (of KIND) PLAYER has on the board and in hand (`hand`)"),
     Function("lost", "how many pieces (of KIND) PLAYER has fewer than in the start position for the options "
              "in force"),
 )}
@@ -133,7 +145,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
 FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("material", "pieces (of KIND) on the board"),
     Feature("mobility", "moves the move rules give the player on this board (whoever is to move; ignoring "
-            "`freeze`, `forbid` and `again`)", takes_kind=False),
+            "`freeze`, `forbid` and `again`, and leaving out rules with `when` or `from hand`)", takes_kind=False),
     Feature("advancement", "for each piece (of KIND): how many steps along the player's `forward` it stands "
             "from the rearmost line of the board", needs_forward=True),
     Feature("centrality", "for each piece (of KIND): the largest distance to the centre on this board minus its "
@@ -146,8 +158,8 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
 
 
 def moving_actions() -> tuple[str, ...]:
-    """The actions written as ``KIND ACTION ...`` (the grammar's ACTION words), in order."""
-    return tuple(a.name for a in ACTIONS.values() if a.moves_a_piece)
+    """The actions written as ``KIND ACTION DIRECTIONS ...`` (the grammar's ACTION words), in order."""
+    return tuple(a.name for a in ACTIONS.values() if not a.verb_first)
 
 
 def owners_of(modifier: str) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 The counts are OpenSpiel's (quoted in issue 11): 3x3: 9, 72, 504, 3024, 15120,
 54720, 146880, 207360, 120960; 4x4: 16, 240, 3360, 43680; 5x5: 25, 600,
-13800, 303600. The deep ones run with ``pytest -m deep``.
+13800, 303600, all checked in the default run (about ten seconds).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ OPENSPIEL = {
     4: [16, 240, 3360, 43680],
     5: [25, 600, 13800, 303600],
 }
-QUICK = {3: 6, 4: 3, 5: 2}  # depths that run in a few seconds
 
 
 def counts(size: int, depth: int) -> list[int]:
@@ -26,14 +25,8 @@ def counts(size: int, depth: int) -> list[int]:
     return [perft(game, start, d) for d in range(1, depth + 1)]
 
 
-@pytest.mark.parametrize("size", sorted(QUICK))
-def test_openspiel_perft(size):
-    assert counts(size, QUICK[size]) == OPENSPIEL[size][:QUICK[size]]
-
-
-@pytest.mark.deep
 @pytest.mark.parametrize("size", sorted(OPENSPIEL))
-def test_openspiel_perft_deep(size):
+def test_openspiel_perft(size):
     assert counts(size, len(OPENSPIEL[size])) == OPENSPIEL[size]
 
 

@@ -9,7 +9,9 @@ starts at the top) and checkers turned half a turn (OpenSpiel's first player
 starts at the bottom, ours at the top), which leaves both games unchanged.
 
 Checkers is compared with ``chains = "jump"``: OpenSpiel plays each jump of a
-capture chain as its own action, with the same player to move.
+capture chain as its own action, with the same player to move. In nine men's
+morris, the removal after a mill is its own ply in both, by the same player;
+both draw after 200 turns.
 """
 
 from __future__ import annotations
@@ -56,6 +58,17 @@ def checkers(action: str) -> str:
     return f"{turn(action[0], action[1])}-{turn(action[2], action[3])}"
 
 
+# OpenSpiel's nine men's morris numbers its 24 points row by row from the top-left corner.
+MORRIS_POINTS = ["a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
+                 "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"]
+
+
+def morris(action: str) -> str:
+    """``Point 5`` (a placement, or a removal after a mill) or ``Move 3 -> 4``."""
+    numbers = [MORRIS_POINTS[int(n)] for n in re.findall(r"\d+", action)]
+    return "-".join(numbers)
+
+
 def same(action: str) -> str:
     """Othello and Hex name cells as we do (``d3``, ``pass``)."""
     return action
@@ -79,6 +92,8 @@ PAIRINGS = [
     Pairing("checkers", "checkers", checkers, {"chains": "jump"}),
     Pairing("othello", "othello", same),
     Pairing("hex", "hex", same),
+    # A removal is written xd2 here and "Point 19" there: compared by its cell.
+    Pairing("nine-mens-morris", "nine_mens_morris", morris, ours_key=lambda text: text.removeprefix("x")),
 ]
 
 

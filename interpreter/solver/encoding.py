@@ -111,5 +111,8 @@ def check_solvable(game: Game, state: State) -> None:
     if state.history is not None:
         raise SolveError("this game forbids repeating an earlier board, so a position's future depends on "
                          "the whole game history; the solver cannot solve it exactly")
+    if state.hand is not None:
+        raise SolveError("this game keeps pieces in hand, which the solver's position key does not hold; "
+                         "the solver cannot solve it")
     if len(game.players) != 2:
         raise SolveError("the solver handles two-player games only")
