@@ -10,14 +10,14 @@ import click
 from rulesdsl.cli.common import game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine
 from rulesdsl.interpreter.analyze import play_games, summarize
-from rulesdsl.interpreter.players import ENGINES
+from rulesdsl.interpreter.engines import SELF_PLAY
 
 
 @click.command(name="analyze")
 @game_options
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
               help="Games to play.")
-@click.option("--engine", type=click.Choice(ENGINES), default="random", show_default=True,
+@click.option("--engine", type=click.Choice(SELF_PLAY), default="random", show_default=True,
               help="Who plays every side.")
 @click.option("--time", "seconds", type=click.FloatRange(0, 3600), default=0.05, show_default=True,
               help="Seconds per move (alphabeta and mcts).")

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from rulesdsl.interpreter.engines import choose
 from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.players import chooser
 
 CUT = "ply limit"
 CHUNK = 20
@@ -37,7 +37,6 @@ class Record:
 def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, max_plies: int) -> Record:
     """Play one game from ``start`` with ``engine`` on every side."""
     rng = random.Random(seed)
-    choose = chooser(engine, seconds)
     state, plies, total, widest = start, 0, 0, 0
     while True:
         moves, outcome = game.status(state)
@@ -47,7 +46,9 @@ def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, 
             return Record(None, plies, total, widest, CUT)
         total += len(moves)
         widest = max(widest, len(moves))
-        state = game.apply(state, choose(game, state, moves, rng))
+        choice = choose(game, state, engine, seconds=seconds, rng=rng)
+        assert choice is not None  # the game is not over
+        state = game.apply(state, choice.move)
         plies += 1
 
 

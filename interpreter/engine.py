@@ -31,6 +31,7 @@ has already proved another root move better, that one.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -290,6 +291,7 @@ def think(
     on_iteration: Callable[[Iteration], None] | None = None,
     catch_interrupt: bool = False,
     table_mb: float = 64.0,
+    shuffle: random.Random | None = None,
 ) -> Result | None:
     """The engine's move by iterative deepening (``None`` when the game is over).
 
@@ -298,6 +300,8 @@ def think(
     the depth is 3. ``on_iteration`` is called after each finished iteration.
     ``catch_interrupt``: Ctrl-C stops the search and the best move so far is
     returned (``interrupted`` set) instead of the interrupt propagating.
+    ``shuffle``: the root moves are shuffled with it before the (stable) static order, so that among
+    equally good moves a random one is played (self-play).
     """
     if depth is not None and depth < 1:
         raise ValueError("depth must be at least 1")
@@ -311,6 +315,10 @@ def think(
     started = time.perf_counter()
     if seconds is not None:
         searcher.deadline = started + seconds
+    if shuffle is not None:
+        entry = searcher.node(state)
+        entry[MOVES] = list(entry[MOVES])
+        shuffle.shuffle(entry[MOVES])
     result = Result(moves[0], 0.0, 0, 0, 0.0)
     partial: list = []
     try:

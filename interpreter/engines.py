@@ -1,7 +1,12 @@
-"""The engines by name, behind one call: ``choose(game, state, engine, depth, seconds)``."""
+"""The engines by name, behind one call: ``choose(game, state, engine, depth, seconds)``.
+
+Every caller that lets a program move (``move``, ``hint``, ``play``, the REPL,
+``analyze``'s self-play, the benchmarks) goes through :func:`choose`.
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from rulesdsl.interpreter.engine import Iteration, Result, think
@@ -9,6 +14,7 @@ from rulesdsl.interpreter.game import Game, Move, State
 from rulesdsl.interpreter.mcts import mcts
 
 ENGINES = ("alphabeta", "mcts")
+SELF_PLAY = ("random", *ENGINES)  # ``analyze`` may also let every side play uniformly random moves
 DEFAULT_SECONDS = 1.0
 
 
@@ -22,20 +28,34 @@ def choose(
     on_iteration: Callable[[Iteration], None] | None = None,
     catch_interrupt: bool = False,
     seed: int | None = None,
+    rng: random.Random | None = None,
 ) -> Result | None:
     """The engine's move (``None`` when the game is over).
 
     ``alphabeta``: iterative deepening to ``depth`` plies and/or for
     ``seconds``. ``mcts``: UCT for ``seconds`` (``depth`` does not apply).
-    With neither limit, ``DEFAULT_SECONDS``.
+    ``random``: any legal move, uniformly. With neither limit,
+    ``DEFAULT_SECONDS``. ``rng`` (for self-play, so that games differ):
+    alpha-beta tries the root moves in a shuffled order (so equal moves are
+    picked at random), MCTS and ``random`` draw from it; otherwise ``seed``
+    seeds MCTS.
     """
     if depth is None and seconds is None:
         seconds = DEFAULT_SECONDS
+    if engine == "random":
+        moves = game.legal_moves(state)
+        if not moves:
+            return None
+        draw = rng or random.Random(seed)
+        return Result(moves[draw.randrange(len(moves))], 0.0, 0, 0, 0.0, engine="random")
     if engine == "mcts":
+        if rng is not None:
+            seed = rng.randrange(2**32)
         return mcts(game, state, seconds, seed=seed, catch_interrupt=catch_interrupt)
     if engine != "alphabeta":
-        raise ValueError(f"unknown engine {engine!r}: choose {', '.join(ENGINES)}")
-    return think(game, state, depth, seconds, on_iteration=on_iteration, catch_interrupt=catch_interrupt)
+        raise ValueError(f"unknown engine {engine!r}: choose {', '.join(SELF_PLAY)}")
+    return think(game, state, depth, seconds, on_iteration=on_iteration, catch_interrupt=catch_interrupt,
+                 shuffle=rng)
 
 
 def describe_iteration(game: Game, state: State, iteration: Iteration) -> str:

@@ -237,3 +237,26 @@ def test_under_a_clock_a_crowded_board_is_searched_near_the_pieces_and_says_so()
     assert reply.selective
     name = game.format_move(after, reply.move)
     assert name[0] in "fghij" and 6 <= int(name[1:]) <= 10
+
+
+def test_one_call_chooses_for_every_engine_and_self_play_varies_among_equal_moves():
+    import random
+
+    from rulesdsl.interpreter.engines import choose
+
+    game = game_of("konane", rows="6", cols="6")
+    state = game.initial_state()
+    legal = game.legal_moves(state)
+    first = choose(game, state, "random", rng=random.Random(3)).move
+    assert first in legal and choose(game, state, "random", rng=random.Random(3)).move == first
+    # a shuffled root changes which of equal moves is played, never the value: after x takes the
+    # centre, the eight replies are all one step from it (centrality), so all score alike at depth 1
+    game = game_of("tic-tac-toe")
+    state = game.initial_state()
+    state = game.apply(state, game.parse_move(state, "b2"))
+    picks = set()
+    for seed in range(8):
+        result = choose(game, state, "alphabeta", depth=1, rng=random.Random(seed))
+        assert result.score == minimax(game, state, 1)
+        picks.add(result.move)
+    assert len(picks) > 1
