@@ -151,3 +151,18 @@ def test_a_mangled_file_never_raises(tmp_path_factory, source, cut, length, junk
     completions(text, line, col)
     definition(text, path, line, col)
     document_symbols(text)
+
+
+def test_columns_are_counted_in_utf16_units_as_the_protocol_says(client, tmp_path):
+    # A die (U+1F3B2) is one character but two UTF-16 units: after four of them in the game's
+    # name, the stray word starts at character 12 of the line but at unit 16 for the editor.
+    text = BROKEN.replace('game "Broken"', 'game "\U0001F3B2\U0001F3B2\U0001F3B2\U0001F3B2" bogus')
+    uri = open_doc(client, tmp_path / "dice.rules", text)
+    [found, *_] = client.diagnostics(uri)
+    assert found["code"] == "E001" and found["range"]["start"] == {"line": 0, "character": 16}
+    fixed = text.replace(" bogus", "")
+    change(client, uri, fixed, 2)
+    client.diagnostics(uri)
+    [game, *_] = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert game["selectionRange"]["start"] == {"line": 0, "character": 0}
+    assert game["range"]["end"] == {"line": 0, "character": 15}  # 'game "' 6, the dice 8, '"' 1

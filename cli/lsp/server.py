@@ -62,8 +62,28 @@ def guarded(server: LanguageServer, default=None) -> Callable:
 
 def _publish(server: LanguageServer, uri: str, text: str, found) -> None:
     lines = text.split("\n")
-    server.text_document_publish_diagnostics(
-        lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[to_lsp(d, lines) for d in found]))
+    diagnostics = [to_lsp(d, lines) for d in found]
+    for diagnostic in diagnostics:
+        diagnostic.range = _to_client(server, lines, diagnostic.range)
+    server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+
+
+# The modules count columns in characters; the client counts in its negotiated units (UTF-16 by default),
+# which differ after a character outside the Basic Multilingual Plane. Positions are converted here only.
+def _to_client(server: LanguageServer, lines: list[str], where: lsp.Range) -> lsp.Range:
+    return server.workspace.position_codec.range_to_client_units(lines, where)
+
+
+def _from_client(server: LanguageServer, text: str, position: lsp.Position) -> tuple[int, int]:
+    here = server.workspace.position_codec.position_from_client_units(text.split("\n"), position)
+    return here.line, here.character
+
+
+def _symbols_to_client(server: LanguageServer, lines: list[str], symbols: list[lsp.DocumentSymbol]) -> None:
+    for symbol in symbols:
+        symbol.range = _to_client(server, lines, symbol.range)
+        symbol.selection_range = _to_client(server, lines, symbol.selection_range)
+        _symbols_to_client(server, lines, symbol.children or [])
 
 
 def make_server() -> LanguageServer:
@@ -107,7 +127,8 @@ def make_server() -> LanguageServer:
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     @guarded(server)
     def on_hover(params: lsp.HoverParams) -> lsp.Hover | None:
-        markdown = hover(text_of(params.text_document.uri), params.position.line, params.position.character)
+        text = text_of(params.text_document.uri)
+        markdown = hover(text, *_from_client(server, text, params.position))
         if markdown is None:
             return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=markdown))
@@ -115,22 +136,29 @@ def make_server() -> LanguageServer:
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" "]))
     @guarded(server, default=[])
     def on_completion(params: lsp.CompletionParams) -> list[lsp.CompletionItem]:
-        return completions(text_of(params.text_document.uri), params.position.line, params.position.character)
+        text = text_of(params.text_document.uri)
+        return completions(text, *_from_client(server, text, params.position))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     @guarded(server)
     def on_definition(params: lsp.DefinitionParams) -> lsp.Location | None:
         uri = params.text_document.uri
-        found = definition(text_of(uri), uri_to_path(uri), params.position.line, params.position.character)
+        text = text_of(uri)
+        found = definition(text, uri_to_path(uri), *_from_client(server, text, params.position))
         if found is None:
             return None
         path, where = found
-        return lsp.Location(uri=uri if path == uri_to_path(uri) else path_to_uri(path), range=where)
+        if path == uri_to_path(uri):
+            return lsp.Location(uri=uri, range=_to_client(server, text.split("\n"), where))
+        return lsp.Location(uri=path_to_uri(path), range=where)  # the start of another file
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(server, default=[])
     def on_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
-        return document_symbols(text_of(params.text_document.uri))
+        text = text_of(params.text_document.uri)
+        symbols = document_symbols(text)
+        _symbols_to_client(server, text.split("\n"), symbols)
+        return symbols
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     @guarded(server, default=[])
@@ -143,8 +171,8 @@ def make_server() -> LanguageServer:
         if tidy == text:
             return []
         lines = text.split("\n")
-        end = lsp.Position(len(lines) - 1, len(lines[-1]))
-        return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=tidy)]
+        whole = lsp.Range(lsp.Position(0, 0), lsp.Position(len(lines) - 1, len(lines[-1])))
+        return [lsp.TextEdit(range=_to_client(server, lines, whole), new_text=tidy)]
 
     return server
 
