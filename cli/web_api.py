@@ -177,6 +177,9 @@ class Api:
             raise ApiError(400, "give 'move', or 'to' (and 'from') cell names")
         notation = game.resolved.of(m.Notation) if game.resolved is not None else []
         parts = notation[-1].parts if notation else ("from", "-", "to")
+        if origin is None and "from" in parts and "to" in parts:  # a placement: no 'from', nor the text after it
+            first, last = sorted((parts.index("from"), parts.index("to")))
+            parts = parts[:first] + parts[last:] if parts[first] == "from" else parts
         return "".join({"from": origin or "", "to": target}.get(p, p) for p in parts)
 
     def search(self, game: Game, state: State, seconds: float):

@@ -133,7 +133,7 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         tables.hand_kind = hand.kind
         tables.hand_start = evaluate(hand.count, options)
         if isinstance(tables.hand_start, bool) or not isinstance(tables.hand_start, int) or tables.hand_start < 0:
-            raise RulesdslError(f"{hand.span}: a hand holds a whole number of pieces, not {tables.hand_start!r}")
+            raise RulesdslError(f"a hand holds a whole number of pieces, not {tables.hand_start!r}", hand.count.span)
     return tables, fmt
 
 

@@ -175,3 +175,38 @@ def test_hand_and_when_mistakes(tmp_path, extra, code, message):
     path.write_text(BASE.replace("moves { place man }\n", "") + extra + "\n")
     errors = [d for d in check_file(str(path), playouts=0).diagnostics if d.severity == "error"]
     assert [(d.code, message in d.message) for d in errors] == [(code, True)], errors
+
+
+ROW = """game "a row of four"
+players white "w", black "b"
+board grid 4 x 1
+position (turn last hand rows)
+piece man white "w", black "b"
+hand man 3
+start {}
+moves {
+  place man from hand when count(opponent) >= 2
+  man step orthogonal
+}
+then {
+  remove man when count(opponent) > 2
+}
+end {
+  opponent loses if no moves
+}
+"""
+
+
+def test_conditions_on_hand_and_second_part_rules(tmp_path):
+    path = tmp_path / "row.rules"
+    path.write_text(ROW)
+    game = load_game(str(path))
+    # 'opponent' in a rule's condition is the other player of the one to move; pieces in hand count.
+    assert moves_of(game, '(w "" 3/3 ----)') == {"a1", "b1", "c1", "d1"}
+    # Black has one man left in all: white, still holding a man, may not place and cannot move.
+    _, state = load_position(game, '(w "" 1/1 ----)')
+    assert game.legal_moves(state) == [] and game.players[game.outcome(state).winner].name == "black"
+    # The second part: removing needs the opponent to have more than two men (board and hand).
+    assert moves_of(game, '(w a1 1/2 wb--)') == {"xb1"}
+    _, state = after(game, '(w "" 2/1 -b--)', "a1")
+    assert game.format_position(state) == '(b "" 1/1 wb--)'  # black holds 2 in all: no removal

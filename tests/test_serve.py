@@ -127,6 +127,9 @@ def test_why_by_cells(server):
     assert data["reasons"][0]["code"] == "not-your-piece" and data["reasons"][0]["line"] > 0
     status, data = fetch(server + "/api/why", {"game": "abalone-hex", "from": "C4", "to": "D4"})
     assert data["move"] == "C4 D4" and data["reasons"][0]["code"] == "line-length"
+    # A placement has no 'from': nor does its text have the '-' after it (nine men's morris writes d6).
+    status, data = fetch(server + "/api/why", {"game": "nine-mens-morris", "to": "d6"})
+    assert status == 200 and data["move"] == "d6" and data["legal"] is True
 
 
 def test_history_is_kept_for_games_that_forbid_repetition(server):
