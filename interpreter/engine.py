@@ -163,14 +163,14 @@ class Searcher:
 
     # -- ordering -------------------------------------------------------------
     def order(self, moves: list[Move], best: Move | None, ply: int) -> list[Move]:
-        """Table move, captures, killers, then by history score (static order otherwise)."""
+        """Table move, captures, killers, pushes (most displaced first), then by history score."""
         killers = self.killers.get(ply, ())
         history = self.history
         if not killers and not history:
             return moves if best is None or best is moves[0] else [best] + [mv for mv in moves if mv != best]
 
         def key(move: Move) -> tuple:
-            return (move != best, -move.captures, -len(move.displaced), move not in killers,
+            return (move != best, -move.captures, move not in killers, -len(move.displaced),
                     -history.get((move.origin, move.target), 0))
 
         return sorted(moves, key=key)

@@ -8,8 +8,8 @@ its generation order.
 
 The selective rule: in a position with more than ``CROWDED`` placements (a
 large empty board, as in Gomoku), a search under a clock looks only at
-placements within two steps of a piece already on the board (all of them
-when the board is empty). It never applies to a search to a fixed depth,
+placements on a line through a piece already on the board, at most two steps
+from it (all of them when the board is empty). It never applies to a search to a fixed depth,
 which stays exact.
 """
 
@@ -36,19 +36,13 @@ def plain_order(state: State, moves: list[Move], selective: bool) -> tuple[list[
 
 
 def neighbourhoods(game: Game, radius: int) -> list[list[frozenset[int]]]:
-    """For each cell, the cells 1, 2, ... ``radius`` steps away in any direction of the board."""
+    """For each cell, the cells 1, 2, ... ``radius`` steps away along one direction of the board."""
     geometry = game.geometry
     vectors = [geometry.directions[d] for d in geometry.direction_sets["all"]]
     rings: list[list[frozenset[int]]] = []
-    for cell in range(len(geometry.cells)):
-        seen = {cell}
-        frontier = {cell}
-        cell_rings = []
-        for _ in range(radius):
-            frontier = {n for c in frontier for v in vectors if (n := geometry.step(c, v)) >= 0} - seen
-            seen |= frontier
-            cell_rings.append(frozenset(frontier))
-        rings.append(cell_rings)
+    for cell in geometry.cells:
+        rings.append([frozenset(n for dx, dy in vectors if (n := geometry.at(cell.x + k * dx, cell.y + k * dy)) >= 0)
+                      for k in range(1, radius + 1)])
     return rings
 
 

@@ -231,12 +231,13 @@ def test_under_a_clock_a_crowded_board_is_searched_near_the_pieces_and_says_so()
     state = game.initial_state()
     result = think(game, state, 2, seconds=600)  # the depth ends it, not the clock
     assert result.depth == 2 and result.selective and result.move in game.legal_moves(state)
-    # one stone on the board: every candidate reply stands within two steps of it (h8)
+    # one stone on the board (h8): every candidate reply is on a line through it, two steps at most
     after = game.apply(state, game.parse_move(state, "h8"))
     reply = think(game, after, 1, seconds=600)
     assert reply.selective
     name = game.format_move(after, reply.move)
-    assert name[0] in "fghij" and 6 <= int(name[1:]) <= 10
+    dx, dy = ord(name[0]) - ord("h"), int(name[1:]) - 8
+    assert max(abs(dx), abs(dy)) <= 2 and (dx == 0 or dy == 0 or abs(dx) == abs(dy))
 
 
 def test_one_call_chooses_for_every_engine_and_self_play_varies_among_equal_moves():
