@@ -135,6 +135,20 @@ class Checker(TypeChecks, Lints):
                 if "unknown name" not in error.message:
                     self.error(error.span, error.message, "E022")
 
+    def check_player_words(self, player: m.PlayerDecl, earlier: list[m.PlayerDecl]) -> None:
+        """A player's name and symbol, read in any case (``--as W``, the REPL), name no earlier player."""
+        for other in earlier:
+            theirs = {other.name.casefold(): "name", other.symbol.casefold(): "symbol"}
+            for word, what in ((player.name, "name"), (player.symbol, "symbol")):
+                if word.casefold() in theirs:
+                    clash = theirs[word.casefold()]
+                    same = other.name if clash == "name" else other.symbol
+                    how = "differs only in case from" if what == clash else "reads as"
+                    self.error(player.span, f"player {what} {word!r} {how} player {other.name}'s {clash} {same!r}",
+                               "E011", "'--as' and the REPL read a player's name or symbol in any case: "
+                                       "make them differ by more than case")
+                    return
+
     def check_players_and_pieces(self) -> None:
         stmts = self.resolved.of(m.Players)
         if stmts and len(self.players) != 2:
@@ -154,6 +168,8 @@ class Checker(TypeChecks, Lints):
             elif not player.symbol or any(ch.isspace() or ch in "()\"'" for ch in player.symbol):
                 self.error(player.span, f"player symbol {player.symbol!r} cannot be written in a position",
                            "E031", "use a letter, e.g. white \"w\"")
+            else:
+                self.check_player_words(player, self.players[:i])
         for piece in self.kinds.values():
             owners = []
             for player, sym, span in piece.symbols:
@@ -203,6 +219,10 @@ class Checker(TypeChecks, Lints):
         if again and formats and "last" not in formats[0].fields:
             self.error(formats[0].span, f"a game with '{word}' needs the 'last' field in its position format, "
                        "or a go-again turn cannot be written down", "E045",
+                       "e.g. position (turn last rows)")
+        elif again and not formats:  # the default format has no 'last' either
+            self.error(again[0].span, f"a game with '{word}' needs a 'position' statement with the 'last' field "
+                       "(the default position format has none), or a go-again turn cannot be written down", "E045",
                        "e.g. position (turn last rows)")
         hands = self.resolved.of(m.Hand)
         if hands and formats and "hand" not in formats[0].fields:
