@@ -287,6 +287,40 @@ class Checker(TypeChecks, Lints):
                 return ref
         return None
 
+    def direction_cycles(self) -> list[tuple[m.DirectionSet, list[str]]]:
+        """Each cycle of two or more direction sets naming each other, once, at its first set in the file."""
+        state: dict[str, int] = {}  # 1: being walked, 2: done
+        found: list[tuple[m.DirectionSet, list[str]]] = []
+        for root in self.sets:
+            if root in state:
+                continue
+            stack: list[tuple[str, int]] = [(root, 0)]
+            trail: list[str] = [root]
+            state[root] = 1
+            while stack:  # depth first, without recursion: a file may chain thousands of sets
+                name, index = stack[-1]
+                refs = self.sets[name].directions
+                if index == len(refs):
+                    stack.pop()
+                    trail.pop()
+                    state[name] = 2
+                    continue
+                stack[-1] = (name, index + 1)
+                target = refs[index].name
+                if target not in self.sets or target == name:
+                    continue
+                if state.get(target) == 1:  # back to a set on the trail: a cycle
+                    cycle = trail[trail.index(target):]
+                    first = min(cycle, key=lambda n: (self.sets[n].span.line, self.sets[n].span.column))
+                    at = cycle.index(first)
+                    ordered = cycle[at:] + cycle[:at]
+                    found.append((self.sets[first], [*ordered, first]))
+                elif target not in state:
+                    state[target] = 1
+                    stack.append((target, 0))
+                    trail.append(target)
+        return found
+
     def check_forward_of_owners(self, rule: m.MoveRule) -> None:
         """Each player who has the rule's piece kind faces a way, if the rule uses relative directions."""
         ref = self.relative_in((*rule.directions, *filter(None, [rule.falling]), *rule.flanking))
@@ -305,6 +339,9 @@ class Checker(TypeChecks, Lints):
             self.check_dirs(stmt.directions)
             if any(ref.name == stmt.name for ref in stmt.directions):
                 self.error(stmt.span, f"directions {stmt.name} refers to itself", "E052")
+        for stmt, path in self.direction_cycles():
+            self.error(stmt.span, f"directions {stmt.name} refers to itself through {' -> '.join(path)}", "E052",
+                       "a set may name other sets, but never one that leads back to it")
         absolute = absolute_directions(self.shape)
         for stmt in self.resolved.of(m.Forward):
             for player, direction, span in stmt.pairs:
