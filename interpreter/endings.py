@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
-from rulesdsl.expr import BINARY, Value, evaluate
+from rulesdsl.expr import BINARY, ExprError, Value, evaluate
 from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.tables import Tables
 
@@ -196,7 +196,12 @@ class ConditionCompiler(m.ExprVisitor):
     def visit_InARow(self, expr: m.InARow) -> Condition:
         ref = player_ref(expr.player, self.tables)
         by_player = [self.tables.symbols_of(p) for p in range(len(self.tables.player_names))]
-        lines = straight_lines(self.tables, int(evaluate(expr.length, self.options)))
+        length = evaluate(expr.length, self.options)
+        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+            shown = str(length).lower() if isinstance(length, bool) else length
+            raise ExprError(expr.length.span, f"a row has at least 1 piece, but this is {shown} with these options",
+                            "E072")
+        lines = straight_lines(self.tables, length)
         starting = [[] for _ in range(self.tables.cell_count)]  # the lines that start at each cell
         for line in lines:
             starting[line[0]].append(line[1:])

@@ -67,7 +67,7 @@ class TrialCompile(Findings):
                     game.format_move(state, move)
                 game.parse_position(game.format_position(state))
         except ExprError as error:
-            self.error(error.span, error.message, "E022")
+            self.error(error.span, error.message, error.code)
         except RulesdslError as error:
             span, message = self.locate(error, place)
             self.error(span, f"{context}: {message}", "E090", self.start_shape_hint(message))

@@ -24,9 +24,10 @@ BINARY: dict[str, Callable[[Value, Value], Value]] = {
 class ExprError(RulesdslError):
     """An expression that cannot be evaluated; carries its span."""
 
-    def __init__(self, span: Span, message: str):
+    def __init__(self, span: Span, message: str, code: str = "E022"):
         super().__init__(message, span)
         self.message = message
+        self.code = code  # the check code when ``check`` meets it with the default options
 
 
 def evaluate(expr: m.Expr, env: Mapping[str, Value]) -> Value:

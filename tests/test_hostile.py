@@ -556,3 +556,33 @@ def test_item_13_an_end_rule_error_fails_the_other_commands(tmp_path):
         code, out, err = run(*args, path, "--position", BROKEN_HERE)
         assert code == 1, args
         assert err.count("\n") == 1 and f"{path}:17:17:" in err and "division by zero" in err, (args, err)
+
+
+def connect_four_with_line(default: str) -> str:
+    text = (bundled_dir() / "connect-four.rules").read_text()
+    old = next(line for line in text.splitlines() if line.startswith("option line = "))
+    return text.replace(old, f"option line = {default}")  # no range: only the check at the place stands
+
+
+def row_rule_place(text: str) -> str:
+    number, line = next((n, line) for n, line in enumerate(text.splitlines(), 1) if "line in a row" in line)
+    return f"{number}:{line.index('line in a row') + 1}"
+
+
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_item_18_a_row_of_no_pieces_set_by_an_option_is_e072s_error_at_the_place(tmp_path, value):
+    text = connect_four_with_line("4")
+    path = write(tmp_path, text)
+    code, out, err = run("moves", path, "--set", f"line={value}")
+    assert code == 1 and out == ""
+    assert err.strip() == f"rulesdsl: {path}:{row_rule_place(text)}: a row has at least 1 piece, but this is " \
+                          f"{value} with these options"
+
+
+def test_item_18_a_default_of_no_pieces_is_e072_in_check(tmp_path):
+    text = connect_four_with_line("0")
+    path = write(tmp_path, text)
+    code, out, _ = run("check", "--format", "json", path)
+    found = json.loads(out)
+    assert code == 1 and [d["code"] for d in found] == ["E072"]
+    assert f"{found[0]['line']}:{found[0]['column']}" == row_rule_place(text)
