@@ -8,9 +8,20 @@ from rulesdsl.cli.common import reports_errors
 from rulesdsl.interpreter.capture import capture as capture_function
 
 
-# Boards often start with "-" (an empty cell): let click keep them as arguments
-# instead of reading them as unknown options. No option letter is a board symbol.
-@click.command(context_settings={"ignore_unknown_options": True})
+class BoardsCommand(click.Command):
+    """Boards often start with "-" (an empty cell): click keeps them as arguments.
+
+    No option letter is a board symbol, so a ``--`` (which would make the
+    options after it boards) is dropped: options may come before or after the
+    boards, with or without ``--``.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Read the command line with every ``--`` left out."""
+        return super().parse_args(ctx, [arg for arg in args if arg != "--"])
+
+
+@click.command(cls=BoardsCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("boards", nargs=-1, required=True, metavar="BOARD...")
 @click.option("--player", "-p", type=click.Choice(["w", "b"]), required=True,
               help="The player to move: w (white) or b (black).")
@@ -23,6 +34,6 @@ def capture(boards: tuple[str, ...], player: str, depth: int) -> None:
     BOARD... is the game's history, most recent board first: each board is
     N*N characters of w W b B -, row by row from the top. No move repeats a
     board of the history. Boards that start with "-" may be given as they
-    are, or after "--".
+    are, or after "--"; the options may come before or after the boards.
     """
     click.echo(capture_function(list(boards), player, depth))

@@ -57,9 +57,11 @@ class OneLineErrors(click.Group):
             super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx else "rulesdsl"
+            # click lists choices one per line ("Choose from:\n\tw,\n\tb"): one line of them
+            message = error.format_message().replace("\n\t", " ")
             if wants_json(argv):
-                click.echo(json.dumps({"error": error.format_message(), "exit": EXIT_USAGE}))
-            click.echo(f"{where}: {shown(error.format_message())} (see '{where} --help')", err=True)
+                click.echo(json.dumps({"error": message, "exit": EXIT_USAGE}))
+            click.echo(f"{where}: {shown(message)} (see '{where} --help')", err=True)
             sys.exit(EXIT_USAGE)
         except OutputFailed as error:
             error.finish()

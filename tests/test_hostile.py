@@ -586,3 +586,25 @@ def test_item_18_a_default_of_no_pieces_is_e072_in_check(tmp_path):
     found = json.loads(out)
     assert code == 1 and [d["code"] for d in found] == ["E072"]
     assert f"{found[0]['line']}:{found[0]['column']}" == row_rule_place(text)
+
+
+CTF_START = "-wWw-" "-www-" "-----" "-bbb-" "-bBb-"  # GAMES.md §3, white to move
+
+
+@pytest.mark.parametrize("args", [
+    ["-p", "w", "-d", "1", "--", CTF_START],
+    ["--", CTF_START, "-p", "w", "-d", "1"],  # what the help allows: the options after the boards
+    [CTF_START, "--player", "w", "--depth", "1"],
+    ["-p", "w", "--", CTF_START, "--", "-d", "1"],
+])
+def test_item_25_capture_boards_after_double_dash_as_the_help_says(args):
+    code, out, err = run("capture", *args)
+    assert (code, err) == (0, "")
+    assert len(out.strip()) == 25 and out.strip() != CTF_START
+    help_code, help_text, _ = run("capture", "--help")
+    assert help_code == 0 and '"--"' in help_text
+
+
+def test_item_25_usage_errors_list_choices_on_one_line():
+    code, _, err = run("capture", "--", CTF_START)
+    assert code == 2 and err.count("\n") == 1 and "\\n" not in err and "Choose from: w, b" in err
