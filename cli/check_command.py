@@ -27,7 +27,7 @@ import click
 
 from rulesdsl.cli.common import EXIT_INTERRUPTED
 from rulesdsl.errors import Diagnostic, Span
-from rulesdsl.limits import MAX_ECHO, MAX_PLAYOUT_PLIES, shown
+from rulesdsl.limits import MAX_ECHO, MAX_PLAYOUT_PLIES, MAX_PLAYOUTS, shown
 from rulesdsl.loader import find_rules
 from rulesdsl.verify.files import FileReport, safe_check
 from rulesdsl.verify.suites import SUITE_SUFFIX, rules_for
@@ -113,7 +113,7 @@ def _distinct(files: tuple[str, ...]) -> list[str]:
 @click.command()
 @click.argument("files", nargs=-1, required=True)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1 on any warning).")
-@click.option("--playouts", type=click.IntRange(min=0), default=20, show_default=True,
+@click.option("--playouts", type=click.IntRange(0, MAX_PLAYOUTS), default=20, show_default=True,
               help="Random games played from the start to test the compiled game (0: none).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random playouts.")
 @click.option("--max-plies", type=click.IntRange(1, MAX_PLAYOUT_PLIES), default=200, show_default=True,

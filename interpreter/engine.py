@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from rulesdsl.interpreter.game import Game, Move, State
 from rulesdsl.interpreter.ordering import static_order
-from rulesdsl.interpreter.search import INFINITY, WIN, terminal_score
+from rulesdsl.interpreter.search import INFINITY, WIN, static_score, terminal_score
 
 MAX_DEPTH = 64
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -199,7 +199,7 @@ class Searcher:
             self.horizon = True
             value = entry[VALUE]
             if value is None:
-                value = entry[VALUE] = self.game.evaluate(state, entry[MOVER])
+                value = entry[VALUE] = static_score(self.game, state, entry[MOVER])
             return value
         stored = entry[DEPTH]
         if stored == depth or (stored > depth and not self.exact):

@@ -15,6 +15,15 @@ from rulesdsl.interpreter.game import Game, Move, State
 
 WIN = 1_000_000.0
 INFINITY = float("inf")
+EVAL_LIMIT = WIN / 2  # a static score never reaches a won game's (a huge weight is not a win)
+
+
+def static_score(game: Game, state: State, player: int) -> float:
+    """``game.evaluate`` kept within ``±EVAL_LIMIT``, so that a proven win always outranks it (NaN: 0)."""
+    value = game.evaluate(state, player)
+    if value != value:
+        return 0.0
+    return -EVAL_LIMIT if value < -EVAL_LIMIT else EVAL_LIMIT if value > EVAL_LIMIT else value
 
 
 def terminal_score(game: Game, state: State, moves_outcome, ply: int) -> float:
@@ -34,7 +43,7 @@ def minimax(game: Game, state: State, depth: int, ply: int = 0) -> float:
     if outcome is not None:
         return terminal_score(game, state, outcome, ply)
     if depth == 0:
-        return game.evaluate(state, game.to_move(state))
+        return static_score(game, state, game.to_move(state))
     me = game.to_move(state)
     best = -INFINITY
     for move in moves:
@@ -59,7 +68,7 @@ def alphabeta(
     if outcome is not None:
         return terminal_score(game, state, outcome, ply)
     if depth == 0:
-        return game.evaluate(state, game.to_move(state))
+        return static_score(game, state, game.to_move(state))
     me = game.to_move(state)
     best = -INFINITY
     for move in ordered(moves):

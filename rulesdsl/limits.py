@@ -23,7 +23,8 @@ MAX_SUITE_BYTES = 2_000_000  # a suite file
 MAX_SUITE_CASES = 10_000     # cases in one suite
 
 # Long commands --------------------------------------------------------------------------
-MAX_PLAYOUT_PLIES = 10_000   # check --max-plies: a playout's cost grows with its length (history of boards)
+MAX_PLAYOUT_PLIES = 10_000   # check --max-plies
+MAX_PLAYOUTS = 10_000        # check --playouts
 MAX_GO_AGAIN = 100           # plies one player may make in a row: play stops the engine, check warns (W201)
 
 # Bidirectional-text controls: they reorder what a terminal shows (CVE-2021-42574, "Trojan Source").

@@ -608,3 +608,107 @@ def test_item_25_capture_boards_after_double_dash_as_the_help_says(args):
 def test_item_25_usage_errors_list_choices_on_one_line():
     code, _, err = run("capture", "--", CTF_START)
     assert code == 2 and err.count("\n") == 1 and "\\n" not in err and "Choose from: w, b" in err
+
+
+# Item 8: every command that can run long has a cap on its work, a time limit or a progress line.
+@pytest.mark.parametrize("args", [
+    ["perft", "konane", "--depth", "65"],
+    ["move", "konane", "--depth", "65"],
+    ["move", "konane", "--time", "3601"],
+    ["play", "konane", "--depth", "65"],
+    ["play", "konane", "--time", "3601"],
+    ["check", "--max-plies", "10001", "konane"],
+    ["check", "--playouts", "10001", "konane"],
+    ["analyze", "konane", "--games", "10000001"],
+    ["analyze", "konane", "--max-plies", "1000001"],
+    ["analyze", "konane", "--time", "3601"],
+    ["capture", "-p", "w", "-d", "65", "-wWw--www-------bbb--bBb-"],
+])
+def test_item_08_work_beyond_the_caps_is_a_usage_error(args):
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and err.count("\n") == 1, (args, err)
+    assert "range" in err or "<=" in err, err
+
+
+@pytest.mark.parametrize("command", ["move", "play"])
+def test_item_08_the_engine_thinks_one_second_by_default(monkeypatch, command):
+    from rulesdsl.interpreter import engines
+
+    asked = []
+    real = engines.think
+
+    def spy(game, state, depth, seconds, **rest):
+        asked.append((depth, seconds))
+        return real(game, state, 1, None, **rest)  # answer at once
+
+    monkeypatch.setattr(engines, "think", spy)
+    code, _, _ = run(command, "konane", *(["--as", "black"] if command == "play" else []), input="")
+    assert code == 0 and asked and all(a == (None, 1.0) for a in asked), asked
+
+
+def test_item_08_perft_shows_each_depth_as_it_is_counted(monkeypatch):
+    # Konane's start: perft 1, 1, 2, 3 (GAMES.md §1, the rule file's example); each depth is printed
+    # before the next one starts, so a long count is never silent.
+    from rulesdsl.cli import main as main_module
+
+    printed_before: list[str] = []
+    real = main_module.click.echo
+
+    def echo(message=None, *args, **kwargs):
+        printed_before.append(str(message))
+        return real(message, *args, **kwargs)
+
+    monkeypatch.setattr(main_module.click, "echo", echo)
+    code, out, _ = run("perft", "konane", "--depth", "4")
+    assert code == 0 and [line.split()[-1] for line in out.splitlines()] == ["1", "1", "2", "3"]
+    assert len(printed_before) == 4  # one echo per depth, not one at the end
+
+
+@pytest.mark.parametrize("command, args", [
+    ("analyze", ["konane", "--games", "3", "--engine", "random", "--workers", "1"]),
+])
+def test_item_08_long_jobs_write_a_progress_line(monkeypatch, command, args):
+    from rulesdsl.cli import progress
+
+    real_init = progress.ProgressLine.__init__
+
+    def every_call(self, stream=None, noun="positions", every=None):
+        real_init(self, stream, noun, every=0.0)
+
+    monkeypatch.setattr(progress.ProgressLine, "__init__", every_call)
+    code, _, err = run(command, *args)
+    assert code == 0, err
+    assert "games" in err and " MB" in err
+
+
+# Item 10: a weight far beyond any score keeps the search sane: a proven win still outranks it.
+HUGE = "999999999999999999"  # the largest number a rule file may hold (18 digits)
+QUICK = "(w " "Ww---" "w----" "bww--" "-----" "----B" ")"  # test_search: a4-a2 wins at once
+
+
+@pytest.mark.parametrize("weights", [
+    f"  advancement pawn {HUGE}\n  mobility -{HUGE}\n",
+    f"  material pawn -{HUGE}\n  threatened flag {HUGE}\n",
+])
+def test_item_10_huge_weights_keep_a_win_a_win(tmp_path, weights):
+    import math
+
+    from rulesdsl.interpreter.engine import think
+    from rulesdsl.interpreter.load import load_game, load_position
+    from rulesdsl.interpreter.search import WIN, best_move
+
+    text = (bundled_dir() / "capture-the-flag.rules").read_text()
+    start, end = text.index("evaluate {\n") + len("evaluate {\n"), text.index("}\n", text.index("evaluate {"))
+    path = write(tmp_path, text[:start] + weights + text[end:])
+    code, out, err = run("check", "--playouts", "3", path)
+    assert code == 0, out + err
+    game, state = load_position(load_game(path), QUICK)
+    for depth in (1, 2, 3):
+        assert game.format_move(state, best_move(game, state, depth).move) == "a4-a2"
+        result = think(game, state, depth)
+        assert game.format_move(state, result.move) == "a4-a2" and result.score == WIN - 1
+    other = game.apply(state, game.parse_move(state, "b5-b4"))
+    score = think(game, other, 1).score
+    assert math.isfinite(score) and abs(score) < WIN - 100
+    code, out, err = run("move", path, "--position", QUICK, "--depth", "3", "--verbose")
+    assert code == 0 and "nan" not in err.lower() and "Traceback" not in err
