@@ -71,6 +71,7 @@ class Checker(TypeChecks, Lints):
         self.check_example_settings()
         self.check_unused()
         self.check_end_never_holds()
+        self.check_again_never_ends()
         return sorted(self.found, key=lambda d: (d.span.file, d.span.line, d.span.column))
 
     def check_required(self) -> None:

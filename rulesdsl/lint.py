@@ -8,7 +8,7 @@ from rulesdsl.findings import Findings
 
 
 class Lints(Findings):
-    """Mixed into the checker: reports W030-W040 through ``self.warning``."""
+    """Mixed into the checker: reports W030-W041 through ``self.warning``."""
 
     def check_unused(self) -> None:
         """Warn about piece kinds, options and direction sets that nothing uses."""
@@ -90,6 +90,15 @@ class Lints(Findings):
                 if why:
                     self.warning(rule.condition.span, f"this end condition can never hold: {why}", "W040",
                                  "as written the rule never decides a game; check the comparison")
+
+
+    def check_again_never_ends(self) -> None:
+        """Warn about a go-again rule that can only end when the mover has no move at all."""
+        for again in self.resolved.of(m.Again):
+            if again.after is None and not again.same_piece and not again.may_pass and not again.chain:
+                self.warning(again.span, "'again with any piece' without 'after' or 'or pass' goes on after every "
+                             "move: the turn passes only when the mover has no move left", "W041",
+                             "say which moves go again ('again after capture'), or let the mover stop ('or pass')")
 
 
 def directions_in(expr: m.Expr) -> list[str]:

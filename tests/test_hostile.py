@@ -712,3 +712,14 @@ def test_item_10_huge_weights_keep_a_win_a_win(tmp_path, weights):
     assert math.isfinite(score) and abs(score) < WIN - 100
     code, out, err = run("move", path, "--position", QUICK, "--depth", "3", "--verbose")
     assert code == 0 and "nan" not in err.lower() and "Traceback" not in err
+
+
+def test_item_05_again_after_every_move_is_warned_without_playing(tmp_path):
+    path = write(tmp_path, ENDLESS_TURN.replace("again after step with any piece", "again with any piece"))
+    code, out, err = run("check", "--playouts", "0", path)
+    assert code == 0
+    assert f"{path}:11:1: warning: 'again with any piece' without 'after' or 'or pass'" in out + err
+    for fine in ("again with any piece or pass", "again after capture with any piece", "again with same piece"):
+        code, out, err = run("check", "--playouts", "0", "--strict", write(tmp_path, ENDLESS_TURN.replace(
+            "again after step with any piece", fine), name="fine.rules"))
+        assert "W041" not in out + err and "goes on after every move" not in out + err, fine
