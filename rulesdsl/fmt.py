@@ -36,6 +36,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from rulesdsl.errors import RulesdslError, RulesError
+from rulesdsl.parser import check_parentheses
 from rulesdsl.syntax_errors import later_syntax_errors, syntax_diagnostic
 
 INDENT = "  "
@@ -90,14 +91,18 @@ class _Line:
 
 
 def _leaves(node: Tree | Token, parent: Tree, ancestors: tuple[int, ...]):
-    """Every token under ``node`` in source order, with its parent tree and the ids of its ancestors."""
-    if isinstance(node, Token):
-        yield node, parent, ancestors
-        return
-    inner = ancestors + (id(node),)
-    for child in node.children:
-        if child is not None:
-            yield from _leaves(child, node, inner)
+    """Every token under ``node`` in source order, with its parent tree and the ids of its ancestors.
+
+    Walked with a stack, not recursion: parentheses may nest thousands deep.
+    """
+    stack: list[tuple[Tree | Token, Tree, tuple[int, ...]]] = [(node, parent, ancestors)]
+    while stack:
+        node, parent, ancestors = stack.pop()
+        if isinstance(node, Token):
+            yield node, parent, ancestors
+            continue
+        inner = ancestors + (id(node),)
+        stack.extend((child, node, inner) for child in reversed(node.children) if child is not None)
 
 
 def _tokens(tree: Tree) -> list[_Tok]:
@@ -244,6 +249,7 @@ def format_text(text: str, path: str = "<rules>") -> str:
     ``text``; if it does not, :class:`FormatError` is raised and nothing is lost.
     """
     text = text.replace("\r\n", "\n")
+    check_parentheses(text, path)  # the language's cap on nesting, before the tree is walked
     toks = _tokens(_parse(text, path))
     result = _render(_layout(text, toks))
     try:

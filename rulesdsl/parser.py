@@ -496,6 +496,51 @@ def _too_deep(tree: Tree) -> Tree | None:
     return None
 
 
+def parentheses_too_deep(text: str) -> tuple[int, int] | None:
+    """The line and column of the first ``(`` nested more than ``MAX_DEPTH`` deep, or ``None``.
+
+    Parentheses leave no node in the syntax tree, so they are counted in the
+    text (outside strings and comments), in one pass.
+    """
+    depth, line, column, quote, comment, escaped = 0, 1, 0, "", False, False
+    for char in text:
+        column += 1
+        if char == "\n":
+            line, column, comment = line + 1, 0, False
+            quote = ""  # a string never spans lines
+        elif comment:
+            continue
+        elif quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            comment = True
+        elif char == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line, column
+        elif char == ")":
+            depth = max(0, depth - 1)
+    return None
+
+
+def check_parentheses(text: str, path: str) -> None:
+    """Raise :class:`RulesError` (E007) when parentheses nest deeper than the cap."""
+    deep = parentheses_too_deep(text)
+    if deep is not None:
+        line, column = deep
+        span = Span(line, column, line, column + 1, path)
+        raise RulesError([Diagnostic(span, f"parentheses are nested more than {MAX_DEPTH} levels deep", "E007",
+                                     hint="split the expression into options",
+                                     source_line=text.split("\n")[line - 1])])
+
+
 def parse_text(text: str, path: str = "<rules>") -> m.RuleFile:
     """Parse a rule file's text; raises :class:`RulesError` on a syntax error.
 
@@ -503,6 +548,7 @@ def parse_text(text: str, path: str = "<rules>") -> m.RuleFile:
     than the cap is refused (E007) before anything walks it recursively.
     """
     text = text.removeprefix("\ufeff")
+    check_parentheses(text, path)
     try:
         tree = grammar_parser().parse(text)
     except UnexpectedInput as error:

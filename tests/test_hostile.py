@@ -723,3 +723,21 @@ def test_item_05_again_after_every_move_is_warned_without_playing(tmp_path):
         code, out, err = run("check", "--playouts", "0", "--strict", write(tmp_path, ENDLESS_TURN.replace(
             "again after step with any piece", fine), name="fine.rules"))
         assert "W041" not in out + err and "goes on after every move" not in out + err, fine
+
+
+@pytest.mark.parametrize("command", [["check", "--playouts", "0"], ["fmt", "--check"], ["fmt"], ["moves"]])
+def test_item_06_parentheses_nested_past_the_cap_are_e007_for_every_command(tmp_path, command):
+    # Found by tests/test_hostile_fuzz.py: parentheses leave no node in the syntax tree, so they
+    # escaped the depth cap, and fmt walked 20,000 of them recursively into a RecursionError.
+    deep = "(" * 20_000 + "3" + ")" * 20_000
+    path = write(tmp_path, FREE.replace("option rows = 3", f"option rows = {deep}"))
+    code, out, err = run(*command, path)
+    assert code == 1 and "Traceback" not in out + err
+    assert f"{path}:2:{len('option rows = ') + MAX_DEPTH + 1}: " in err + out
+    assert "nested more than 100 levels deep" in err + out and len(err) < 2000
+
+
+def test_item_06_parentheses_in_strings_and_comments_do_not_count(tmp_path):
+    text = FREE.replace('game "free"', 'game "' + "(" * 300 + '"  # ' + "(" * 300)
+    code, out, err = run("fmt", "--check", write(tmp_path, text))
+    assert "nested" not in out + err and "Traceback" not in out + err
