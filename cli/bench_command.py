@@ -1,4 +1,4 @@
-"""``rulesdsl bench [GAME...] [--json] [--quick]``: how fast the compiled rule files run.
+"""``rulesdsl bench [GAME...] [--json] [--quick] [--solver]``: how fast the compiled rule files run.
 
 For each case: perft generated nodes per second (perft(1) + ... + perft(d)
 divided by the time of the perft(d) run, best of two) beside the hand-written baseline's
@@ -6,7 +6,8 @@ in the same run (``benchmarks/baselines/``, when the source tree is at hand)
 and their ratio; random playouts per second and plies per playout; the depth
 the alpha-beta engine finishes in one second from the start; the peak memory
 of the process that measured the case (each case runs in its own process
-where the platform can fork). Progress goes to stderr.
+where the platform can fork). Progress goes to stderr. ``--solver`` measures
+the strong solver instead (:mod:`rulesdsl.cli.bench_solver`).
 """
 
 from __future__ import annotations
@@ -99,23 +100,26 @@ def measure(case: dict, quick: bool) -> dict:
     }
 
 
-def _child(case: dict, quick: bool, pipe) -> None:
+def _child(case: dict, quick: bool, pipe, how=None) -> None:
     """Measure in a forked process and send the figures back."""
     try:
-        pipe.send(("ok", measure(case, quick)))
+        pipe.send(("ok", (how or measure)(case, quick)))
     except Exception as error:  # reported by the parent as one line
         pipe.send(("error", str(error)))
     except KeyboardInterrupt:
         pipe.send(("error", "interrupted"))
 
 
-def run_case(case: dict, quick: bool) -> dict:
-    """One case in its own process (so that its peak memory is its own) where fork exists."""
+def run_case(case: dict, quick: bool, how=None) -> dict:
+    """One case in its own process (so that its peak memory is its own) where fork exists.
+
+    ``how(case, quick)`` measures it (default: :func:`measure`).
+    """
     if "fork" not in multiprocessing.get_all_start_methods():
-        return measure(case, quick)
+        return (how or measure)(case, quick)
     context = multiprocessing.get_context("fork")
     parent, child = context.Pipe(duplex=False)
-    worker = context.Process(target=_child, args=(case, quick, child))
+    worker = context.Process(target=_child, args=(case, quick, child, how))
     worker.start()
     try:
         status, payload = parent.recv()
@@ -149,9 +153,19 @@ def table(results: list[dict]) -> str:
 @click.argument("games", nargs=-1, metavar="[GAME...]")
 @click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} instead of a table.')
 @click.option("--quick", is_flag=True, help="Shallower perft and shorter playouts (a smoke run).")
+@click.option("--solver", is_flag=True,
+              help="Measure the strong solver instead: positions/s and bytes per position (rules/bench-solver.yaml).")
+@click.option("--workers", "-j", type=click.IntRange(1, 256), default=2, show_default=True,
+              help="Worker processes for --solver.")
 @reports_errors
-def bench(games: tuple[str, ...], as_json: bool, quick: bool) -> None:
+def bench(games: tuple[str, ...], as_json: bool, quick: bool, solver: bool, workers: int) -> None:
     """Measure perft, playouts and search speed (the bundled cases, or the GAMEs named)."""
+    if solver:
+        from rulesdsl.cli.bench_solver import chosen_solver_cases, echo_results, measure_solve
+
+        how = lambda case, _quick: measure_solve(case, workers)  # noqa: E731
+        echo_results([run_case(case, quick, how) for case in chosen_solver_cases(games, quick)], as_json)
+        return
     cases = default_cases()
     if games:
         chosen = [c for c in cases if c["game"] in games]

@@ -45,3 +45,17 @@ def test_perft_nodes_counts_every_level():
     # Konane's default start: perft 1, 1, 2, 3 (the rule file's example), so 7 nodes to depth 4.
     game = load_game("konane")
     assert perft_nodes(game, game.initial_state(), 4) == 7
+
+
+def test_the_solver_case_reports_the_independent_solver_figures_and_its_rates():
+    # Konane 4x5 from the start: lose in 12, 52,050 positions (the independent solver quoted in issue 10).
+    from rulesdsl.cli.bench_solver import SOLVER_FIELDS, solver_cases
+
+    result = CliRunner().invoke(cli, ["bench", "--solver", "konane", "--quick", "--json", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["solver"]
+    assert list(row) == list(SOLVER_FIELDS)
+    assert (row["value"], row["remoteness"], row["positions"]) == ("lose", 12, 52050)
+    assert row["positions_per_s"] > 0 and row["peak_mb"] > 0 and row["bytes_per_position"] > 0
+    for case in solver_cases():
+        load_game(case["game"], {k: str(v) for k, v in case["settings"].items()})
