@@ -125,18 +125,20 @@ def explore(game: Game, codec: PositionCodec, root: int, folder: Path, workers: 
     with Workers(Expander(game, codec), workers) as pool:
         while waiting:
             number = max(waiting, key=tiers.total)
-            seeds = np.unique(np.concatenate(waiting.pop(number)))
             tier = Tier(number, folder)
-            found = _explore_tier(tier, seeds, tiers, pool, waiting, found, limit, progress)
+            found = _explore_tier(tier, waiting.pop(number), tiers, pool, waiting, found, limit, progress)
             done.append(tier)
     return done
 
 
-def _explore_tier(tier: Tier, seeds: np.ndarray, tiers: TierMap, pool: Workers,
+def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Workers,
                   waiting: dict[int, list[np.ndarray]], found: int, limit: int | None,
                   progress: Progress | None) -> int:
-    """Explore one tier from its seeds; returns the count of positions found so far in all tiers."""
-    seen = seeds
+    """Explore one tier from its seeds (``piles``, emptied); returns the count of positions found in all tiers."""
+    seeds = np.unique(np.concatenate(piles))
+    piles.clear()
+    layers = [seeds]  # the tier's positions so far, one sorted array per breadth-first layer
+    found_here = len(seeds)
     frontier = seeds
     expanded = 0
     total = tiers.total(tier.number)
@@ -144,7 +146,8 @@ def _explore_tier(tier: Tier, seeds: np.ndarray, tiers: TierMap, pool: Workers,
         files = {name: stack.enter_context(open(tier.path(name), "wb"))
                  for name in ("ranked", "outcome", "degree", "child", "flip")}
         while len(frontier):
-            fresh_parts = []
+            fresh_parts: list[np.ndarray] = []
+            waiting_fresh = merged = 0
             for size, (out, deg, kids, flip) in pool.run(frontier):
                 degrees = np.frombuffer(deg, dtype=np.uint32)
                 if len(degrees) and degrees.max() >= 2**16:
@@ -157,7 +160,13 @@ def _explore_tier(tier: Tier, seeds: np.ndarray, tiers: TierMap, pool: Workers,
                 where = tiers.of(children)
                 here = where == tier.number
                 fresh = children[here]
-                fresh_parts.append(fresh[~_member(seen, fresh)])
+                for layer in layers:
+                    fresh = fresh[~_member(layer, fresh)]
+                fresh_parts.append(fresh)
+                waiting_fresh += len(fresh)
+                if waiting_fresh > 2 * merged + max(found_here // 8, 1 << 16):  # the same child from many chunks
+                    fresh_parts = [np.unique(np.concatenate(fresh_parts))]
+                    waiting_fresh = merged = len(fresh_parts[0])
                 for other in np.unique(where[~here]).tolist():
                     if tiers.total(other) >= total:
                         raise SolveError("a move added a piece although no rule places one (a solver bug)")
@@ -169,17 +178,22 @@ def _explore_tier(tier: Tier, seeds: np.ndarray, tiers: TierMap, pool: Workers,
                 expanded += size
                 tier.moves += len(kids) // 8
                 if progress:
-                    progress("explore", found + len(seen), found + expanded)
+                    progress("explore", found + found_here, found + expanded)
             files["ranked"].write(frontier.tobytes())
-            fresh = np.unique(np.concatenate(fresh_parts)) if fresh_parts else seen[:0]
-            seen = np.insert(seen, np.searchsorted(seen, fresh), fresh)
-            frontier = fresh
-            if limit is not None and found + len(seen) > limit:
+            frontier = np.unique(np.concatenate(fresh_parts)) if fresh_parts else seeds[:0]
+            del fresh_parts
+            if len(frontier):
+                layers.append(frontier)
+            found_here += len(frontier)
+            if limit is not None and found + found_here > limit:
                 raise SolveError(f"more than {limit:,} positions are reachable")
-    tier.size = len(seen)
-    tier.save("keys", seen)
-    _sort_order(tier, seen)
-    return found + len(seen)
+    del layers, frontier, seeds
+    keys = np.fromfile(tier.path("ranked"), dtype=np.int64)  # every layer, read back into one array
+    keys.sort()
+    tier.size = len(keys)
+    tier.save("keys", keys)
+    _sort_order(tier, keys)
+    return found + len(keys)
 
 
 def _sort_order(tier: Tier, keys: np.ndarray) -> None:

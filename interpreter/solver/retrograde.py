@@ -84,11 +84,13 @@ def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Pro
     n = tier.size
     order = tier.load("order")
     degree = np.fromfile(tier.path("degree"), dtype=np.uint16)
-    starts = np.zeros(len(degree) + 1, dtype=np.int64)
-    np.cumsum(degree, out=starts[1:])
-    del degree
-    # blocks of expanded positions: (first rank, last rank); a block is dropped once all of it is decided
-    blocks = [(a, min(a + BLOCK, len(order))) for a in range(0, len(order), BLOCK)]
+    # blocks of expanded positions: (first rank, last rank, first move); dropped once all of it is decided
+    blocks = []
+    moves = 0
+    for first in range(0, len(order), BLOCK):
+        last = min(first + BLOCK, len(order))
+        blocks.append((first, last, moves))
+        moves += int(degree[first:last].sum(dtype=np.int64))
     fixed = value[n:]
     last_fixed = int(remoteness[n:][(fixed == WIN) | (fixed == LOSE)].max(initial=0))
     decided = int(np.count_nonzero(value[:n] != OPEN))
@@ -99,22 +101,23 @@ def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Pro
             level += 1
             fresh = 0
             still = []
-            for first, last in blocks:
+            for first, last, at in blocks:
                 parents = order[first:last]
                 open_ = value[parents] == OPEN
                 if not open_.any():
                     continue
-                edges.seek(int(starts[first]) * itemsize)
-                count = int(starts[last] - starts[first])
-                edge = np.fromfile(edges, dtype=index_type, count=count)
-                won, lost = _sweep(edge, starts[first:last + 1] - starts[first], value, remoteness, level)
+                starts = np.zeros(last - first + 1, dtype=np.int64)
+                np.cumsum(degree[first:last], out=starts[1:])
+                edges.seek(at * itemsize)
+                edge = np.fromfile(edges, dtype=index_type, count=int(starts[-1]))
+                won, lost = _sweep(edge, starts, value, remoteness, level)
                 won &= open_
                 lost &= open_ & ~won
                 value[parents[won]] = WIN
                 value[parents[lost]] = LOSE
                 remoteness[parents[won | lost]] = level
                 fresh += int(np.count_nonzero(won | lost))
-                still.append((first, last))
+                still.append((first, last, at))
             blocks = still
             decided += fresh
             if progress:

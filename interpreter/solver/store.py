@@ -21,7 +21,7 @@ from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
 from rulesdsl.interpreter.solver.explore import DRAW, Progress
 
-BATCH = 500_000
+BATCH = 100_000  # rows per executemany: their Python ints are the store's only memory
 
 
 def default_path() -> Path:
