@@ -187,6 +187,16 @@ def test_an_interrupted_solve_leaves_the_database_as_it_was(tmp_path):
     assert (again.value, again.remoteness, again.stored) == ("lose", 17, False)
 
 
+@pytest.mark.parametrize(("name", "said"), [
+    ("checkers", "plies played since the last capture"),
+    ("konane-straight", "direction of the jump"),
+])
+def test_games_that_remember_more_than_the_key_holds_are_refused(name, said):
+    game = load_game(name, {})
+    with pytest.raises(SolveError, match=said):
+        solve(game, game.initial_state(), use_db=False)
+
+
 def test_history_games_are_refused():
     game = load_game("capture-the-flag", {})
     with pytest.raises(SolveError, match="history"):

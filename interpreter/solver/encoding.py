@@ -116,3 +116,25 @@ def check_solvable(game: Game, state: State) -> None:
                          "the solver cannot solve it")
     if len(game.players) != 2:
         raise SolveError("the solver handles two-player games only")
+    unkept = _unkept_state(game)
+    if unkept:
+        raise SolveError(f"this game's future depends on {unkept}, which the solver's position key does not "
+                         "hold; the solver cannot solve it exactly")
+
+
+def _unkept_state(game: Game) -> str:
+    """What the rules remember beyond the board, the turn and the go-again cell ('' when nothing)."""
+    from rulesdsl import model as m
+    from rulesdsl.interpreter.compiler import Active
+    from rulesdsl.interpreter.legality import counts_quiet_plies, counts_turns_played
+
+    if game.resolved is None or not hasattr(game.resolved, "statements"):
+        return ""
+    active = Active(game.resolved, game.options)
+    if counts_quiet_plies(active):
+        return "the plies played since the last capture"
+    if counts_turns_played(active):
+        return "the number of turns played"
+    if any(again.same_direction for again in active.all(m.Again)):
+        return "the direction of the jump that began the turn"
+    return ""
