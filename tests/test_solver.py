@@ -23,6 +23,7 @@ from rulesdsl.interpreter.solver.successors import Expander, reference_children
 from rulesdsl.interpreter.solver.tiers import adds_pieces
 
 explore_module = importlib.import_module("rulesdsl.interpreter.solver.explore")
+retrograde_module = importlib.import_module("rulesdsl.interpreter.solver.retrograde")
 NAMES = {1: "win", 2: "lose", 3: "draw"}
 
 
@@ -101,6 +102,28 @@ def test_every_position_agrees_with_a_sweep_by_the_definitions(name, options):
     for key, v, r in zip(keys.tolist(), value.tolist(), remoteness.tolist()):
         got[codec.decode(key)] = (NAMES[v], None if v == 3 else r)
     assert got == expected
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("konane-misere", {"rows": "4", "cols": "3"}),
+    ("abalone", {"rows": "3", "cols": "3", "captures": "2", "freeze": "off"}),
+])
+def test_small_blocks_and_rewritten_move_files_change_nothing(monkeypatch, name, options):
+    # Blocks of 7 positions: many blocks, and the moves file is rewritten as positions are decided.
+    monkeypatch.setattr(retrograde_module, "BLOCK", 7)
+    monkeypatch.setattr(retrograde_module, "INDEX_BLOCK", 100)
+    compactions = []
+    real = retrograde_module._compact
+    monkeypatch.setattr(retrograde_module, "_compact", lambda *a: compactions.append(1) or real(*a))
+    game = load_game(name, options)
+    root = game.initial_state()
+    expected = sweep_by_definition(game, root)
+    codec = PositionCodec(game)
+    keys, value, remoteness = solve_all(game, root)
+    got = {codec.decode(k): (NAMES[v], None if v == 3 else r)
+           for k, v, r in zip(keys.tolist(), value.tolist(), remoteness.tolist())}
+    assert got == expected
+    assert compactions
 
 
 def test_parallel_workers_give_the_same_graph(monkeypatch):

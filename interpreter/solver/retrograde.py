@@ -19,7 +19,9 @@ block of positions at a time, as child indices into the values of the tier
 and of the lower tiers it reaches. In memory: the tier's keys while the moves
 are being indexed, then one byte of value and two of remoteness per position
 (of the tier and of those lower tiers), and four bytes of expansion order.
-Blocks whose positions are all decided are skipped in later sweeps.
+Blocks whose positions are all decided are skipped in later sweeps, and
+once fewer than half the positions in the file are undecided, the file is
+rewritten with only theirs.
 """
 
 from __future__ import annotations
@@ -84,23 +86,17 @@ def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Pro
     n = tier.size
     order = tier.load("order")
     degree = np.fromfile(tier.path("degree"), dtype=np.uint16)
-    # blocks of expanded positions: (first rank, last rank, first move); dropped once all of it is decided
-    blocks = []
-    moves = 0
-    for first in range(0, len(order), BLOCK):
-        last = min(first + BLOCK, len(order))
-        blocks.append((first, last, moves))
-        moves += int(degree[first:last].sum(dtype=np.int64))
+    blocks = _blocks(degree)
     fixed = value[n:]
     last_fixed = int(remoteness[n:][(fixed == WIN) | (fixed == LOSE)].max(initial=0))
     decided = int(np.count_nonzero(value[:n] != OPEN))
     itemsize = np.dtype(index_type).itemsize
     level = 0
-    with open(tier.path("edge"), "rb") as edges:
-        while blocks:
-            level += 1
-            fresh = 0
-            still = []
+    while blocks:
+        level += 1
+        fresh = 0
+        still = []
+        with open(tier.path("edge"), "rb") as edges:
             for first, last, at in blocks:
                 parents = order[first:last]
                 open_ = value[parents] == OPEN
@@ -118,18 +114,54 @@ def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Pro
                 remoteness[parents[won | lost]] = level
                 fresh += int(np.count_nonzero(won | lost))
                 still.append((first, last, at))
-            blocks = still
-            decided += fresh
-            if progress:
-                progress("retrograde", total or n, decided_before + decided)
-            if not fresh and level > last_fixed:
-                break
+        blocks = still
+        decided += fresh
+        if progress:
+            progress("retrograde", total or n, decided_before + decided)
+        if not fresh and level > last_fixed:
+            break
+        if blocks and len(order) > BLOCK and 2 * (n - decided) < len(order):
+            order, degree = _compact(tier, order, degree, value, index_type, blocks)
+            blocks = _blocks(degree)
     mine = value[:n]
     mine[mine == OPEN] = DRAW
     tier.save("value", mine.copy())
     tier.save("remoteness", remoteness[:n].copy())
     os.remove(tier.path("edge"))
     os.remove(tier.path("degree"))
+
+
+def _blocks(degree: np.ndarray) -> list[tuple[int, int, int]]:
+    """Blocks of expanded positions: (first rank, last rank, first move); dropped once all of it is decided."""
+    blocks = []
+    moves = 0
+    for first in range(0, len(degree), BLOCK):
+        last = min(first + BLOCK, len(degree))
+        blocks.append((first, last, moves))
+        moves += int(degree[first:last].sum(dtype=np.int64))
+    return blocks
+
+
+def _compact(tier: Tier, order: np.ndarray, degree: np.ndarray, value: np.ndarray, index_type: type,
+             blocks: list[tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Rewrite the moves file with only the undecided positions' moves; their order and move counts.
+
+    Called when fewer than half the positions in the file are undecided, so
+    later sweeps read less (the draws stay to the end).
+    """
+    itemsize = np.dtype(index_type).itemsize
+    kept_order, kept_degree = [], []
+    with open(tier.path("edge"), "rb") as source, open(tier.path("edge.new"), "wb") as target:
+        for first, last, at in blocks:
+            parents, counts = order[first:last], degree[first:last]
+            open_ = value[parents] == OPEN
+            source.seek(at * itemsize)
+            edge = np.fromfile(source, dtype=index_type, count=int(counts.sum(dtype=np.int64)))
+            edge[np.repeat(open_, counts)].tofile(target)
+            kept_order.append(parents[open_])
+            kept_degree.append(counts[open_])
+    os.replace(tier.path("edge.new"), tier.path("edge"))
+    return np.concatenate(kept_order), np.concatenate(kept_degree)
 
 
 def _sweep(edge: np.ndarray, starts: np.ndarray, value: np.ndarray, remoteness: np.ndarray,
