@@ -48,19 +48,14 @@ def adaptive_depth(game: Game, state: State, seconds: float, limit: int = 12) ->
 def playouts(game: Game, state: State, seconds: float, seed: int = 0) -> tuple[int, int, float]:
     """Random games from ``state`` for about ``seconds``: ``(games, plies, seconds taken)``.
 
-    Every ply goes through :meth:`Game.status` and :meth:`Game.apply`; at least one game is played.
+    Each game is one :meth:`Game.playout` (a compiled kernel where the game has one, else
+    :meth:`Game.status` and :meth:`Game.apply` at every ply); at least one game is played.
     """
     rng = random.Random(seed)
     games = plies = 0
     started = time.perf_counter()
     while True:
-        current = state
-        for _ in range(PLAYOUT_CAP):
-            moves, outcome = game.status(current)
-            if outcome is not None:
-                break
-            current = game.apply(current, moves[rng.randrange(len(moves))])
-            plies += 1
+        plies += game.playout(state, rng, PLAYOUT_CAP).plies
         games += 1
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from rulesdsl.errors import PositionError, Span
 from rulesdsl.interpreter.geometry import Geometry
@@ -99,6 +99,21 @@ class Outcome(NamedTuple):
         return 1 if self.winner == player else -1
 
 
+class Playout(NamedTuple):
+    """The end of a random playout: the last position, its result (``None`` when cut at ``cap``), the plies played."""
+
+    state: State
+    outcome: Outcome | None
+    plies: int
+
+
+class RandomSource(Protocol):
+    """What a playout draws its moves with (``random.Random`` is one)."""
+
+    def randrange(self, stop: int) -> int:
+        """A uniformly random whole number from 0 to ``stop - 1``."""
+
+
 def position_hint(game: Game) -> str:
     """What a position string for this game's board looks like, for a hint (empty if it cannot be made)."""
     try:
@@ -132,6 +147,8 @@ class Game:
     _parse_board: Callable[[str], str]
     source: str = "<rules>"
     resolved: object = None  # the rule file it was compiled from (to recompile for other sizes)
+    # a compiled playout (interpreter/kernel.py), or None; it answers None for a state it does not take
+    _playout: Callable[[State, RandomSource, int], Playout | None] | None = None
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:
@@ -191,6 +208,33 @@ class Game:
     def parse_board(self, text: str) -> str:
         """A board written as in a position string (without turn or other fields)."""
         return self._parse_board(text)
+
+    def playout(self, state: State, rng: RandomSource, cap: int = 1000) -> Playout:
+        """Play uniformly random legal moves from ``state`` until the game ends or ``cap`` plies are played.
+
+        Each ply draws ``rng.randrange(number of legal moves)`` once, as a loop over
+        :meth:`status` and :meth:`apply` would. Games whose rules the playout
+        compiler knows (:mod:`rulesdsl.interpreter.kernel`) run on bitboards
+        without building moves; the others take that loop. The outcome is
+        ``None`` when the game was cut at ``cap``.
+        """
+        if self._playout is not None:
+            fast = self._playout(state, rng, cap)
+            if fast is not None:
+                return fast
+        plies = 0
+        while plies < cap:
+            moves, outcome = self.status(state)
+            if outcome is not None:
+                return Playout(state, outcome, plies)
+            state = self.apply(state, moves[rng.randrange(len(moves))])
+            plies += 1
+        return Playout(state, None, plies)
+
+    @property
+    def has_fast_playout(self) -> bool:
+        """True when :meth:`playout` runs a compiled kernel for this game's positions."""
+        return self._playout is not None and getattr(self._playout, "available", lambda: True)()
 
     # -- evaluation ----------------------------------------------------------
     def evaluate(self, state: State, player: int) -> float:

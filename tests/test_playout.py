@@ -1,0 +1,91 @@
+"""Game.playout: the compiled playout kernel plays exactly the generic game.
+
+On random positions of every bundled game (and a few option settings), one
+ply of a playout must reach exactly the positions that the legal moves reach
+(the same number of times each: it draws one index among as many moves as
+:meth:`Game.status` lists), and a finished game must give the same outcome.
+Games the kernel does not compile take the generic loop, which this checks too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from rulesdsl.interpreter.load import load_game
+from rulesdsl.loader import bundled_dir
+
+BUNDLED = sorted(p.stem for p in bundled_dir().glob("*.rules"))
+SETTINGS = [(name, {}) for name in BUNDLED] + [
+    ("konane", {"rows": "6", "cols": "6"}),
+    ("konane", {"rows": "5", "cols": "6"}),
+    ("abalone", {"freeze": "off"}),
+    ("abalone", {"freeze": "off", "rows": "5", "cols": "5", "captures": "3", "misere": "true"}),
+    ("breakthrough", {"rows": "5", "cols": "4"}),
+    ("abalone-hex", {"losses": "1"}),
+]
+# Rule files whose building blocks the kernel covers: their playouts must not fall back.
+COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese"}
+
+
+class Chosen:
+    """A random source that always answers ``index`` and remembers the ranges it was asked for."""
+
+    def __init__(self, index: int):
+        self.index = index
+        self.asked: list[int] = []
+
+    def randrange(self, stop: int) -> int:
+        self.asked.append(stop)
+        return self.index
+
+
+def positions(game, games: int, seed: int, cap: int = 80):
+    """The positions of a few random games played through status and apply (each game's end included)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.initial_state()
+        for _ in range(cap):
+            yield state
+            moves, outcome = game.status(state)
+            if outcome is not None:
+                break
+            state = game.apply(state, rng.choice(moves))
+
+
+@pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{'-'.join(s.values())}" for n, s in SETTINGS])
+def test_one_ply_of_a_playout_is_one_legal_move(name, settings):
+    game = load_game(name, settings)
+    if name in COMPILED:
+        assert game.has_fast_playout
+    for state in positions(game, games=3, seed=len(name)):
+        moves, outcome = game.status(state)
+        probe = Chosen(0)
+        first = game.playout(state, probe, 1)
+        if outcome is not None:
+            assert first == (state, outcome, 0)
+            continue
+        assert probe.asked == [len(moves)]
+        assert first.plies == 1 and first.outcome is None
+        reached = Counter(game.playout(state, Chosen(i), 1).state for i in range(len(moves)))
+        assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
+
+
+@pytest.mark.parametrize("name", sorted(COMPILED))
+def test_a_whole_playout_ends_where_the_rules_say(name):
+    game = load_game(name, {})
+    for seed in range(5):
+        end = game.playout(game.initial_state(), random.Random(seed))
+        if end.outcome is None:  # a fox may wander for ever: the playout stops at its cap
+            assert end.plies == 1000
+        else:
+            assert end.outcome == game.status(end.state)[1]
+
+
+def test_a_cut_playout_has_no_outcome_and_the_cap_in_plies():
+    game = load_game("breakthrough", {})
+    end = game.playout(game.initial_state(), random.Random(1), 5)
+    assert end.outcome is None and end.plies == 5
+    assert game.playout(game.initial_state(), random.Random(1), 0) == (game.initial_state(), None, 0)
