@@ -115,6 +115,7 @@ class _Builder:
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
         self.layout = bit_layout(tables.geometry)
+        self.other = tables.seats.next_player  # with two players: the opponent, and who moves next
 
     # -- the moves ---------------------------------------------------------
     def groups(self, player: int) -> list[Group]:
@@ -126,7 +127,7 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables, layout = self.tables, self.layout
-        own, opp = PLAYERS[player], PLAYERS[1 - player]
+        own, opp = PLAYERS[player], PLAYERS[self.other[player]]
         if rule.action not in ("step", "jump", "push") or rule.flying:
             raise Unsupported(rule.action)
         if not tables.symbols_of(player, rule.kind):
@@ -228,7 +229,7 @@ class _Builder:
 
     # -- one block per (player to move, continuing or not) ------------------
     def block(self, player: int, continuing: bool) -> list[str]:
-        mover = player if continuing else 1 - player
+        mover = player if continuing else self.other[player]
         lines, groups = self.movegen(player, continuing, "last")
         passes = continuing and self.again.may_pass
         for i in range(len(groups)):
@@ -249,24 +250,24 @@ class _Builder:
             lines += ["    " + line for line in body]
         if passes:
             lines.append("else:" if groups else "if True:")
-            lines += ["    plies += 1", f"    turn = {1 - player}", "    last = 0"]
+            lines += ["    plies += 1", f"    turn = {self.other[player]}", "    last = 0"]
         return lines
 
     def after_move(self, player: int, group: Group) -> list[str]:
         """Who moves next: the same player when a go-again turn goes on, else the other."""
         lines = ["plies += 1"]
         if self.again is None or not self.continues(group):
-            return lines + [f"turn = {1 - player}"] + (["last = 0"] if self.again is not None else [])
+            return lines + [f"turn = {self.other[player]}"] + (["last = 0"] if self.again is not None else [])
         lines.append(f"g = {group.target}")
         lines.append("e = FULL ^ (a | b)")
         check, groups = self.movegen(player, True, "g")
         lines += check
         if not groups:
-            return lines + [f"turn = {1 - player}", "last = 0"]
+            return lines + [f"turn = {self.other[player]}", "last = 0"]
         lines.append(f"if {' or '.join(f'm{i}' for i in range(len(groups)))}:")
         lines.append("    last = g")
         lines.append("else:")
-        lines.append(f"    turn = {1 - player}")
+        lines.append(f"    turn = {self.other[player]}")
         lines.append("    last = 0")
         return lines
 
@@ -280,7 +281,7 @@ class _Builder:
                 winner = "None"
             else:
                 who = conditions.player(rule.player or "mover")
-                winner = str(who if rule.result == "wins" else 1 - who)
+                winner = str(who if rule.result == "wins" else self.other[who])
             lines.append(f"if {test}:")
             lines.append(f"    return a, b, turn, last, ({winner}, {i}), plies")
         return lines
@@ -320,7 +321,7 @@ class _Conditions(m.ExprVisitor):
         if name == "mover":
             return self.mover
         if name == "opponent":
-            return 1 - self.mover
+            return self.builder.other[self.mover]
         return self.builder.tables.player_index(name)
 
     def generic_visit(self, expr: m.Expr) -> str:
