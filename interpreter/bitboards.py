@@ -11,6 +11,7 @@ Everything here is worked out once, when a game is compiled.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from rulesdsl.interpreter.geometry import Geometry, Vector
 
@@ -62,16 +63,22 @@ class BitLayout:
     def decode(self, empty: str, layers: tuple[tuple[int, str], ...]) -> str:
         """A board string from ``(bits, symbol)`` layers (cells in none of them are empty)."""
         cells = [empty] * len(self.bit)
-        for c, b in enumerate(self.bit):
-            for bits, symbol in layers:
-                if bits >> b & 1:
-                    cells[c] = symbol
-                    break
+        cell_at = self.cell_at
+        for bits, symbol in layers:
+            while bits:
+                low = bits & -bits
+                cells[cell_at[low.bit_length() - 1]] = symbol
+                bits ^= low
         return "".join(cells)
+
+    @cached_property
+    def cell_at(self) -> dict[int, int]:
+        """Bit number -> cell index."""
+        return {b: c for c, b in enumerate(self.bit)}
 
     def cell_of(self, single_bit: int) -> int:
         """The cell index of a one-bit board."""
-        return self.bit.index(single_bit.bit_length() - 1)
+        return self.cell_at[single_bit.bit_length() - 1]
 
 
 def bit_layout(geometry: Geometry) -> BitLayout:

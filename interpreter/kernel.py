@@ -30,7 +30,7 @@ and that finished games end with the same outcome.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
@@ -42,6 +42,9 @@ from rulesdsl.interpreter.tables import Tables
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example)
+# The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
+RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans"}
+AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 PLAYERS = ("a", "b")  # the variables holding each player's pieces in the generated function
 
 
@@ -109,8 +112,10 @@ class _Builder:
             raise Unsupported("forbid")
         self.corner_rule = bool(forbids)
         again = active.first(m.Again)
-        if again is not None and (again.chain or again.same_direction):
+        if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)):
             raise Unsupported("again")
+        if getattr(tables.geometry, "links", None) is not None:
+            raise Unsupported("a board of points and lines")
         self.again = again
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
@@ -128,7 +133,7 @@ class _Builder:
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables, layout = self.tables, self.layout
         own, opp = PLAYERS[player], PLAYERS[self.other[player]]
-        if rule.action not in ("step", "jump", "push") or rule.flying:
+        if rule.action not in ("step", "jump", "push") or rule.flying or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
         if not tables.symbols_of(player, rule.kind):
             return []
@@ -261,10 +266,14 @@ class _Builder:
         lines.append(f"g = {group.target}")
         lines.append("e = FULL ^ (a | b)")
         check, groups = self.movegen(player, True, "g")
-        lines += check
         if not groups:
             return lines + [f"turn = {self.other[player]}", "last = 0"]
-        lines.append(f"if {' or '.join(f'm{i}' for i in range(len(groups)))}:")
+        if any(group.prelude for group in groups):
+            lines += check
+            lines.append(f"if {' or '.join(f'm{i}' for i in range(len(groups)))}:")
+        else:  # stop at the first direction that has a move
+            tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
+            lines.append(f"if {tests}:")
         lines.append("    last = g")
         lines.append("else:")
         lines.append(f"    turn = {self.other[player]}")
@@ -379,6 +388,11 @@ class _Conditions(m.ExprVisitor):
             return "False"
         far = self.builder.layout.full & ~self.builder.layout.has_next(tables.forward[player])
         return f"bool({bits} & {far})"
+
+
+def _extra_fields(statement, known: set[str]) -> bool:
+    """True when a field the kernel does not read differs from its default (a newer word of the language)."""
+    return any(f.name not in known and getattr(statement, f.name) != f.default for f in fields(statement))
 
 
 def _number(value: Value) -> str:
