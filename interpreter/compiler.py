@@ -201,6 +201,27 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             return [], Outcome(None, "no legal moves")
         return found, None
 
+    has_moves = legality.has_moves
+
+    def outcome(state: State) -> Outcome | None:
+        """``status(state)[1]``, asking only whether a move exists (not which) where the rules allow."""
+        known: list[bool] = []
+
+        def moves() -> list[bool]:
+            if not known:
+                known.append(has_moves(state))
+            return [True] if known[0] else []
+
+        for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
+            if condition(state, moves):
+                winner = decide(state) if decide is not None else None
+                if misere and winner is not None:
+                    winner = opponent[winner]
+                return Outcome(winner, reason, ref)
+        if not moves():
+            return Outcome(None, "no legal moves")
+        return None
+
     evaluate_stmt = active.first(m.Evaluate)
     features = evaluate_stmt.features if evaluate_stmt else DEFAULT_EVALUATION
     evaluate_fn = compile_evaluation(features, tables, legality.raw, legality.threats, start_board_text)
@@ -245,6 +266,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         source=resolved.path,
         resolved=resolved,
         _playout=fast_playout,
+        _outcome=outcome,
     )
 
 

@@ -205,12 +205,32 @@ class ConditionCompiler(m.ExprVisitor):
         starting = [[] for _ in range(self.tables.cell_count)]  # the lines that start at each cell
         for line in lines:
             starting[line[0]].append(line[1:])
+        # A line whose cells are evenly spaced in the board string (any line of a full grid) is one
+        # slice of it: with one symbol per player, the line is the player's when the slice is all that symbol.
+        sliced: list[list[slice] | None] = [[] for _ in range(self.tables.cell_count)]
+        for line in lines:
+            step = line[1] - line[0] if len(line) > 1 else 1
+            parts = sliced[line[0]]
+            if parts is None:
+                continue
+            if step and all(b - a == step for a, b in zip(line, line[1:])):  # the same cells, in either order
+                low, high = min(line[0], line[-1]), max(line[0], line[-1])
+                parts.append(slice(low, high + 1, abs(step)))
+            else:
+                sliced[line[0]] = None
+        single = [next(iter(syms)) * len(lines[0]) if len(syms) == 1 and lines else None for syms in by_player]
 
         def in_a_row(state: State, moves: MovesThunk) -> bool:
             player = ref(state)
             mine = by_player[player]
             board = state.board
+            run = single[player]
             for c in cells_holding(board, mine):  # a line of mine starts on one of my pieces
+                if run is not None and sliced[c] is not None:
+                    for part in sliced[c]:
+                        if board[part] == run:
+                            return True
+                    continue
                 for rest in starting[c]:
                     if all(board[x] in mine for x in rest):
                         return True

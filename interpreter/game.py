@@ -149,6 +149,8 @@ class Game:
     resolved: object = None  # the rule file it was compiled from (to recompile for other sizes)
     # a compiled playout (interpreter/kernel.py), or None; it answers None for a state it does not take
     _playout: Callable[[State, RandomSource, int], Playout | None] | None = None
+    # the result without the move list (only whether a move exists), or None: status(state)[1]
+    _outcome: Callable[[State], Outcome | None] | None = None
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:
@@ -184,12 +186,19 @@ class Game:
         return self._apply(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
-        """The result when the game is over, else ``None``."""
+        """The result when the game is over, else ``None``.
+
+        The same as ``status(state)[1]``, often cheaper: an end rule that reads
+        ``no moves`` only needs to know whether a move exists, and placements
+        on any empty cell answer that without listing them (a search's leaves).
+        """
+        if self._outcome is not None:
+            return self._outcome(state)
         return self.status(state)[1]
 
     def is_over(self, state: State) -> bool:
         """True when the end conditions decide the game."""
-        return self.status(state)[1] is not None
+        return self.outcome(state) is not None
 
     def format_move(self, state: State, move: Move) -> str:
         """A move's notation, e.g. ``b2-d2`` or ``pass``."""

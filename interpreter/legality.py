@@ -34,6 +34,7 @@ class Legality(NamedTuple):
     legal: Callable[[State], list[Move]]
     nobody_moves: Callable[[State], bool]
     apply: Callable[[State, Move], State]
+    has_moves: Callable[[State], bool] | None = None  # bool(legal(state)), often without listing the moves
 
 
 def board_after(board: str, move: Move) -> str:
@@ -211,6 +212,19 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             return [PASS_MOVE]
         return moves
 
+    exists = [getattr(moves, "exists", None) for moves in raw]
+    plain = freeze is None and not repetition and not when_rules
+
+    def has_moves(state: State) -> bool:
+        """Whether ``legal(state)`` is not empty; a plain position asks the move rules to stop at the first move."""
+        if remembered[0] is state:
+            return bool(remembered[1])
+        if stuck_passes:
+            return True
+        if not plain or state.last != NO_CELL or in_hand_phase(state) or exists[state.turn] is None:
+            return bool(own_moves(state))
+        return exists[state.turn](state.board)
+
     def nobody_moves(state: State) -> bool:
         other = State(state.board, next_player[state.turn], NO_CELL, state.history, -1, 0, state.hand)
         return not own_moves(state) and not own_moves(other)
@@ -241,4 +255,4 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 return cont
         return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
 
-    return Legality(raw, threats, legal, nobody_moves, apply)
+    return Legality(raw, threats, legal, nobody_moves, apply, has_moves)

@@ -380,6 +380,10 @@ def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
                 changes = ((t, sym), *((c, turned[board[c]]) for c in flipped))
                 out.append(Move(NO_CELL, t, changes, "place", (), tuple(flipped)))
 
+    if sym is None:
+        gen_place.exists = lambda board: False  # type: ignore[attr-defined]
+    elif below is None and not flank_rays:
+        gen_place.exists = lambda board: empty in board  # type: ignore[attr-defined]
     return gen_place
 
 
@@ -457,7 +461,8 @@ def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_
     """A player's move rules, compiled once, as ``(moves, threats)``.
 
     ``moves(board, last)`` lists every move the rules allow (``last``: the cell a
-    turn continues from, for placements ``from last``). ``threats(board)`` is
+    turn continues from, for placements ``from last``); ``moves.exists(board)``
+    says whether there is one, without listing them all. ``threats(board)`` is
     the set of enemy cells those moves could displace: pushes have a fast path
     that builds no moves; other rules are generated and their displaced cells
     collected. With ``chains``, the capturing jumps are whole capture chains,
@@ -486,6 +491,28 @@ def compile_player(rules: list[m.MoveRule], tables: Tables, player: int, corner_
                 gen(board, out)
         last_moves[:] = board, last, out
         return list(out)
+
+    quick_exists = [getattr(gen, "exists", None) for gen in generators]
+
+    def exists(board: str) -> bool:
+        """True when the rules allow at least one move on ``board`` (stops at the first rule that has one)."""
+        if last_moves[0] is board and last_moves[1] == NO_CELL:
+            return bool(last_moves[2])
+        for gen, needs, quick in zip(generators, with_last, quick_exists):
+            if quick is not None:
+                if quick(board):
+                    return True
+                continue
+            out: list[Move] = []
+            if needs:
+                gen(board, out, NO_CELL)  # type: ignore[call-arg]
+            else:
+                gen(board, out)
+            if out:
+                return True
+        return False
+
+    moves.exists = exists  # type: ignore[attr-defined]
 
     def threats(board: str) -> set[int]:
         """The enemy cells this player's moves could displace (a shared set: do not change it)."""

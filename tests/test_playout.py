@@ -73,6 +73,14 @@ def test_one_ply_of_a_playout_is_one_legal_move(name, settings):
         assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
 
 
+@pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{'-'.join(s.values())}" for n, s in SETTINGS])
+def test_outcome_without_the_moves_is_the_outcome_of_status(name, settings):
+    game = load_game(name, settings)
+    for state in positions(game, games=3, seed=len(name) + 1):
+        assert game.outcome(state) == game.status(state)[1]
+        assert game.is_over(state) == (game.status(state)[1] is not None)
+
+
 @pytest.mark.parametrize("name", sorted(COMPILED))
 def test_a_whole_playout_ends_where_the_rules_say(name):
     game = load_game(name, {})
