@@ -11,11 +11,11 @@ from collections.abc import Callable, Mapping
 from rulesdsl import model as m
 from rulesdsl.errors import PositionError, RulesdslError, Span
 from rulesdsl.expr import Value, evaluate
+from rulesdsl.interpreter.compiled import CompiledPlay
 from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules
 from rulesdsl.interpreter.evaluation import compile_evaluation
-from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, Playout, RandomSource, State
+from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
-from rulesdsl.interpreter.kernel import Kernel, compile_kernel
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
@@ -226,7 +226,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     features = evaluate_stmt.features if evaluate_stmt else DEFAULT_EVALUATION
     evaluate_fn = compile_evaluation(features, tables, legality.raw, legality.threats, start_board_text)
 
-    fast_playout = _fast_playout(active, tables, options, start_board_text, misere, reasons, fired)
+    compiled = CompiledPlay(active, tables, options, start_board_text, EMPTY, misere, reasons, fired)
 
     format_move, parse_move_against = move_codec(tables, active.first(m.Notation).parts
                                                  if active.first(m.Notation) else ("from", "-", "to"))
@@ -265,50 +265,9 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         _parse_board=parse_board,
         source=resolved.path,
         resolved=resolved,
-        _playout=fast_playout,
+        _compiled=compiled,
         _outcome=outcome,
     )
-
-
-PLAIN = State("", 0)[3:]  # the fields after ``last`` of a state that remembers nothing more
-
-
-def _fast_playout(active: Active, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
-                  misere: bool, reasons: list[str], fired: list[EndRuleRef]):
-    """``playout(state, rng, cap)`` on the compiled kernel (made at its first use), ``None`` when it cannot."""
-    made: list = []
-
-    def kernel() -> Kernel | None:
-        if not made:
-            made.append(compile_kernel(active, tables, options, start_board))
-        return made[0]
-
-    opponent = tables.seats.opponent
-
-    def playout(state: State, rng: RandomSource, cap: int) -> Playout | None:
-        compiled = kernel()
-        if compiled is None or state[3:] != PLAIN:  # history, a heading, counted plies...: the generic path
-            return None
-        if state.last != NO_CELL and not compiled.has_again:
-            return None  # a typed position's go-again cell in a game without go-again: the generic path
-        layout = compiled.layout
-        first, second = compiled.symbols
-        board = state.board
-        last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
-        a, b, turn, last, result, plies = compiled.run(layout.encode(board, first), layout.encode(board, second),
-                                                       state.turn, last, rng.randrange, cap)
-        final = State(layout.decode(EMPTY, ((a, first), (b, second))), turn, layout.cell_of(last) if last else NO_CELL)
-        if result is None:
-            return Playout(final, None, plies)
-        winner, rule = result
-        if rule < 0:
-            return Playout(final, Outcome(None, "no legal moves"), plies)
-        if misere and winner is not None:
-            winner = opponent[winner]
-        return Playout(final, Outcome(winner, reasons[rule], fired[rule]), plies)
-
-    playout.available = lambda: kernel() is not None  # type: ignore[attr-defined]
-    return playout
 
 
 def _implied_options(board: m.Board, implied: tuple[int, ...]) -> dict[str, int]:

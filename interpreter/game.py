@@ -114,6 +114,29 @@ class RandomSource(Protocol):
         """A uniformly random whole number from 0 to ``stop - 1``."""
 
 
+class CompiledFast(Protocol):
+    """A game's compiled playout and perft; each answers ``None`` where it does not apply."""
+
+    def playout(self, state: State, rng: RandomSource, cap: int) -> Playout | None:
+        """A random playout, as :meth:`Game.playout`."""
+
+    def perft(self, state: State, depth: int) -> int | None:
+        """A perft count, as :meth:`Game.perft`."""
+
+    def available(self) -> bool:
+        """True when the game has a kernel."""
+
+
+def generic_perft(game: Game, state: State, depth: int) -> int:
+    """Number of move sequences of exactly ``depth`` plies from ``state``, through ``status`` and ``apply``."""
+    if depth == 0:
+        return 1
+    moves = game.legal_moves(state)
+    if depth == 1:
+        return len(moves)
+    return sum(generic_perft(game, game.apply(state, m), depth - 1) for m in moves)
+
+
 def position_hint(game: Game) -> str:
     """What a position string for this game's board looks like, for a hint (empty if it cannot be made)."""
     try:
@@ -147,8 +170,8 @@ class Game:
     _parse_board: Callable[[str], str]
     source: str = "<rules>"
     resolved: object = None  # the rule file it was compiled from (to recompile for other sizes)
-    # a compiled playout (interpreter/kernel.py), or None; it answers None for a state it does not take
-    _playout: Callable[[State, RandomSource, int], Playout | None] | None = None
+    # compiled playout and perft (interpreter/compiled.py), or None; each answers None for a state it does not take
+    _compiled: CompiledFast | None = None
     # the result without the move list (only whether a move exists), or None: status(state)[1]
     _outcome: Callable[[State], Outcome | None] | None = None
 
@@ -227,8 +250,8 @@ class Game:
         without building moves; the others take that loop. The outcome is
         ``None`` when the game was cut at ``cap``.
         """
-        if self._playout is not None:
-            fast = self._playout(state, rng, cap)
+        if self._compiled is not None:
+            fast = self._compiled.playout(state, rng, cap)
             if fast is not None:
                 return fast
         plies = 0
@@ -240,10 +263,19 @@ class Game:
             plies += 1
         return Playout(state, None, plies)
 
+    def perft(self, state: State, depth: int) -> int:
+        """The number of move sequences of exactly ``depth`` plies from ``state`` (counted, not listed, where
+        the game has a compiled kernel)."""
+        if self._compiled is not None:
+            fast = self._compiled.perft(state, depth)
+            if fast is not None:
+                return fast
+        return generic_perft(self, state, depth)
+
     @property
     def has_fast_playout(self) -> bool:
-        """True when :meth:`playout` runs a compiled kernel for this game's positions."""
-        return self._playout is not None and getattr(self._playout, "available", lambda: True)()
+        """True when :meth:`playout` and :meth:`perft` run a compiled kernel for this game's positions."""
+        return self._compiled is not None and self._compiled.available()
 
     # -- evaluation ----------------------------------------------------------
     def evaluate(self, state: State, player: int) -> float:

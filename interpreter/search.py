@@ -122,10 +122,5 @@ def best_move(game: Game, state: State, depth: int) -> Choice | None:
 
 
 def perft(game: Game, state: State, depth: int) -> int:
-    """Number of move sequences of exactly ``depth`` plies from ``state``."""
-    if depth == 0:
-        return 1
-    moves = game.legal_moves(state)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(game, game.apply(state, m), depth - 1) for m in moves)
+    """Number of move sequences of exactly ``depth`` plies from ``state`` (:meth:`Game.perft`)."""
+    return game.perft(state, depth)

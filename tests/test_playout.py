@@ -1,10 +1,11 @@
-"""Game.playout: the compiled playout kernel plays exactly the generic game.
+"""Game.playout and Game.perft: the compiled kernel plays exactly the generic game.
 
 On random positions of every bundled game (and a few option settings), one
 ply of a playout must reach exactly the positions that the legal moves reach
 (the same number of times each: it draws one index among as many moves as
-:meth:`Game.status` lists), and a finished game must give the same outcome.
-Games the kernel does not compile take the generic loop, which this checks too.
+:meth:`Game.status` lists), a finished game must give the same outcome, and
+perft must count what the generic path counts. Games the kernel does not
+compile take the generic path, which this checks too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter
 
 import pytest
 
+from rulesdsl.interpreter.game import generic_perft
 from rulesdsl.interpreter.load import load_game
 from rulesdsl.loader import bundled_dir
 
@@ -22,12 +24,15 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("konane", {"rows": "6", "cols": "6"}),
     ("konane", {"rows": "5", "cols": "6"}),
     ("abalone", {"freeze": "off"}),
+    ("abalone", {"freeze": "loose"}),
     ("abalone", {"freeze": "off", "rows": "5", "cols": "5", "captures": "3", "misere": "true"}),
     ("breakthrough", {"rows": "5", "cols": "4"}),
     ("abalone-hex", {"losses": "1"}),
+    ("capture-the-flag", {"size": "4"}),
 ]
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
-COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese"}
+COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
+            "capture-the-flag", "abalone", "abalone-hex6"}
 
 
 class Chosen:
@@ -79,6 +84,15 @@ def test_outcome_without_the_moves_is_the_outcome_of_status(name, settings):
     for state in positions(game, games=3, seed=len(name) + 1):
         assert game.outcome(state) == game.status(state)[1]
         assert game.is_over(state) == (game.status(state)[1] is not None)
+
+
+@pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{'-'.join(s.values())}" for n, s in SETTINGS])
+def test_perft_counts_as_the_generic_path(name, settings):
+    game = load_game(name, settings)
+    for number, state in enumerate(positions(game, games=2, seed=len(name) + 2)):
+        if number % 7 == 0:
+            for depth in (1, 2, 3):
+                assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
 
 
 @pytest.mark.parametrize("name", sorted(COMPILED))

@@ -1,0 +1,93 @@
+"""The compiled kernel behind the Game interface: states to bitboards and back.
+
+:mod:`rulesdsl.interpreter.kernel` writes a game's playout and perft as
+functions over integers; this module hands them a :class:`State` and turns
+their answer back into states and outcomes. Each function answers ``None``
+when the game has no kernel, or for a state the kernel does not take (one
+that remembers more than the board, the turn, the go-again cell and, in a
+game that forbids repetition, its earlier boards): the caller then takes the
+generic path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from rulesdsl.expr import Value
+from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Outcome, Playout, RandomSource, State
+from rulesdsl.interpreter.history import History
+from rulesdsl.interpreter.kernel import Kernel, compile_kernel
+from rulesdsl.interpreter.tables import Tables
+
+PLAIN = State("", 0)[4:]  # the fields after ``history`` of a state that remembers nothing more
+
+
+class CompiledPlay:
+    """Playout and perft on the game's kernel, compiled at the first use."""
+
+    def __init__(self, active, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
+                 empty: str, misere: bool, reasons: list[str], fired: list[EndRuleRef]):
+        self._make = lambda: compile_kernel(active, tables, options, start_board)
+        self._made: list[Kernel | None] = []
+        self.empty, self.misere, self.reasons, self.fired = empty, misere, reasons, fired
+        self.opponent = tables.seats.opponent
+
+    def kernel(self) -> Kernel | None:
+        """The compiled kernel, or ``None`` when the rules use something it lacks."""
+        if not self._made:
+            self._made.append(self._make())
+        return self._made[0]
+
+    def available(self) -> bool:
+        """True when the game has a kernel."""
+        return self.kernel() is not None
+
+    def _encode(self, state: State):
+        """``(kernel, bitboards, last bit, history keys)``, or ``None`` for a state the kernel does not take."""
+        kernel = self.kernel()
+        if kernel is None or state[4:] != PLAIN:
+            return None
+        if (state.history is not None) != kernel.repetition:
+            return None
+        if state.last != NO_CELL and not kernel.has_again:
+            return None  # a typed position's go-again cell in a game without go-again
+        layout = kernel.layout
+        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols)
+        last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
+        history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
+            if kernel.repetition else None
+        return kernel, bits, last, history
+
+    def _board(self, kernel: Kernel, bits) -> str:
+        return kernel.layout.decode(self.empty, tuple(zip(bits, kernel.symbols)))
+
+    def playout(self, state: State, rng: RandomSource, cap: int) -> Playout | None:
+        """:meth:`Game.playout` on the kernel."""
+        encoded = self._encode(state)
+        if encoded is None:
+            return None
+        kernel, bits, last, history = encoded
+        *bits, turn, last, result, plies = kernel.playout(*bits, state.turn, last, history, rng.randrange, cap)
+        if plies == 0:
+            final = state
+        else:
+            boards = History(self._board(kernel, key) for key in history) if history is not None else None
+            final = State(self._board(kernel, bits), turn, kernel.layout.cell_of(last) if last else NO_CELL, boards)
+        if result is None:
+            return Playout(final, None, plies)
+        winner, rule = result
+        if rule < 0:
+            return Playout(final, Outcome(None, "no legal moves"), plies)
+        if self.misere and winner is not None:
+            winner = self.opponent[winner]
+        return Playout(final, Outcome(winner, self.reasons[rule], self.fired[rule]), plies)
+
+    def perft(self, state: State, depth: int) -> int | None:
+        """:meth:`Game.perft` on the kernel."""
+        encoded = self._encode(state)
+        if encoded is None:
+            return None
+        if depth <= 0:
+            return 1
+        kernel, bits, last, history = encoded
+        return kernel.perft(*bits, state.turn, last, history, depth)
