@@ -51,6 +51,10 @@ RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
+MAX_BITS = 1024  # a bigger board (in its bounding box) stays on the generic path: its source would be huge
+MAX_LINE = 8  # so does a push of longer lines
+
+
 class Unsupported(Exception):
     """Something the kernel does not compile: the game keeps the generic path."""
 
@@ -102,8 +106,8 @@ def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
     """
     try:
         return _Builder(active, tables, options, start_board).build()
-    except (Unsupported, RulesdslError, KeyError):
-        return None
+    except (Unsupported, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
+        return None  # the generic path plays every rule file
 
 
 class _Builder:
@@ -134,6 +138,8 @@ class _Builder:
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
         self.layout = bit_layout(tables.geometry)
+        if max(self.layout.bit) >= MAX_BITS:
+            raise Unsupported("a board too big for the kernel")
         self.other = tables.seats.next_player  # with two players: the opponent, and who moves next
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
 
@@ -207,6 +213,8 @@ class _Builder:
         low, high = rule.line or (1, None)
         longest = max(len(geometry.ray(c.index, vector)) for c in geometry.cells)
         widest = min(high if high is not None else len(geometry.cells), longest)
+        if widest > MAX_LINE:
+            raise Unsupported("pushes of long lines")
         bad = 0
         if self.corner_rule:
             bad = layout.mask(c for c in geometry.corners() if geometry.outward(c) == vector)
@@ -254,6 +262,8 @@ class _Builder:
                 pre, back = layout.has_next(vector), layout.has_next((-vector[0], -vector[1]))
                 longest = max(len(geometry.ray(c.index, vector)) for c in geometry.cells)
                 widest = min(high if high is not None else len(geometry.cells), longest)
+                if widest > MAX_LINE:
+                    raise Unsupported("pushes of long lines")
                 if widest < 2:
                     continue
                 bad = 0
@@ -270,7 +280,7 @@ class _Builder:
                         continue
                     for p in range(1, k):
                         terms += [shifted(f"(x{k}{key} & f{p}{key})", j * s) for j in range(p)]
-        return lines + [f"frz = {' | '.join(terms) if terms else '0'}"]
+        return lines + ["frz = 0"] + [f"frz |= {term}" for term in terms]  # one statement each: no deep nesting
 
     def frozen(self, group: Group) -> str:
         """The filter that drops the group's moves that move a frozen piece."""

@@ -111,3 +111,12 @@ def test_a_cut_playout_has_no_outcome_and_the_cap_in_plies():
     end = game.playout(game.initial_state(), random.Random(1), 5)
     assert end.outcome is None and end.plies == 5
     assert game.playout(game.initial_state(), random.Random(1), 0) == (game.initial_state(), None, 0)
+
+
+@pytest.mark.parametrize("settings", [{"rows": "40", "cols": "26"}, {"rows": "12", "cols": "12"}])
+def test_a_board_too_big_for_the_kernel_plays_on_the_generic_path(settings):
+    game = load_game("abalone", settings)  # over 1024 cells, or pushes of lines longer than 8
+    assert not game.has_fast_playout
+    state = game.initial_state()
+    assert game.perft(state, 1) == len(game.legal_moves(state))
+    assert game.playout(state, random.Random(0), 3).plies == 3
