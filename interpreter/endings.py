@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, ExprError, Value, evaluate
+from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.tables import Tables
 
@@ -328,18 +329,6 @@ def board_side(geometry, side: str) -> list[int]:
     return sorted(index for _, index in line.values())
 
 
-def cells_holding(board: str, syms: frozenset[str]) -> list[int]:
-    """The cells whose symbol is one of ``syms``, in order (``str.find`` when there is one symbol)."""
-    if len(syms) == 1:
-        (sym,) = syms
-        found = []
-        i = board.find(sym)
-        while i >= 0:
-            found.append(i)
-            i = board.find(sym, i + 1)
-        return found
-    return [i for i, s in enumerate(board) if s in syms]
-
 
 def straight_lines(tables: Tables, length: int) -> list[tuple[int, ...]]:
     """Every run of ``length`` cells in a straight line along the board's directions."""
@@ -375,4 +364,3 @@ def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Ta
         else:
             compiled.append((condition, (lambda r: lambda state: opponent[r(state)])(ref), rule))
     return compiled
-

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
-from rulesdsl.interpreter.endings import cells_holding
+from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.game import Move, State
 from rulesdsl.interpreter.tables import Tables
 

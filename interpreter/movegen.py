@@ -8,10 +8,12 @@ symbol sets. The closures only index strings and tuples.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import evaluate
+from rulesdsl.interpreter.cells import cells_with
 from rulesdsl.interpreter.chains import compile_jumps
 from rulesdsl.interpreter.game import NO_CELL, Move
 from rulesdsl.interpreter.rows import run_length
@@ -249,16 +251,7 @@ def _locator(movers: frozenset[str], cells: range) -> Callable[[str], list[int]]
     """``board -> cells holding a mover``, in cell order (``str.find`` when there is one symbol)."""
     if len(movers) == 1:
         (sym,) = movers
-
-        def find_all(board: str) -> list[int]:
-            found = []
-            c = board.find(sym)
-            while c >= 0:
-                found.append(c)
-                c = board.find(sym, c + 1)
-            return found
-
-        return find_all
+        return partial(cells_with, sym=sym)
     return lambda board: [c for c in cells if board[c] in movers]
 
 
