@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from rulesdsl.errors import PositionError, Span
 from rulesdsl.interpreter.geometry import Geometry
 from rulesdsl.interpreter.history import History
+
+if TYPE_CHECKING:
+    from rulesdsl.interpreter.kernel import Kernel
 
 NO_CELL = -1
 
@@ -125,6 +128,9 @@ class CompiledFast(Protocol):
 
     def available(self) -> bool:
         """True when the game has a kernel."""
+
+    def kernel(self) -> Kernel | None:
+        """The compiled kernel, or ``None`` when the rules use something it lacks."""
 
 
 def generic_perft(game: Game, state: State, depth: int) -> int:
@@ -271,6 +277,11 @@ class Game:
             if fast is not None:
                 return fast
         return generic_perft(self, state, depth)
+
+    def kernel(self) -> Kernel | None:
+        """The game's compiled bitboard functions (:mod:`rulesdsl.interpreter.kernel`), or ``None`` when it has
+        none (the solver expands positions with it)."""
+        return self._compiled.kernel() if self._compiled is not None else None
 
     @property
     def has_fast_playout(self) -> bool:

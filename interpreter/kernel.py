@@ -1,13 +1,15 @@
-"""Random playouts and perft compiled to Python source: bitboards, one module per rule file.
+"""Random playouts, perft and the solver's expansion compiled to Python source: bitboards, one module per rule file.
 
 A random playout (play uniformly random legal moves to the end) asks for the
 legal moves and the end rules at every ply, and only needs to pick one move;
 perft only needs to count them. For the rule files whose building blocks it
-knows, this module writes two Python functions that play the game on
+knows, this module writes Python functions that play the game on
 integers (one bit per cell per piece symbol, :mod:`rulesdsl.interpreter.bitboards`):
 each rule, piece symbol and direction becomes a few shifts and masks whose
 set bits are the moves' landing cells, so a ply costs a handful of integer
-operations and a count, never a list of moves.
+operations and a count, never a list of moves. A third function, ``expand``,
+lists one position's children as bitboards for the strong solver
+(:mod:`rulesdsl.interpreter.solver.successors`).
 
 The source is made only from the checked model's integers (masks, shifts,
 counts, player indices) and fixed words of this module; no text of the rule
@@ -73,14 +75,20 @@ class Kernel:
     forbid repetition; it grows as the game goes on), else ``None``.
     ``perft(*bits, turn, last, history, depth)`` counts the move sequences of
     ``depth`` >= 1 plies.
+    ``expand(*bits, turn, last, put)`` (``None`` in a game that forbids
+    repetition) returns the result of a finished position as ``playout`` does,
+    else ``None`` after calling ``put((*bits, turn, last))`` once per legal
+    move with the position it leads to (the solver's successor function).
     """
 
     playout: Callable
     perft: Callable
+    expand: Callable | None
     layout: BitLayout
     symbols: tuple[str, ...]
     has_again: bool
     repetition: bool
+    misere: bool  # the kernel's winners are before ``misere`` swaps them
     source: str
 
 
@@ -270,6 +278,7 @@ class _Builder:
                 if self.corner_rule:
                     bad = layout.mask(c for c in geometry.corners() if geometry.outward(c) == vector)
                 key = f"z{number}_{abs(s)}{'p' if s > 0 else 'n'}"
+                here: list[str] = []
                 lines.append(f"x1{key} = {shifted(f'({own} & {pre})', s)}")
                 lines.append(f"f1{key} = {opp} & ({shifted(f'({empty} & {back})', -s)} | {layout.full & ~pre & ~bad})")
                 for k in range(2, widest + 1):
@@ -279,8 +288,10 @@ class _Builder:
                     if k < low:
                         continue
                     for p in range(1, k):
-                        terms += [shifted(f"(x{k}{key} & f{p}{key})", j * s) for j in range(p)]
-        return lines + ["frz = 0"] + [f"frz |= {term}" for term in terms]  # one statement each: no deep nesting
+                        here += [shifted(f"(x{k}{key} & f{p}{key})", j * s) for j in range(p)]
+                if here:
+                    terms.append(" | ".join(here))
+        return lines + ["frz = 0"] + [f"frz |= {term}" for term in terms]  # one statement per direction
 
     def frozen(self, group: Group) -> str:
         """The filter that drops the group's moves that move a frozen piece."""
@@ -375,6 +386,26 @@ class _Builder:
         lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
         return lines
 
+    # -- expand: every child of one position --------------------------------
+    def expand_block(self, player: int, continuing: bool) -> list[str]:
+        mover = player if continuing else self.other[player]
+        lines, groups = self.movegen(player, continuing, "last")
+        passes = continuing and self.again.may_pass
+        # the end rules only ask whether there is a move (``no moves``), never how many
+        lines.append(f"total = {'1' if passes else ' | '.join(f'm{i}' for i in range(len(groups))) or '0'}")
+        lines += self.end_checks(mover, lambda result: [f"return {result}"])
+        lines.append(f"cur = {self.vars}")
+        for i, group in enumerate(groups):
+            lines += [f"while m{i}:", f"    t = m{i} & -m{i}", f"    m{i} ^= t"]
+            if self.again is None:
+                body = group.apply + [f"put(({self.vars} {self.other[player]}, 0))"]
+            else:
+                body = group.apply + self.after_move(player, group, "nt", "nl") + [f"put(({self.vars} nt, nl))"]
+            lines += ["    " + line for line in body + [f"{self.vars} = cur"]]
+        if passes:
+            lines.append(f"put(({self.vars} {self.other[player]}, 0))")
+        return lines + ["return None"]
+
     # -- perft -------------------------------------------------------------
     def perft_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.other[player]
@@ -437,10 +468,13 @@ class _Builder:
                                 self.playout_block, loop=True)
                   + "\n\n" + self.function(f"def perft({self.vars} turn, last, hist, depth):\n",
                                            self.perft_block, loop=False))
+        if not self.repetition:
+            source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
+                                             loop=False)
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
-        return Kernel(namespace["playout"], namespace["perft"], self.layout, self.symbols, self.again is not None,
-                      self.repetition, source)
+        return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
+                      self.again is not None, self.repetition, bool(self.active.all(m.Misere)), source)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}

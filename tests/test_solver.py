@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 import sqlite3
 
 import numpy as np
@@ -157,6 +158,7 @@ def test_child_keys_computed_from_the_parent_key_agree_with_apply(options):
     codec = PositionCodec(game)
     expander = Expander(game, codec)
     assert expander.plain
+    expander.bitboards = None  # this test is about the key arithmetic of the string path
     layer, seen = [game.initial_state()], set()
     while len(seen) < 3000 and layer:  # breadth-first: pushes, captures and finished positions all come up
         keys = np.array([codec.encode(s) for s in layer], dtype=np.int64)
@@ -166,6 +168,71 @@ def test_child_keys_computed_from_the_parent_key_agree_with_apply(options):
         assert set(np.frombuffer(flips, dtype=np.uint8).tolist()) <= {1}
         seen.update(keys.tolist())
         layer = [codec.decode(k) for k in sorted(set(kids) - seen)]
+
+
+def random_positions(game, count, seed=1):
+    """Distinct positions met in random games from the start (finished ones included)."""
+    rng, found = random.Random(seed), {}
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(60)):
+            found.setdefault(state, None)
+            moves, outcome = game.status(state)
+            if outcome is not None:
+                break
+            state = game.apply(state, rng.choice(moves))
+    return list(found)[:count]
+
+
+def expansion_by_position(expansion):
+    """Per position: (outcome code, the multiset of (child key, flip))."""
+    outcomes, degrees, kids, flips = expansion
+    kids, flips = np.frombuffer(kids, dtype=np.int64).tolist(), bytes(flips)
+    out, at = [], 0
+    for outcome, degree in zip(outcomes, np.frombuffer(degrees, dtype=np.uint32).tolist()):
+        out.append((outcome, sorted(zip(kids[at:at + degree], flips[at:at + degree]))))
+        at += degree
+    return out
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("abalone", {"rows": "4", "cols": "4", "captures": "2"}),
+    ("abalone", {"rows": "3", "cols": "4", "captures": "1", "freeze": "off"}),
+    ("abalone", {"rows": "4", "cols": "3", "captures": "2", "freeze": "loose", "misere": "true"}),
+    ("konane", {"rows": "4", "cols": "4"}),  # go-again: the child's turn and cell come from the kernel
+    ("konane-misere", {"rows": "4", "cols": "4"}),
+    ("konane-same-stone", {"rows": "4", "cols": "5"}),
+])
+def test_the_compiled_kernel_expands_positions_as_the_rules_do(name, options):
+    game = load_game(name, options)
+    codec = PositionCodec(game)
+    expander = Expander(game, codec)
+    assert expander.bitboards is not None
+    states = random_positions(game, 1500)
+    keys = np.array([codec.encode(s) for s in states], dtype=np.int64)
+    got = expansion_by_position(expander.expand(keys))
+    for state, (outcome, children) in zip(states, got):
+        moves, result = game.status(state)
+        if result is not None:
+            expected = 3 if result.winner is None else 1 if result.winner == state.turn else 2
+            assert (outcome, children) == (expected, [])
+        else:
+            kids = [game.apply(state, move) for move in moves]
+            assert outcome == 0
+            assert children == sorted((codec.encode(k), int(k.turn != state.turn)) for k in kids)
+    assert any(outcome in (1, 2) for outcome, _ in got) and any(outcome == 0 for outcome, _ in got)
+
+
+def test_a_go_again_cell_the_kernel_does_not_take_falls_back_to_the_rules():
+    game = load_game("abalone", {"rows": "3", "cols": "4", "captures": "1"})  # no go-again in these rules
+    codec = PositionCodec(game)
+    expander = Expander(game, codec)
+    start = game.initial_state()
+    odd = start._replace(last=5)
+    keys = np.array([codec.encode(odd)], dtype=np.int64)
+    assert expander.bitboards.expand(keys) is None
+    (outcome, children), = expansion_by_position(expander.expand(keys))
+    assert children == sorted((codec.encode(game.apply(odd, m)), 1) for m in game.legal_moves(odd))
 
 
 def test_keys_read_back_to_the_same_position():

@@ -67,19 +67,36 @@ class Tier:
         np.save(self.path(name + ".npy"), array)
 
 
-_WORKER: Expander | None = None
+def unique(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of ``keys``, sorted (a sort and a comparison: numpy's hashing unique is several
+    times slower on these arrays)."""
+    keys = np.sort(keys)
+    if len(keys) < 2:
+        return keys
+    keep = np.empty(len(keys), dtype=np.bool_)
+    keep[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=keep[1:])
+    return keys[keep]
 
 
-def _expand_in_worker(keys: np.ndarray) -> Expansion:
+# One chunk expanded: the expansion, its distinct children (sorted) and their tiers.
+Chunk = tuple[Expansion, np.ndarray, np.ndarray]
+_WORKER: tuple[Expander, TierMap] | None = None
+
+
+def _expand_chunk(keys: np.ndarray) -> Chunk:
     assert _WORKER is not None
-    return _WORKER.expand(keys)
+    expander, tiers = _WORKER
+    expansion = expander.expand(keys)
+    children = unique(np.frombuffer(expansion[2], dtype=np.int64))
+    return expansion, children, tiers.of(children)
 
 
 class Workers:
     """Expands chunks of positions in the main process or in forked workers."""
 
-    def __init__(self, expander: Expander, workers: int):
-        self.expander, self.workers = expander, workers
+    def __init__(self, expander: Expander, tiers: TierMap, workers: int):
+        self.expander, self.tiers, self.workers = expander, tiers, workers
         self.pool = None
 
     def __enter__(self) -> Workers:
@@ -90,18 +107,18 @@ class Workers:
             self.pool.terminate()
             self.pool.join()
 
-    def run(self, keys: np.ndarray) -> Iterator[tuple[int, Expansion]]:
-        """Yield (chunk size, expansion) for consecutive chunks of ``keys``, in order."""
+    def run(self, keys: np.ndarray) -> Iterator[tuple[int, Chunk]]:
+        """Yield (chunk size, expanded chunk) for consecutive chunks of ``keys``, in order."""
+        global _WORKER
+        _WORKER = self.expander, self.tiers
         chunks = [keys[i:i + CHUNK] for i in range(0, len(keys), CHUNK)]
         if self.workers > 1 and len(keys) >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods():
             if self.pool is None:
-                global _WORKER
-                _WORKER = self.expander
                 self.pool = multiprocessing.get_context("fork").Pool(self.workers)
-            yield from zip(map(len, chunks), self.pool.imap(_expand_in_worker, chunks))
+            yield from zip(map(len, chunks), self.pool.imap(_expand_chunk, chunks))
             return
         for chunk in chunks:
-            yield len(chunk), self.expander.expand(chunk)
+            yield len(chunk), _expand_chunk(chunk)
 
 
 def _member(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -122,7 +139,7 @@ def explore(game: Game, codec: PositionCodec, root: int, folder: Path, workers: 
     waiting: dict[int, list[np.ndarray]] = {int(tiers.of(np.array([root]))[0]): [np.array([root], dtype=np.int64)]}
     done: list[Tier] = []
     found = 0
-    with Workers(Expander(game, codec), workers) as pool:
+    with Workers(Expander(game, codec), tiers, workers) as pool:
         while waiting:
             number = max(waiting, key=tiers.total)
             tier = Tier(number, folder)
@@ -135,7 +152,7 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
                   waiting: dict[int, list[np.ndarray]], found: int, limit: int | None,
                   progress: Progress | None) -> int:
     """Explore one tier from its seeds (``piles``, emptied); returns the count of positions found in all tiers."""
-    seeds = np.unique(np.concatenate(piles))
+    seeds = unique(np.concatenate(piles))
     piles.clear()
     layers = [seeds]  # the tier's positions so far, one sorted array per breadth-first layer
     found_here = len(seeds)
@@ -148,7 +165,7 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
         while len(frontier):
             fresh_parts: list[np.ndarray] = []
             waiting_fresh = merged = 0
-            for size, (out, deg, kids, flip) in pool.run(frontier):
+            for size, ((out, deg, kids, flip), children, where) in pool.run(frontier):
                 degrees = np.frombuffer(deg, dtype=np.uint32)
                 if len(degrees) and degrees.max() >= 2**16:
                     raise SolveError("a position with 65,536 moves or more is beyond the solver")
@@ -156,8 +173,6 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
                 files["degree"].write(degrees.astype(np.uint16).tobytes())
                 files["child"].write(kids)
                 files["flip"].write(flip)
-                children = np.unique(np.frombuffer(kids, dtype=np.int64))
-                where = tiers.of(children)
                 here = where == tier.number
                 fresh = children[here]
                 for layer in layers:
@@ -165,22 +180,22 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
                 fresh_parts.append(fresh)
                 waiting_fresh += len(fresh)
                 if waiting_fresh > 2 * merged + max(found_here // 8, 1 << 16):  # the same child from many chunks
-                    fresh_parts = [np.unique(np.concatenate(fresh_parts))]
+                    fresh_parts = [unique(np.concatenate(fresh_parts))]
                     waiting_fresh = merged = len(fresh_parts[0])
-                for other in np.unique(where[~here]).tolist():
+                for other in unique(where[~here]).tolist():
                     if tiers.total(other) >= total:
                         raise SolveError("a move added a piece although no rule places one (a solver bug)")
                     tier.reaches.add(other)
                     pile = waiting.setdefault(other, [])
                     pile.append(children[where == other])
                     if len(pile) >= MERGE_EVERY:
-                        waiting[other] = [np.unique(np.concatenate(pile))]
+                        waiting[other] = [unique(np.concatenate(pile))]
                 expanded += size
                 tier.moves += len(kids) // 8
                 if progress:
                     progress("explore", found + found_here, found + expanded)
             files["ranked"].write(frontier.tobytes())
-            frontier = np.unique(np.concatenate(fresh_parts)) if fresh_parts else seeds[:0]
+            frontier = unique(np.concatenate(fresh_parts)) if fresh_parts else seeds[:0]
             del fresh_parts
             if len(frontier):
                 layers.append(frontier)

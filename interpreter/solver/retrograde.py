@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rulesdsl.interpreter.solver.explore import DRAW, LOSE, OPEN, WIN, Tier
+from rulesdsl.interpreter.solver.explore import DRAW, LOSE, OPEN, WIN, Tier, unique
 from rulesdsl.interpreter.solver.tiers import TierMap
 
 Progress = Callable[[str, int, int], None]
@@ -68,7 +68,7 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
             flip = np.fromfile(flips, dtype=np.uint8, count=len(kids))
             where = tiers.of(kids)
             index = np.empty(len(kids), dtype=np.int64)
-            for number in np.unique(where).tolist():
+            for number in unique(where).tolist():
                 pick = where == number
                 known = keys if number == tier.number else neighbours[number]
                 index[pick] = np.searchsorted(known, kids[pick]) + offsets[number]

@@ -8,6 +8,12 @@ child's key is computed from the parent's instead: each changed cell adds
 (new digit - old digit) times that cell's weight in the key. That skips
 building a State and a board string per move and reading them back, which
 was most of the solver's time outside the game's own move generation.
+
+Faster still, when the game has a compiled kernel (:mod:`rulesdsl.interpreter.kernel`)
+the keys are turned into bitboards with numpy, the kernel's ``expand`` lists
+each position's children as bitboards without building a move or a board
+string, and numpy turns those back into keys (a board number is a sum of
+table entries, one per byte of each bitboard).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import numpy as np
 
 from rulesdsl import model as m
 from rulesdsl.interpreter.game import NO_CELL, Game, State
+from rulesdsl.interpreter.kernel import Kernel
 from rulesdsl.interpreter.solver.encoding import PositionCodec
 
 # What a finished position is worth to the player to move there (OPEN: not finished).
@@ -49,9 +56,15 @@ class Expander:
         self.delta = [{(a, b): (digit[b] - digit[a]) * w for a in codec.symbols for b in codec.symbols}
                       for w in weights]
         self.next_turn: dict[int, int] = {}
+        kernel = game.kernel()
+        self.bitboards = BitboardExpander(kernel, codec) if BitboardExpander.takes(kernel, codec) else None
 
     def expand(self, keys: np.ndarray) -> Expansion:
         """Expand the positions of ``keys`` (an int64 array) in order."""
+        if self.bitboards is not None:
+            fast = self.bitboards.expand(keys)
+            if fast is not None:
+                return fast
         if self.plain:
             return self._expand_plain(keys)
         return self._expand_general(keys)
@@ -102,6 +115,75 @@ class Expander:
                 children.append(k)
             flips.extend(b"\x01" * len(moves) if other != turn else bytes(len(moves)))
         return bytes(outcomes), degrees.tobytes(), children.tobytes(), bytes(flips)
+
+
+class BitboardExpander:
+    """Expansion on the game's compiled kernel: keys to bitboards, the kernel's ``expand``, children back to keys."""
+
+    @staticmethod
+    def takes(kernel: Kernel | None, codec: PositionCodec) -> bool:
+        """Whether ``kernel`` can expand this codec's positions (its bitboards fit an int64)."""
+        return (kernel is not None and kernel.expand is not None and max(kernel.layout.bit, default=0) < 63
+                and sorted(kernel.symbols) == sorted(codec.symbols[1:]))
+
+    def __init__(self, kernel: Kernel, codec: PositionCodec):
+        self.kernel, self.codec = kernel, codec
+        digit = {s: i for i, s in enumerate(codec.symbols)}
+        self.digits = [digit[s] for s in kernel.symbols]  # each bitboard's symbol as a key digit
+        bit = np.array(kernel.layout.bit, dtype=np.int64)
+        self.cell_bits = np.left_shift(np.int64(1), bit)  # cell -> its bit
+        width = int(bit.max()) + 1 if len(bit) else 1
+        self.cell_of_bit = np.full(width, -1, dtype=np.int64)
+        self.cell_of_bit[bit] = np.arange(len(bit))
+        weight = np.zeros(-(-width // 8) * 8, dtype=np.int64)  # bit -> its cell's weight in the board number
+        weight[bit] = [codec.base ** (codec.cells - 1 - c) for c in range(codec.cells)]
+        byte = np.arange(256)
+        # byte_weights[k][v]: what byte k of a bitboard adds to the board number (times the symbol's digit)
+        self.byte_weights = [sum(((byte >> j) & 1) * weight[8 * k + j] for j in range(8)).astype(np.int64)
+                             for k in range(len(weight) // 8)]
+
+    def expand(self, keys: np.ndarray) -> Expansion | None:
+        """As :meth:`Expander.expand`, or ``None`` when a key holds a go-again cell the kernel does not take."""
+        codec, kernel = self.codec, self.kernel
+        players, spots = codec.players, codec.cells + 1
+        keys = np.asarray(keys, dtype=np.int64)
+        turns = keys % players
+        rest = keys // players
+        lasts = rest % spots - 1
+        if not kernel.has_again and (lasts >= 0).any():
+            return None
+        digits = codec.digits(rest // spots)
+        boards = [((digits == d) * self.cell_bits).sum(axis=1).tolist() for d in self.digits]
+        last_bits = np.where(lasts >= 0, self.cell_bits[np.maximum(lasts, 0)], 0).tolist()
+        outcomes, degrees = bytearray(), array("I")
+        found: list[int] = []
+        put, expand, misere = found.extend, kernel.expand, kernel.misere
+        record = len(boards) + 2
+        for *bits, turn, last in zip(*boards, turns.tolist(), last_bits):
+            before = len(found)
+            result = expand(*bits, turn, last, put)
+            if result is None:
+                outcomes.append(OPEN)
+                degrees.append((len(found) - before) // record)
+                continue
+            winner, rule = result
+            if rule < 0:
+                winner = None
+            elif misere and winner is not None:
+                winner = 1 - winner
+            outcomes.append(_outcome_code(winner, turn))
+            degrees.append(0)
+        children = np.array(found, dtype=np.int64).reshape(-1, record)
+        board = np.zeros(len(children), dtype=np.int64)
+        for column, d in enumerate(self.digits):
+            bits = children[:, column]
+            for k, table in enumerate(self.byte_weights):
+                board += d * table[(bits >> (8 * k)) & 255]
+        child_turns, last_bits = children[:, -2], children[:, -1]
+        last_cells = np.where(last_bits != 0, self.cell_of_bit[np.frexp(last_bits.astype(np.float64))[1] - 1], -1)
+        child_keys = (board * spots + last_cells + 1) * players + child_turns
+        flips = child_turns != np.repeat(turns, np.frombuffer(degrees, dtype=np.uint32))
+        return bytes(outcomes), degrees.tobytes(), child_keys.tobytes(), flips.astype(np.uint8).tobytes()
 
 
 def _outcome_code(winner: int | None, turn: int) -> int:
