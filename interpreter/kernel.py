@@ -89,6 +89,7 @@ class Kernel:
     has_again: bool
     repetition: bool
     misere: bool  # the kernel's winners are before ``misere`` swaps them
+    opponent: tuple[int, int]  # each player's opponent
     source: str
 
 
@@ -474,7 +475,8 @@ class _Builder:
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
-                      self.again is not None, self.repetition, bool(self.active.all(m.Misere)), source)
+                      self.again is not None, self.repetition, bool(self.active.all(m.Misere)),
+                      (self.other[0], self.other[1]), source)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}

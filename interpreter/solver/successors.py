@@ -157,7 +157,7 @@ class BitboardExpander:
         last_bits = np.where(lasts >= 0, self.cell_bits[np.maximum(lasts, 0)], 0).tolist()
         outcomes, degrees = bytearray(), array("I")
         found: list[int] = []
-        put, expand, misere = found.extend, kernel.expand, kernel.misere
+        put, expand, misere, opponent = found.extend, kernel.expand, kernel.misere, kernel.opponent
         record = len(boards) + 2
         for *bits, turn, last in zip(*boards, turns.tolist(), last_bits):
             before = len(found)
@@ -170,7 +170,7 @@ class BitboardExpander:
             if rule < 0:
                 winner = None
             elif misere and winner is not None:
-                winner = 1 - winner
+                winner = opponent[winner]
             outcomes.append(_outcome_code(winner, turn))
             degrees.append(0)
         children = np.array(found, dtype=np.int64).reshape(-1, record)
