@@ -135,6 +135,22 @@ def test_parallel_workers_give_the_same_graph(monkeypatch):
     assert [part.tolist() for part in one] == [part.tolist() for part in two]
 
 
+def test_tiers_with_as_many_pieces_are_solved_side_by_side_with_the_same_result(monkeypatch):
+    schedule = importlib.import_module("rulesdsl.interpreter.solver.schedule")
+    groups = []
+    real = schedule._side_by_side
+    monkeypatch.setattr(schedule, "_side_by_side", lambda group, *rest: groups.append(len(group)) or real(group, *rest))
+    game = load_game("abalone", {"rows": "3", "cols": "3", "captures": "2", "freeze": "off"})
+    root = game.initial_state()
+    expected = sweep_by_definition(game, root)
+    codec = PositionCodec(game)
+    keys, value, remoteness = solve_all(game, root, workers=2)
+    assert groups and max(groups) >= 2  # two tiers with as many pieces in all: neither reaches the other
+    got = {codec.decode(k): (NAMES[v], None if v == 3 else r)
+           for k, v, r in zip(keys.tolist(), value.tolist(), remoteness.tolist())}
+    assert got == expected
+
+
 def test_tic_tac_toe_places_pieces_so_it_is_one_tier_and_a_draw():
     # 5,478: the well-known count of tic-tac-toe positions reachable from the empty board.
     game = load_game("tic-tac-toe", {})

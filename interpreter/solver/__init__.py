@@ -21,7 +21,7 @@ import numpy as np
 from rulesdsl.interpreter.game import Game, Move, State
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError, check_solvable
 from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress, Tier, default_workers, explore
-from rulesdsl.interpreter.solver.retrograde import solve_tier
+from rulesdsl.interpreter.solver.schedule import solve_in_order
 from rulesdsl.interpreter.solver.store import Store, default_path, table_name
 from rulesdsl.interpreter.solver.tiers import TierMap
 
@@ -113,14 +113,8 @@ def solve_tiers(game: Game, codec: PositionCodec, root: int, scratch: Path, work
 
     Returns the tiers (most pieces first), each with its ``keys``, ``value`` and ``remoteness`` saved.
     """
-    tiermap = TierMap(game, codec)
     tiers = explore(game, codec, root, scratch, workers, limit, progress)
-    total = sum(tier.size for tier in tiers)
-    by_number = {tier.number: tier for tier in tiers}
-    decided = 0
-    for tier in reversed(tiers):  # fewest pieces first: the tiers a tier's moves reach are solved before it
-        solve_tier(tier, by_number, tiermap, progress, decided, total)
-        decided += tier.size
+    solve_in_order(tiers, TierMap(game, codec), workers, progress)
     return tiers
 
 
