@@ -20,6 +20,7 @@ from rulesdsl.interpreter.solver.retrograde import solve_tier
 from rulesdsl.interpreter.solver.tiers import TierMap
 
 POLL = 0.2  # seconds between looks at the queue of progress reports
+SIDE_BY_SIDE_FROM = 1 << 16  # a group with fewer positions in all is solved in the main process: forking costs more
 
 # What the forked processes read: the tiers by number, the tier map and the progress queue.
 _JOB: tuple[dict[int, Tier], TierMap, object] | None = None
@@ -33,7 +34,8 @@ def solve_in_order(tiers: list[Tier], tiermap: TierMap, workers: int, progress: 
     ordered = sorted(tiers, key=lambda tier: tiermap.total(tier.number))
     for _, same in groupby(ordered, key=lambda tier: tiermap.total(tier.number)):
         group = list(same)
-        if workers > 1 and len(group) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        if (workers > 1 and len(group) > 1 and sum(tier.size for tier in group) >= SIDE_BY_SIDE_FROM
+                and "fork" in multiprocessing.get_all_start_methods()):
             _side_by_side(group, by_number, tiermap, min(workers, len(group)), progress, decided, total)
             decided += sum(tier.size for tier in group)
             continue
