@@ -55,7 +55,7 @@ class Reason:
         return self.span.line if self.span is not None else 0
 
     def citation(self) -> str:
-        """``konane.rules:26: stone jump orthogonal over enemy capture``, or ``""``."""
+        """``NAME.rules:26: stone jump orthogonal over enemy capture``, or ``""``."""
         if self.span is None or not self.span.line:
             return ""
         return f"{Path(self.span.file).name}:{self.span.line}: {self.source}".rstrip(": ")

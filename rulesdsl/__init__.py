@@ -1,8 +1,8 @@
 """rulesdsl: board games as declarative rule files.
 
-``rulesdsl.load("konane", rows=6, cols=6)`` gives a :class:`~rulesdsl.api.Game`
-(see ``docs/api.md``); ``rulesdsl.capture`` is the Capture the Flag sheet's
-function. These names are imported on first use, so that importing the
+``rulesdsl.load(NAME, rows=6, cols=6)`` gives a :class:`~rulesdsl.api.Game`
+(see ``docs/api.md``); ``rulesdsl.capture`` is the function one of the seed
+rule sheets asks for. These names are imported on first use, so that importing the
 language (``rulesdsl.parser``, ``rulesdsl.checker``) or starting the command
 line does not load the engine.
 """

@@ -28,7 +28,7 @@ def _setting(value: object) -> str:
 def load(spec: str, **options: object) -> Game:
     """The game in a rule file, named by path or bundled name, with options as keyword arguments.
 
-    ``load("konane", rows=6, cols=6)`` is ``rulesdsl play konane --set rows=6 --set cols=6``.
+    ``load(NAME, rows=6, cols=6)`` is ``rulesdsl play NAME --set rows=6 --set cols=6``.
     Raises :class:`~rulesdsl.errors.RulesError` for a file with errors and
     :class:`~rulesdsl.errors.OptionError` for an unknown or out-of-range option.
     """

@@ -3,9 +3,9 @@
 A rule file comes from a stranger as often as not (a pull request, a
 download), so ``extends`` may name only:
 
-- a **bundled game** by its plain name (``extends "konane"``), unless a file
+- a **bundled game** by its plain name (``extends "NAME"``), unless a file
   ``NAME.rules`` lies beside the extending file (then that file: a local
-  ``konane.rules`` that extends ``konane`` gets the bundled game, since a
+  ``NAME.rules`` that extends ``NAME`` gets the bundled game, since a
   file cannot extend itself);
 - a **path relative to the extending file's folder**, to a ``.rules`` file
   at or below that folder (``extends "variants/base.rules"``). Absolute
