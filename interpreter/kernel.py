@@ -338,16 +338,22 @@ class _Builder:
             lines.append(f"c{i} = n0" if i == 0 else f"c{i} = c{i - 1} + n{i}")
         if self.repetition:
             lines += [f"cur = {self.vars}", "found = []"]
-            for i, group in enumerate(groups):
-                lines += [f"while m{i}:", f"    t = m{i} & -m{i}", f"    m{i} ^= t"]
-                lines += ["    " + line for line in group.apply]
-                lines += [f"    key = {self.vars}", "    if key != cur and key not in hist:",
-                          "        found.append(key)", f"    {self.vars} = cur"]
+            lines += self.each_child(groups, lambda group: [f"key = {self.vars}", "if key != cur and key not in hist:",
+                                                            "    found.append(key)"])
             lines.append("total = len(found)")
         else:
             total = f"c{len(groups) - 1}" if groups else "0"
             lines.append(f"total = {total}{' + 1' if passes else ''}")
         return lines, groups, passes
+
+    def each_child(self, groups: list[Group], use: Callable[[Group], list[str]]) -> list[str]:
+        """Statements that play every move of ``groups`` in turn (the bitboards saved in ``cur`` beforehand),
+        run ``use(group)``'s statements on the child, and restore the bitboards."""
+        lines = []
+        for i, group in enumerate(groups):
+            lines += [f"while m{i}:", f"    t = m{i} & -m{i}", f"    m{i} ^= t"]
+            lines += ["    " + line for line in group.apply + use(group) + [f"{self.vars} = cur"]]
+        return lines
 
     # -- playout: one block per (player to move, continuing or not) ---------
     def playout_block(self, player: int, continuing: bool) -> list[str]:
@@ -396,13 +402,11 @@ class _Builder:
         lines.append(f"total = {'1' if passes else ' | '.join(f'm{i}' for i in range(len(groups))) or '0'}")
         lines += self.end_checks(mover, lambda result: [f"return {result}"])
         lines.append(f"cur = {self.vars}")
-        for i, group in enumerate(groups):
-            lines += [f"while m{i}:", f"    t = m{i} & -m{i}", f"    m{i} ^= t"]
-            if self.again is None:
-                body = group.apply + [f"put(({self.vars} {self.other[player]}, 0))"]
-            else:
-                body = group.apply + self.after_move(player, group, "nt", "nl") + [f"put(({self.vars} nt, nl))"]
-            lines += ["    " + line for line in body + [f"{self.vars} = cur"]]
+        if self.again is None:  # the next player is known: no statements per child to find it
+            lines += self.each_child(groups, lambda group: [f"put(({self.vars} {self.other[player]}, 0))"])
+        else:
+            lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
+                                     + [f"put(({self.vars} nt, nl))"])
         if passes:
             lines.append(f"put(({self.vars} {self.other[player]}, 0))")
         return lines + ["return None"]
@@ -418,13 +422,9 @@ class _Builder:
                             "for key in found:", f"    n += perft(*key, {following}, 0, hist, depth - 1)",
                             "if fresh:", "    hist.discard(cur)", "return n"]
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
-        for i, group in enumerate(groups):
-            lines += [f"while m{i}:", f"    t = m{i} & -m{i}", f"    m{i} ^= t"]
-            body = group.apply + self.after_move(player, group, "nt", "nl")
-            if self.again is None:
-                body.append("nl = 0")
-            body += [f"n += perft({self.vars} nt, nl, hist, depth - 1)", f"{self.vars} = cur"]
-            lines += ["    " + line for line in body]
+        lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
+                                 + (["nl = 0"] if self.again is None else [])
+                                 + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines.append(f"n += perft({self.vars} {following}, 0, hist, depth - 1)")
         return lines + ["return n"]
