@@ -35,6 +35,7 @@ NEUTRAL = ("#9a9a9a", "#555")
 BOARD_FILL = ("#e9d3a6", "#dcc08a")  # two tones: squares alternate on a square lattice
 LINE = "#7a5c2e"
 MARK = "#f0d000"
+LAST_RING = "#e06000"  # the web board's ring round the last move's cells
 
 
 def _num(value: float) -> str:
@@ -154,6 +155,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
                        f'pointer-events="none">{letter}</text>')
     out.append("</g>")
     if interactive:
+        out.append('<g class="arrows" pointer-events="none"></g>')  # the page draws move values here
         for cell in geometry.cells:
             cx, cy = layout.centres[cell.index]
             out.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(layout.unit * 0.16)}" class="mark" '
@@ -161,9 +163,19 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
             out.append(f'<text x="{_num(cx)}" y="{_num(cy - layout.unit * 0.22)}" font-size="10" '
                        f'text-anchor="middle" class="value" data-value="{escape(cell.name)}" '
                        f'pointer-events="none"></text>')
+        out.extend(_last_move_rings(layout, marked))
     out.extend(_labels(game, layout))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _last_move_rings(layout: Layout, marked: set[int]) -> list[str]:
+    """A ring inside each cell of the last move, over everything the page draws, so no value hides it."""
+    radius = layout.unit * 0.45
+    names = [layout.geometry.cells[c].name for c in sorted(marked)]
+    return [f'<circle cx="{_num(layout.centres[c][0])}" cy="{_num(layout.centres[c][1])}" r="{_num(radius)}" '
+            f'fill="none" stroke="{LAST_RING}" stroke-width="3" class="last" data-last="{escape(name)}" '
+            f'pointer-events="none"/>' for c, name in zip(sorted(marked), names)]
 
 
 def _labels(game: Game, layout: Layout) -> list[str]:

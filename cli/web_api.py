@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl import model as m
-from rulesdsl.cli.svg import draw
+from rulesdsl.cli.scores import describe_score
+from rulesdsl.cli.svg import draw, player_colours
+from rulesdsl.cli.tally import opening_comment, tallies
 from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.explain import explain_move
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
 from rulesdsl.interpreter.load import load_game, load_position, load_rules
-from rulesdsl.interpreter.search import WIN
 from rulesdsl.loader import bundled_games, find_rules
 
 MAX_SECONDS = 30.0
@@ -72,7 +73,7 @@ class Api:
 
     # -- requests -------------------------------------------------------------
     def games(self) -> dict[str, object]:
-        """Every game served: its name, title and options (default, range or choices, text)."""
+        """Every game served: its name, title, options (default, range or choices, text) and opening comment."""
         out = []
         for name, entry in self.entries.items():
             try:
@@ -90,7 +91,8 @@ class Api:
                                 "choices": list(decl.choices or ()), "doc": decl.doc,
                                 "low": getattr(decl.low, "value", None), "high": getattr(decl.high, "value", None)})
             out.append({"name": name, "title": titles[-1].title if titles else name, "options": options,
-                        "lines": len(Path(entry.spec).read_text(encoding="utf-8").splitlines())})
+                        "lines": len(Path(entry.spec).read_text(encoding="utf-8").splitlines()),
+                        "about": opening_comment(entry.spec)})
         return {"games": out}
 
     def state(self, request: Mapping[str, object]) -> dict[str, object]:
@@ -116,7 +118,7 @@ class Api:
             raise ApiError(409, "the game is over: there is no move to make")
         out = self.describe(game, game.apply(state, choice.move), played=(state, choice.move))
         out["engine"] = {"move": game.format_move(state, choice.move), "depth": depth,
-                         "score": describe_score(choice.score)}
+                         "score": describe_score(game, choice.score, game.to_move(state))}
         return out
 
     def hint(self, request: Mapping[str, object]) -> dict[str, object]:
@@ -125,7 +127,8 @@ class Api:
         choice, depth = self.search(game, state, _seconds(request))
         if choice is None:
             raise ApiError(409, "the game is over: there is no hint to give")
-        return {"move": game.format_move(state, choice.move), "depth": depth, "score": describe_score(choice.score)}
+        return {"move": game.format_move(state, choice.move), "depth": depth,
+                "score": describe_score(game, choice.score, game.to_move(state))}
 
     def why(self, request: Mapping[str, object]) -> dict[str, object]:
         """Why a move (by its text, or by ``from`` and ``to`` cells) is or is not legal here."""
@@ -209,6 +212,11 @@ class Api:
                 if found is not None:
                     item["value"], item["remoteness"] = found
         before, move = played if played is not None else (None, None)
+        value = position_value(game, state, listed) if values else None
+        if outcome is not None and self.values is not None:  # the end: decided, nothing left to play
+            winner = game.players[outcome.winner].name if outcome.winner is not None else None
+            value = {"value": "draw" if winner is None else "win" if winner == turn.name else "lose",
+                     "remoteness": 0, "player": turn.name, "winner": winner}
         out: dict[str, object] = {
             "position": game.format_position(state),
             "board": state.board,
@@ -226,6 +234,12 @@ class Api:
             "svg": draw(game, state, move=move, before=before, interactive=True),
             "options": {k: v for k, v in game.options.items()},
             "solved": bool(values),
+            "value": value,
+            "tallies": [t.as_dict() for t in tallies(game, state)],
+            "colours": [fill for fill, _ in player_colours(game)],
+            "lastMove": None if move is None else {
+                "from": cells[move.origin].name if move.origin != NO_CELL else None,
+                "to": cells[move.target].name if move.target != NO_CELL else None},
         }
         if played is not None:
             out["played"] = game.format_move(before, move)
@@ -233,13 +247,28 @@ class Api:
         return out
 
 
-def describe_score(score: float) -> str:
-    """An engine score in words."""
-    if score >= WIN / 2:
-        return f"wins in {round(WIN - score)} plies"
-    if score <= -WIN / 2:
-        return f"loses in {round(WIN + score)} plies"
-    return f"score {score + 0.0:+.2f}"
+def position_value(game: Game, state: State, listed: list[dict[str, object]]) -> dict[str, object] | None:
+    """The position's value for the player to move: the best of its moves' values (``None`` unless all have one).
+
+    ``{"value", "remoteness", "player", "winner"}``; ``winner`` is ``None`` for a draw, or when a loss
+    leaves more than one other player.
+    """
+    rank = {"win": 0, "draw": 1, "tie": 1, "lose": 2}
+    if not listed or any("value" not in item for item in listed):
+        return None
+
+    def order(item: dict[str, object]) -> tuple[int, int]:
+        plies = int(item.get("remoteness") or 0)
+        kind = rank[str(item["value"])]
+        return kind, -plies if kind == 2 else plies
+
+    best = min(listed, key=order)
+    mover = game.to_move(state)
+    others = [p.name for p in game.players if p.index != mover]
+    winner = {"win": game.players[mover].name, "lose": others[0] if len(others) == 1 else None}.get(
+        str(best["value"]))
+    return {"value": best["value"], "remoteness": best.get("remoteness"), "player": game.players[mover].name,
+            "winner": winner}
 
 
 def _text(request: Mapping[str, object], key: str) -> str:

@@ -15,7 +15,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 def main() -> None:
     """Write the page and the pictures; remove pictures of games no longer bundled."""
-    files = gallery_files()
+    files = gallery_files(DOCS)
     (DOCS / FOLDER).mkdir(exist_ok=True)
     for old in (DOCS / FOLDER).glob("*.svg"):
         if f"{FOLDER}/{old.name}" not in files:

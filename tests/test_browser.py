@@ -265,3 +265,168 @@ def test_solver_values_show_as_colours_and_numbers(browser):
         assert browser.find_element(By.CSS_SELECTOR, '[data-value="b1"]').get_attribute("textContent") == "3"
         click_cell(browser, "b3")
         assert browser.find_element(By.CSS_SELECTOR, '[data-mark="d3"]').get_attribute("fill") == "#c62020"
+
+
+# -- the layout, the solver's view and the gallery's pictures ------------------------------
+
+GALLERY = Path(__file__).resolve().parent.parent / "docs" / "gallery"
+WIDE, NARROW = 1200, 800  # the panel goes beside the board from 1000 px (cli/web/board.css)
+
+
+def box(driver, element_id: str) -> dict:
+    """An element's place on the page: left, top, right, bottom in CSS pixels."""
+    return driver.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};", element_id)
+
+
+def at_width(driver, width: int) -> None:
+    """Resize the window and wait until the page's own width says so."""
+    driver.set_window_size(width, 900)
+    wait_for(driver, lambda d: abs(d.execute_script("return window.innerWidth;") - width) < 40)
+
+
+def small_screenshot(driver, name: str, caption: str, scale: float = 0.6) -> None:
+    """docs/gallery/web-NAME.png: the window's top, drawn at ``scale`` by the browser itself (no image library
+    needed), and web-NAME.txt, its caption for docs/gallery.md (``python scripts/gallery.py`` puts it there)."""
+    import base64
+
+    width, height = driver.execute_script(
+        "return [document.documentElement.clientWidth, Math.min(document.documentElement.scrollHeight, 1000)];")
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": scale}})
+    GALLERY.mkdir(exist_ok=True)
+    out = GALLERY / f"web-{name}.png"
+    out.write_bytes(base64.b64decode(shot["data"]))
+    out.with_suffix(".txt").write_text(caption + "\n", encoding="utf-8")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def chart_points(driver) -> list[dict]:
+    """The value chart's points, in order: ply, remoteness, winner, fill."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#chart-plot .point')].map((p) => ({ply: Number(p.dataset.ply),"
+        " remoteness: Number(p.dataset.remoteness), winner: p.dataset.winner, fill: p.getAttribute('fill')}));")
+
+
+@pytest.mark.parametrize("name", ["konane", "abalone-hex", "nine-mens-morris"])
+def test_the_panel_is_beside_the_board_when_wide_and_under_it_when_narrow(browser, url, name):
+    from selenium.webdriver.common.by import By
+
+    try:
+        at_width(browser, WIDE)
+        open_game(browser, url, name)
+        assert browser.find_element(By.ID, "title").text == browser.execute_script("return page.game.title;")
+        board, panel = box(browser, "left"), box(browser, "panel")
+        assert panel["left"] >= board["right"] - 1 and panel["top"] < board["bottom"], (board, panel)
+        at_width(browser, NARROW)
+        board, panel = box(browser, "left"), box(browser, "panel")
+        assert panel["top"] >= board["bottom"] - 1 and panel["left"] < board["right"], (board, panel)
+    finally:
+        at_width(browser, 1280)
+
+
+def test_title_rules_text_scores_and_the_last_move(browser, url):
+    from selenium.webdriver.common.by import By
+
+    open_game(browser, url, "konane")
+    assert browser.find_element(By.ID, "title").text == "Konane"  # rules/konane.rules: game "Konane"
+    about = browser.find_element(By.ID, "about").text
+    assert about.startswith("Konane, as GAMES.md §1 reads the rule sheet. Jump an enemy stone orthogonally")
+    assert about.endswith("Who cannot move loses.")  # the third and last line of the opening comment
+    play_clicks(browser, {"move": "b2-d2", "from": "b2", "to": "d2"})
+    rings = {e.get_attribute("data-last") for e in browser.find_elements(By.CSS_SELECTOR, "#board .last")}
+    assert rings == {"b2", "d2"}
+    # b2-d2 jumps black's c2: black has 4 of its 5 stones left, white has captured 1 (GAMES.md §1 start).
+    facts = {li.get_attribute("data-player"): li.find_element(By.CSS_SELECTOR, ".facts").text
+             for li in browser.find_elements(By.CSS_SELECTOR, "#players li")}
+    assert facts == {"white": "5 on the board, captured 1", "black": "4 on the board, captured 0"}
+    family = browser.execute_script("return getComputedStyle(document.getElementById('log')).fontFamily;")
+    assert "mono" not in family.lower()
+
+
+def test_grid_abalone_shows_what_each_player_captured(browser, url):
+    from selenium.webdriver.common.by import By
+
+    open_game(browser, url, "abalone")
+    for text in ["a3-b3", "b4-a3", "a1-a2", "d3-d2", "a2-b3"]:  # as above: black pushes a white marble off
+        rows = {r["move"]: r for r in with_cells(browser, cli_moves("abalone", [], position(browser))["moves"])}
+        play_clicks(browser, rows[text])
+    captured = {li.get_attribute("data-player"): li.find_element(By.CSS_SELECTOR, ".facts").get_attribute(
+        "data-captured") for li in browser.find_elements(By.CSS_SELECTOR, "#players li")}
+    assert captured == {"black": "1", "white": "0"}
+    small_screenshot(browser, "abalone", "Grid Abalone after black pushed a white marble off the board: the "
+                     "captured counts stand beside the players, the last move is ringed.")
+
+
+def test_every_move_is_coloured_at_once_with_the_position_and_pass_values(browser):
+    from selenium.webdriver.common.by import By
+
+    def values(game, state):  # a stand-in database for the position (b d1 wbw- b--- --wb): its three moves
+        return {"d1-b1": ("win", 3), "b3-d3": ("lose", 2), "pass": ("draw", None)}
+
+    with web_server(("konane",), values=values) as base:
+        open_game(browser, base + "/", "konane")
+        browser.find_element(By.ID, "paste").send_keys("(b d1 wbw- b--- --wb)")
+        browser.find_element(By.ID, "load").click()
+        wait_for(browser, lambda d: position(d) == "(b d1 wbw- b--- --wb)")
+        # Nothing clicked: both moves are drawn, each in its colour, with its remoteness.
+        arrows = {a.get_attribute("data-move"): a.get_attribute("stroke")
+                  for a in browser.find_elements(By.CSS_SELECTOR, "#board .arrow")}
+        assert arrows == {"d1-b1": "#1a9c1a", "b3-d3": "#c62020"}
+        assert shown_targets(browser) == {"b1", "d3"}
+        assert browser.find_element(By.CSS_SELECTOR, '[data-mark="b1"]').get_attribute("fill") == "#1a9c1a"
+        assert browser.find_element(By.CSS_SELECTOR, '[data-mark="d3"]').get_attribute("fill") == "#c62020"
+        assert browser.find_element(By.CSS_SELECTOR, '[data-value="d3"]').get_attribute("textContent") == "2"
+        # The position is worth its best move: black wins in 3. Pass is a draw.
+        assert browser.find_element(By.ID, "value").text == "Value: black to move: win in 3"
+        button = browser.find_element(By.ID, "pass")
+        assert button.text == "Pass (draw)" and button.get_attribute("class") == "draw"
+        points = chart_points(browser)
+        black = browser.execute_script("return page.data.colours[page.data.players.indexOf('black')];")
+        assert points == [{"ply": 0, "remoteness": 3, "winner": "black", "fill": black}]
+
+
+def test_the_value_chart_follows_a_game_played_by_the_solver(browser, tmp_path):
+    """Konane 4 x 5 solved for real: best play lowers the remoteness by one a ply, and the winner stays."""
+    from selenium.webdriver.common.by import By
+
+    from rulesdsl.cli.solver_values import database_values
+    from rulesdsl.interpreter.load import load_game
+    from rulesdsl.interpreter.solver import solve
+
+    db = tmp_path / "konane.sqlite"
+    game = load_game("konane", {"rows": "4", "cols": "5"})
+    solve(game, game.initial_state(), db=db, workers=1)
+    plies = 3
+    with web_server(("konane",), values=database_values(db)) as base:
+        try:
+            at_width(browser, WIDE)
+            open_game(browser, base + "/", "konane", rows=4, cols=5)
+            for _ in range(plies):
+                best = browser.execute_script(
+                    "return page.data.moves.reduce((a, b) => better(b, a), null);")
+                count = len(browser.find_elements(By.CSS_SELECTOR, "#log li"))
+                browser.execute_script("play(arguments[0]);", best["text"])
+                wait_for(browser, lambda d, count=count: len(d.find_elements(By.CSS_SELECTOR, "#log li")) > count)
+            points = chart_points(browser)
+            assert [p["ply"] for p in points] == list(range(plies + 1))
+            first = points[0]["remoteness"]
+            assert first > plies and [p["remoteness"] for p in points] == [first - k for k in range(plies + 1)]
+            assert len({(p["winner"], p["fill"]) for p in points}) == 1
+            small_screenshot(browser, "konane", "Konane 4 x 5 with the solver's values: every move coloured win "
+                             "or lose with its remoteness, the position's value, the value of Pass, and the "
+                             "value-history chart of the game so far.")
+        finally:
+            at_width(browser, 1280)
+
+
+def test_a_narrow_window_screenshot_for_the_gallery(browser, url):
+    try:
+        at_width(browser, NARROW)
+        open_game(browser, url, "abalone-hex")
+        small_screenshot(browser, "abalone-hex", "Abalone on a hexagon in a window 800 px wide: the panel "
+                         "goes under the board.")
+    finally:
+        at_width(browser, 1280)

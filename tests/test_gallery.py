@@ -77,11 +77,11 @@ def test_show_writes_an_svg(tmp_path):
 
 def test_the_gallery_is_up_to_date():
     stale = []
-    for relative, text in gallery_files().items():
+    for relative, text in gallery_files(DOCS).items():
         path = DOCS / relative
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             stale.append(relative)
-    extra = {f"gallery/{p.name}" for p in (DOCS / "gallery").glob("*.svg")} - set(gallery_files())
+    extra = {f"gallery/{p.name}" for p in (DOCS / "gallery").glob("*.svg")} - set(gallery_files(DOCS))
     assert not stale and not extra, f"out of date: {sorted(stale) + sorted(extra)}; run: python scripts/gallery.py"
 
 

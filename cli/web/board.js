@@ -8,6 +8,8 @@ const page = {
   games: [], game: null, data: null, history: [], stack: [], selected: null, busy: false,
 };
 const VALUE_COLOURS = { win: "#1a9c1a", lose: "#c62020", tie: "#d8a400", draw: "#d8a400" };
+const VALUE_RANK = { win: 0, draw: 1, tie: 1, lose: 2 };
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 async function call(path, body) {
   const init = body === undefined ? {} : {
@@ -94,6 +96,9 @@ function show(data, remember) {
   $("position").value = data.position;
   $("pass").hidden = !data.canPass;
   $("legend").hidden = !data.solved;
+  showPlayers(data);
+  showValue(data);
+  drawChart();
   const again = $("again");
   if (data.over) {
     const result = data.over.winner ? `${data.over.winner} wins` : "draw";
@@ -110,6 +115,144 @@ function show(data, remember) {
   setTimeout(engineTurn, 50);
 }
 
+function svgElement(name, attributes) {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  return element;
+}
+
+function valueWords(value, remoteness) {
+  if (value === "draw" || value === "tie") return "draw";
+  return remoteness === null || remoteness === undefined ? value : `${value} in ${remoteness}`;
+}
+
+function better(a, b) {  // the better move value for the player making it: quick wins, draws, slow losses
+  if (!b) return a;
+  const ra = VALUE_RANK[a.value], rb = VALUE_RANK[b.value];
+  if (ra !== rb) return ra < rb ? a : b;
+  const pa = a.remoteness || 0, pb = b.remoteness || 0;
+  return (ra === 2 ? pa > pb : pa < pb) ? a : b;
+}
+
+function showPlayers(data) {
+  const list = $("players");
+  list.textContent = "";
+  (data.tallies || []).forEach((tally, index) => {
+    const item = document.createElement("li");
+    item.dataset.player = tally.player;
+    if (!data.over && tally.player === data.turn) item.classList.add("turn");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = (data.colours || [])[index] || "#999";
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = tally.player;
+    const facts = document.createElement("span");
+    facts.className = "facts";
+    const parts = [`${tally.onBoard} on the board`];
+    if (tally.inHand !== null && tally.inHand !== undefined) parts.push(`${tally.inHand} in hand`);
+    if (tally.captured !== null && tally.captured !== undefined) parts.push(`captured ${tally.captured}`);
+    facts.textContent = parts.join(", ");
+    if (tally.captured !== null && tally.captured !== undefined) facts.dataset.captured = tally.captured;
+    facts.dataset.onBoard = tally.onBoard;
+    item.append(swatch, name, facts);
+    list.append(item);
+  });
+}
+
+function showValue(data) {
+  const box = $("value");
+  const pass = $("pass");
+  pass.className = "";
+  pass.textContent = "Pass";
+  const value = data.value;
+  box.hidden = !value;
+  box.textContent = "";
+  if (!value) return;
+  const words = document.createElement("span");
+  words.className = value.value;
+  if (data.over) words.textContent = value.winner ? `${value.winner} won` : "a draw";
+  else words.textContent = `${value.player} to move: ${valueWords(value.value, value.remoteness)}`;
+  box.append("Value: ", words);
+  box.dataset.value = value.value;
+  const passing = data.moves.find((m) => m.pass);
+  if (passing && passing.value) {
+    pass.className = passing.value === "tie" ? "draw" : passing.value;
+    pass.textContent = `Pass (${valueWords(passing.value, passing.remoteness)})`;
+  }
+}
+
+function chartPoints() {  // the value of each position of the game so far, first to last
+  const seen = [...page.stack.map((s) => s.data), page.data].filter((d) => d);
+  return seen.map((d, ply) => ({ ply, value: d.value, colours: d.colours, players: d.players }));
+}
+
+function drawChart() {
+  const points = chartPoints();
+  const known = points.filter((p) => p.value && p.value.remoteness !== null && p.value.remoteness !== undefined);
+  const box = $("chart-plot");
+  box.textContent = "";
+  $("chart").hidden = known.length === 0;
+  if (known.length === 0) return;
+  const width = 400, height = 180, left = 34, right = 10, top = 20, bottom = 34;
+  const maxPly = Math.max(4, points.length - 1);
+  const maxR = Math.max(2, ...known.map((p) => p.value.remoteness));
+  const x = (ply) => left + (ply / maxPly) * (width - left - right);
+  const y = (r) => top + (1 - r / maxR) * (height - top - bottom);
+  const svg = svgElement("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
+    "font-size": 11, "font-family": "sans-serif", class: "value-chart" });
+  svg.append(svgElement("rect", { x: left, y: top, width: width - left - right, height: height - top - bottom,
+    fill: "#fff", stroke: "#bbb" }));
+  const label = (text, attrs) => { const t = svgElement("text", attrs); t.textContent = text; svg.append(t); };
+  label("remoteness (plies to the end)", { x: left, y: top - 6, fill: "#555" });
+  label("move", { x: width - right, y: height - 4, "text-anchor": "end", fill: "#555" });
+  for (const r of [0, maxR]) label(String(r), { x: left - 8, y: y(r) + 4, "text-anchor": "end", fill: "#555" });
+  for (const ply of [0, points.length - 1]) label(String(ply), { x: x(ply), y: height - bottom + 14, "text-anchor": "middle", fill: "#555" });
+  let path = "";
+  for (const p of known) path += `${path ? "L" : "M"}${x(p.ply).toFixed(1)},${y(p.value.remoteness).toFixed(1)}`;
+  svg.append(svgElement("path", { d: path, fill: "none", stroke: "#999", "stroke-width": 1.5 }));
+  const winners = new Map();
+  for (const p of known) {
+    const index = p.value.winner ? p.players.indexOf(p.value.winner) : -1;
+    const fill = index >= 0 ? p.colours[index] : VALUE_COLOURS.draw;
+    const dot = svgElement("circle", { cx: x(p.ply), cy: y(p.value.remoteness), r: 5, fill, stroke: "#333",
+      "stroke-width": 1.2, class: "point" });
+    dot.dataset.ply = p.ply;
+    dot.dataset.winner = p.value.winner || "";
+    dot.dataset.remoteness = p.value.remoteness;
+    const tip = svgElement("title", {});
+    tip.textContent = `after move ${p.ply}: ${p.value.winner ? p.value.winner + " wins" : "draw"} in ${p.value.remoteness}`;
+    dot.append(tip);
+    svg.append(dot);
+    winners.set(p.value.winner || "draw", fill);
+  }
+  let at = left;
+  for (const [who, fill] of winners) {  // the key: one swatch per side seen winning
+    svg.append(svgElement("circle", { cx: at + 5, cy: height - 8, r: 5, fill, stroke: "#333" }));
+    label(who === "draw" ? "draw" : `${who} winning`, { x: at + 13, y: height - 4, fill: "#333" });
+    at += 100;
+  }
+  box.append(svg);
+}
+
+function drawArrows(moves) {  // every shown move with a value: an arrow from its piece, coloured by value
+  const svg = $("board");
+  const layer = svg.querySelector(".arrows");
+  if (!layer) return;
+  layer.textContent = "";
+  for (const move of moves) {
+    if (!move.value || move.from === null || move.to === null) continue;
+    const a = svg.querySelector(`[data-mark="${move.from}"]`), b = svg.querySelector(`[data-mark="${move.to}"]`);
+    if (!a || !b) continue;
+    const line = svgElement("line", { x1: a.getAttribute("cx"), y1: a.getAttribute("cy"), x2: b.getAttribute("cx"),
+      y2: b.getAttribute("cy"), stroke: VALUE_COLOURS[move.value], "stroke-width": 5, "stroke-linecap": "round",
+      opacity: 0.75, class: "arrow" });
+    line.dataset.move = move.text;
+    line.dataset.value = move.value;
+    layer.append(line);
+  }
+}
+
 function markTargets() {
   const svg = $("board");
   for (const mark of svg.querySelectorAll(".mark")) mark.setAttribute("visibility", "hidden");
@@ -118,18 +261,24 @@ function markTargets() {
   const data = page.data;
   if (!data || data.over) return;
   const placing = data.moves.filter((m) => m.from === null && m.to !== null);
-  const chosen = page.selected === null ? placing : data.moves.filter((m) => m.from === page.selected);
+  // With solver values and no piece picked, every move shows at once (GamesmanUni's view).
+  const everything = data.solved ? data.moves.filter((m) => m.to !== null) : placing;
+  const chosen = page.selected === null ? everything : data.moves.filter((m) => m.from === page.selected);
   if (page.selected !== null) {
     for (const el of svg.querySelectorAll(`[data-cell="${page.selected}"]`)) el.classList.add("selected");
   }
-  for (const move of chosen) {
-    const mark = svg.querySelector(`[data-mark="${move.to}"]`);
+  drawArrows(data.solved ? chosen : []);
+  const best = new Map();  // target cell -> the best move onto it (several pieces may reach one cell)
+  for (const move of chosen) best.set(move.to, move.value ? better(move, best.get(move.to)) : best.get(move.to) || move);
+  for (const [to, move] of best) {
+    const mark = svg.querySelector(`[data-mark="${to}"]`);
     if (!mark) continue;
     mark.setAttribute("visibility", "visible");
     mark.setAttribute("fill", VALUE_COLOURS[move.value] || "#0a6");
     mark.dataset.move = move.text;
+    if (move.value) mark.dataset.valueOf = move.value;
     if (move.remoteness !== undefined && move.remoteness !== null) {
-      const text = svg.querySelector(`[data-value="${move.to}"]`);
+      const text = svg.querySelector(`[data-value="${to}"]`);
       if (text) text.textContent = String(move.remoteness);
     }
   }
@@ -251,7 +400,13 @@ async function main() {
   for (const game of page.games) select.add(new Option(game.title, game.name));
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && page.games.some((g) => g.name === wanted)) select.value = wanted;
-  const choose = () => { page.game = page.games.find((g) => g.name === select.value); buildOptions(); };
+  const choose = () => {
+    page.game = page.games.find((g) => g.name === select.value);
+    $("title").textContent = page.game.title;
+    $("about").textContent = page.game.about || "";
+    document.title = `${page.game.title}: rulesdsl`;
+    buildOptions();
+  };
   choose();
   select.addEventListener("change", () => { choose(); start(); });
   $("new").addEventListener("click", () => start());
