@@ -48,14 +48,19 @@ def reports_errors(command: Callable) -> Callable:
     return wrapper
 
 
-def game_options(command: Callable) -> Callable:
+def setting_text(value: object) -> str:
+    """An option's value as ``--set NAME=VALUE`` takes it: ``6``, ``strict``, ``false``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def game_options(command: Callable, file_required: bool = True) -> Callable:
     """``FILE``, ``--set`` (repeatable), ``--position`` and ``--history`` (repeatable)."""
     command = click.option("--history", "history", multiple=True, metavar="BOARD",
                            help="An earlier board, most recent first (games that forbid repetition).")(command)
     command = click.option("--position", "-p", metavar="POS", help="Start from this position string.")(command)
     command = click.option("--set", "-s", "settings", multiple=True, metavar="NAME=VALUE",
                            help="Set a rule-file option (repeatable).")(command)
-    return click.argument("file")(command)
+    return click.argument("file", required=file_required)(command)
 
 
 def engine_options(command: Callable) -> Callable:

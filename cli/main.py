@@ -8,6 +8,7 @@ output could not be written (stdout closed, disk full), 130 interrupted
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import sys
@@ -27,6 +28,7 @@ from rulesdsl.cli.common import (
     prepare,
     reports_errors,
     run_engine,
+    setting_text,
 )
 from rulesdsl.cli.fmt_command import fmt
 from rulesdsl.cli.lsp_command import lsp
@@ -174,19 +176,27 @@ def move_command(file, settings, position, history, depth, seconds, engine, verb
 
 
 @cli.command()
-@game_options
+@functools.partial(game_options, file_required=False)
 @click.option("--as", "as_player", metavar="PLAYER",
               help="The human's side: a player's name, symbol or number; 'all' or 'none'.")
 @engine_options
 @reports_errors
 def play(file, settings, position, history, as_player, depth, seconds, engine, verbose) -> None:
-    """Play against the engine in a REPL (type 'help' there)."""
-    from rulesdsl.cli.repl import run_repl
+    """Play against the engine in a REPL (type 'help' there); with no FILE, choose from a short menu."""
+    from rulesdsl.cli import menu
+    from rulesdsl.cli.repl import make_reader, run_repl
 
-    game, state = prepare(file, settings, position, history)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if engine == "mcts" and depth is not None:
         fail("--depth applies to the alphabeta engine; mcts thinks for --time seconds", EXIT_USAGE)
+    if file is None:
+        if position or history:
+            fail("--position and --history need a game: rulesdsl play NAME --position POS", EXIT_USAGE)
+        choice = menu.ask(make_reader(interactive, sys.stdin, sys.stdout), sys.stdout)
+        if choice is None:
+            sys.exit(0)
+        file, settings = choice.game, (*choice.settings, *settings)
+    game, state = prepare(file, settings, position, history)
     code = run_repl(game, state, as_player=as_player, depth=depth, seconds=seconds, engine=engine,
                     verbose=verbose, stdin=sys.stdin, stdout=sys.stdout, interactive=interactive)
     sys.exit(code)
@@ -195,14 +205,16 @@ def play(file, settings, position, history, as_player, depth, seconds, engine, v
 @cli.command()
 @reports_errors
 def games() -> None:
-    """List the bundled games: name, title and options."""
+    """List the bundled games: name, title and options with their defaults (set one with --set NAME=VALUE)."""
     from rulesdsl import model as m
     from rulesdsl.loader import bundled_dir, bundled_games, resolve
+    from rulesdsl.options import option_values
 
     for name in bundled_games():
         resolved = resolve(bundled_dir() / f"{name}.rules")
         titles = resolved.of(m.GameTitle)
-        options = " ".join(f"{o.name}" for o in resolved.of(m.OptionDecl))
+        defaults = option_values(resolved)
+        options = " ".join(f"{o.name}={setting_text(defaults[o.name])}" for o in resolved.of(m.OptionDecl))
         line = f"{name:<20}{titles[-1].title if titles else name}"
         click.echo(f"{line:<56}{'options: ' + options if options else ''}".rstrip())
 

@@ -14,12 +14,13 @@ its lower edges).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from rulesdsl.interpreter.game import Game, State
 from rulesdsl.interpreter.geometry import Cell, Geometry
 
 EMPTY_MARK = "."
+LAST_MARKS = ("(", ")")  # round a cell the last move landed on: "b(w)b"
 _NAME_PART = re.compile(r"[A-Za-z]+|[0-9]+")
 
 
@@ -99,8 +100,12 @@ class _Canvas:
         return "\n".join(out)
 
 
-def render(game: Game, state: State) -> str:
-    """The board of ``state`` drawn with its coordinates (no trailing newline)."""
+def render(game: Game, state: State, marked: Collection[int] = ()) -> str:
+    """The board of ``state`` drawn with its coordinates (no trailing newline).
+
+    Each cell in ``marked`` (the cells the last move landed on) is put in brackets: ``w(b)w``.
+    Neighbouring cells are drawn two columns apart or more, so the brackets cover no other cell.
+    """
     geometry = game.geometry
     row_labels, col_labels = axis_labels(geometry)
     widest = max((len(t) for t in col_labels.values()), default=1)
@@ -121,6 +126,11 @@ def render(game: Game, state: State) -> str:
         leftmost[cell.y] = min(leftmost.get(cell.y, cell.x), cell.x)
     if geometry.has_lines:
         _draw_lines(canvas, geometry, column, maxy)
+    for index in marked:
+        cell = geometry.cells[index]
+        where = column(cell.x, cell.y)
+        canvas.write(maxy - cell.y, where - 1, LAST_MARKS[0])
+        canvas.write(maxy - cell.y, where + 1, LAST_MARKS[1])
     grid = geometry.shape == "grid"  # a grid with holes (board ... where) keeps its labels on the edges
     minx = geometry.bounds[0]
     for y in sorted(row_labels, reverse=True):

@@ -9,18 +9,20 @@ game it is playing: everything goes through the :class:`Game` interface.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from rulesdsl.cli.render import render
-from rulesdsl.errors import OptionError, RulesdslError
+from rulesdsl.cli.scores import describe_score
+from rulesdsl.cli.tally import tally_line
+from rulesdsl.errors import OptionError, RulesdslError, suggest
 from rulesdsl.interpreter.endings import EndRulesError
 from rulesdsl.interpreter.engine import Result
 from rulesdsl.interpreter.engines import ENGINES, choose, describe_iteration
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
-from rulesdsl.interpreter.search import WIN
 from rulesdsl.limits import MAX_GO_AGAIN
 
 COMMANDS = ("moves", "hint", "value", "why", "trace", "undo", "depth", "time", "engine", "position", "load", "board",
@@ -41,7 +43,7 @@ Type a move in the game's notation, or a command:
   engine E    the engine: alphabeta or mcts (engine alone shows it)
   position    print the position string
   load POS    continue from a position string (then earlier boards, if any)
-  board       draw the board again
+  board       draw the board again (the cells the last move landed on are in brackets)
   help        this text
   quit        leave (end of input does too)
 Ctrl-C while the engine thinks plays the best move it has found so far."""
@@ -109,26 +111,6 @@ def humans_for(game: Game, text: str) -> frozenset[int]:
     return frozenset({player.index})
 
 
-def side_question(game: Game, state: State) -> str:
-    """``Play as 1 (white, moves first) or 2 (black)? ``"""
-    first = game.to_move(state)
-    names = []
-    for p in game.players:
-        note = ", moves first" if p.index == first else ""
-        names.append(f"{p.index + 1} ({p.name}{note})")
-    choices = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-    return f"Play as {choices}? "
-
-
-def describe_score(score: float) -> str:
-    """An engine score in words: a forced result when the search found one."""
-    if score >= WIN / 2:
-        return f"wins in {round(WIN - score)} plies"
-    if score <= -WIN / 2:
-        return f"loses in {round(WIN + score)} plies"
-    return f"score {score + 0.0:+.2f}"  # no "-0.00"
-
-
 @dataclass
 class Ply:
     """One ply played: the game and position before it, and whether a human chose it."""
@@ -170,6 +152,7 @@ class Session:
         self.complained: State | None = None  # the position whose rule error was last reported
         self.plies: list[Ply] = []
         self.shown = False  # the current position has been drawn
+        self.drawn_at = 0  # how many plies had been played when the board was last drawn
         self.announced = False  # the result of the current position has been said
 
     # -- output ---------------------------------------------------------------
@@ -190,7 +173,9 @@ class Session:
     def show(self, turn_line: bool = True) -> None:
         """The board, whose turn it is (unless the game is over), and the position string."""
         game, state = self.game, self.state
-        self.say(render(game, state))
+        self.say(render(game, state, self.landed()))
+        self.say(tally_line(game, state))
+        self.drawn_at = len(self.plies)
         if turn_line:
             self.say(self.turn_line())
         self.say(f"position: {game.format_position(state)}")
@@ -198,6 +183,12 @@ class Session:
             count = len(state.history)
             self.say(f"history: {count} board{'' if count == 1 else 's'}")
         self.shown = True
+
+    def landed(self) -> set[int]:
+        """The cells the other players' plies landed on since the board was last drawn (the last move)."""
+        turn = self.game.to_move(self.state)
+        return {p.move.target for p in self.plies[self.drawn_at:] if p.move is not None and p.game is self.game
+                and p.move.target != NO_CELL and p.game.to_move(p.before) != turn}
 
     def turn_line(self) -> str:
         """``white to move (you)``, or ``... again (last move ended on d2)`` in a go-again turn."""
@@ -346,6 +337,10 @@ class Session:
             action = getattr(self, f"do_{command}", None) if command in COMMANDS else None
             if action is not None:
                 action(rest.strip())
+            elif self.unknown_word(text):
+                close = suggest(command, COMMANDS)
+                self.say(f"error: unknown command {word!r}" + (f"; did you mean {close!r}?" if close else "")
+                         + f" (commands: {', '.join(COMMANDS)}; or a move, e.g. {self.example_move()})")
             else:
                 self.do_move(text)
         except EndRulesError as exc:
@@ -359,6 +354,21 @@ class Session:
         except Exception as exc:  # a bug must not end the game in play
             self.say(f"internal error: {type(exc).__name__}: {exc} (the game goes on)")
         return None
+
+    def unknown_word(self, text: str) -> bool:
+        """Whether ``text`` is one word of letters that names no cell and no move here: a command mistyped."""
+        if not re.fullmatch(r"[A-Za-z]+", text):
+            return False
+        lowered = text.lower()
+        if any(c.name.lower() == lowered for c in self.game.geometry.cells):
+            return False
+        return not any(self.move_text(m).lower() == lowered for m in self.game.legal_moves(self.state)) \
+            and lowered != "pass"
+
+    def example_move(self) -> str:
+        """A legal move's text to show in a message (``moves`` when there is none)."""
+        moves = self.game.legal_moves(self.state)
+        return self.move_text(moves[0]) if moves else "moves"
 
     # -- commands -------------------------------------------------------------
     def do_move(self, text: str) -> None:
@@ -383,7 +393,7 @@ class Session:
         if choice is None:
             self.say("no hint: the game is over")
             return
-        score = f"mcts {choice.score + 0.0:+.2f}" if choice.engine == "mcts" else describe_score(choice.score)
+        score = describe_score(self.game, choice.score, self.game.to_move(self.state), choice.engine)
         self.say(f"hint: {self.move_text(choice.move)} ({score})")
 
     def do_value(self, _: str) -> None:
@@ -517,18 +527,14 @@ class Session:
         self.say(HELP)
 
 
-def choose_sides(game: Game, state: State, reader: LineReader, out: TextIO) -> frozenset[int] | None:
-    """Ask at a terminal which side the human plays (``None`` at end of input)."""
-    while True:
-        answer = reader.read(side_question(game, state), ())
-        if answer is None:
-            return None
-        if not answer.strip():
-            return frozenset({game.players[0].index})
+def make_reader(interactive: bool, stdin: TextIO, out: TextIO) -> LineReader:
+    """Lines from the terminal (prompt_toolkit) when ``interactive`` and possible, else from ``stdin``."""
+    if interactive:
         try:
-            return humans_for(game, answer)
-        except RulesdslError as exc:
-            print(f"error: {exc}", file=out, flush=True)
+            return TerminalLines()
+        except Exception:  # no usable terminal: read the stream instead
+            pass
+    return PipedLines(stdin, out)
 
 
 def run_repl(
@@ -548,9 +554,10 @@ def run_repl(
     """Play ``game`` from ``state`` (default: its start) at a prompt; returns the exit code.
 
     ``as_player`` names the human's side (name, symbol or number), ``all`` for
-    two humans or ``none`` for the engine alone; when ``None`` a terminal asks
-    and piped input plays the first player. ``interactive`` reads from the
-    terminal with prompt_toolkit; otherwise lines come from ``stdin``.
+    two humans or ``none`` for the engine alone; when ``None`` the human plays
+    the first player, and the opening line says how to choose another side.
+    ``interactive`` reads from the terminal with prompt_toolkit; otherwise
+    lines come from ``stdin``.
     """
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
@@ -560,26 +567,14 @@ def run_repl(
     if depth is None and seconds is None:
         seconds = 1.0
     settings = EngineSettings(engine, depth, seconds, verbose)
-    reader: LineReader = PipedLines(stdin, out)
-    if interactive:
-        try:
-            reader = TerminalLines()
-        except Exception:  # no usable terminal: read the stream instead
-            interactive = False
+    reader = make_reader(interactive, stdin, out)
     try:
         state = game.initial_state() if state is None else state
-        if as_player is not None:
-            humans: frozenset[int] | None = humans_for(game, as_player)
-        elif interactive:
-            humans = choose_sides(game, state, reader, out)
-            if humans is None:
-                return 0
-        else:
-            humans = frozenset({game.players[0].index})
+        humans = humans_for(game, as_player) if as_player is not None else frozenset({game.players[0].index})
     except RulesdslError as exc:
         print(f"error: {exc}", file=out)
         return 2
-    print(intro(game, humans, settings.describe()), file=out)
+    print(intro(game, humans, settings.describe(), chosen=as_player is not None), file=out)
     session = Session(game, state, humans, settings, reader, out, stderr)
     try:
         return session.run()
@@ -592,8 +587,11 @@ def run_repl(
         return 1
 
 
-def intro(game: Game, humans: frozenset[int], thinking: str) -> str:
-    """One line saying who plays what."""
+def intro(game: Game, humans: frozenset[int], thinking: str, chosen: bool = True) -> str:
+    """One line saying what is played (with the options set away from their defaults) and who plays what.
+
+    When the side was not ``chosen`` (no ``--as``), the line says how to choose another.
+    """
     engine = [p.name for p in game.players if p.index not in humans]
     if not engine:
         who = "all sides are played here"
@@ -602,4 +600,21 @@ def intro(game: Game, humans: frozenset[int], thinking: str) -> str:
     else:
         mine = " and ".join(p.name for p in game.players if p.index in humans)
         who = f"you play {mine} against the engine ({thinking})"
-    return f"{game.title}: {who}. Type help for commands."
+    other = f"; play {engine[0]} with --as {engine[0]}" if humans and engine and not chosen else ""
+    return f"{game.title}{options_note(game)}: {who}. Type help for commands{other}."
+
+
+def options_note(game: Game) -> str:
+    """`` (rows=6, cols=6)``: the options set away from their defaults, or nothing."""
+    from rulesdsl.cli.common import setting_text
+    from rulesdsl.options import option_values
+
+    if game.resolved is None:
+        return ""
+    try:
+        defaults = option_values(game.resolved)
+    except RulesdslError:
+        return ""
+    changed = [f"{k}={setting_text(v)}" for k, v in game.options.items() if k in defaults and defaults[k] != v]
+    return f" ({', '.join(changed)})" if changed else ""
+

@@ -41,7 +41,7 @@ def opponents_of(game: Game, player: int) -> str:
 def describe_score(game: Game, score: float, player: int, engine: str = "alphabeta") -> str:
     """An engine score for ``player`` (the player to move) in words, with its unit.
 
-    ``white wins in 5 plies``; ``score +1.00 from white's view (mobility 1: white's minus black's)``;
+    ``white wins in 5 plies``; ``score +1.00 from white's view: mobility 1, each white's minus black's``;
     ``mcts +0.35 (white's mean playout result, -1 loss to +1 win)``.
     """
     name = game.players[player].name
@@ -50,5 +50,5 @@ def describe_score(game: Game, score: float, player: int, engine: str = "alphabe
     result = forced(score)
     if result is not None:
         return f"{name} {result}"
-    return (f"score {score + 0.0:+.2f} from {name}'s view "  # + 0.0: no "-0.00"
-            f"({features_of(game)}: {name}'s minus {opponents_of(game, player)})")
+    return (f"score {score + 0.0:+.2f} from {name}'s view: "  # + 0.0: no "-0.00"
+            f"{features_of(game)}, each {name}'s minus {opponents_of(game, player)}")

@@ -18,7 +18,7 @@ from rulesdsl import model as m
 from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.svg import draw, player_colours
 from rulesdsl.cli.tally import opening_comment, tallies
-from rulesdsl.errors import RulesdslError
+from rulesdsl.errors import RulesdslError, suggest
 from rulesdsl.interpreter.explain import explain_move
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
 from rulesdsl.interpreter.load import load_game, load_position, load_rules
@@ -58,7 +58,9 @@ def entries_for(files: Iterable[str]) -> dict[str, Entry]:
     for spec in specs:
         path = find_rules(spec)
         if path is None:
-            raise ApiError(400, f"{spec}: no such rule file or bundled game")
+            close = suggest(spec, bundled_games())
+            raise ApiError(400, f"{spec}: no such rule file or bundled game"
+                           + (f" (did you mean {close!r}?)" if close else ""))
         out[path.stem] = Entry(path.stem, str(path))
     return out
 

@@ -7,7 +7,7 @@ checks here include the trial compile, so a file that loads compiles.
 
 from __future__ import annotations
 
-from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesError, Span
+from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesError, Span, suggest
 from rulesdsl.interpreter.compiler import compile_game
 from rulesdsl.interpreter.game import Game, State
 from rulesdsl.interpreter.trial import check_all
@@ -22,8 +22,9 @@ def load_rules(spec: str) -> Resolved:
     path = find_rules(spec)
     if path is None:
         names = ", ".join(bundled_games())
+        close = suggest(spec, bundled_games())
         raise RulesError([Diagnostic(Span(0, 0, file=spec), "no such rule file or bundled game", "E002",
-                                     hint=f"bundled games: {names}")])
+                                     hint=f"did you mean {close!r}?" if close else f"bundled games: {names}")])
     resolved = resolve(path)
     errors = [d for d in check_all(resolved) if d.severity == "error"]
     if errors:

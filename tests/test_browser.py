@@ -5,7 +5,8 @@ Selenium is pointed at /usr/bin/chromedriver and /usr/bin/chromium, so it
 never looks for or downloads a browser of its own; the network is closed.
 Every position reached by clicks is checked against `rulesdsl moves`. A
 screenshot of each bundled game's board is written to `screenshots/`
-(git-ignored).
+(git-ignored), and three pictures of the whole page (with their captions) to
+docs/gallery/web-*.png, which `python scripts/gallery.py` puts in docs/gallery.md.
 """
 
 from __future__ import annotations

@@ -228,4 +228,15 @@ def test_games_lists_every_bundled_game_with_its_title_and_options():
     lines = result.stdout.splitlines()
     assert [line.split()[0] for line in lines] == bundled_games()
     konane = next(line for line in lines if line.startswith("konane "))
-    assert "Konane" in konane and "options: rows cols misere" in konane
+    # rules/konane.rules: option rows = 3, cols = 4, misere = false
+    assert "Konane" in konane and konane.endswith("options: rows=3 cols=4 misere=false")
+    abalone = next(line for line in lines if line.startswith("abalone "))
+    assert abalone.endswith("options: rows=4 cols=4 captures=2 misere=false freeze=strict")  # rules/abalone.rules
+
+
+def test_a_misspelt_game_gets_did_you_mean():
+    result = run("play", "konnae")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "konnae: error: no such rule file or bundled game (did you mean 'konane'?)"
+    result = run("check", "abalon-hex")
+    assert "did you mean 'abalone-hex'?" in result.stderr

@@ -92,8 +92,13 @@ def test_the_readme_session_is_real():
     readme = (DOCS.parent / "README.md").read_text()
     block = readme.split("## A Konane session", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     command, *shown = block.rstrip("\n").split("\n")
-    assert command.startswith("$ rulesdsl play konane")
-    typed = [line.split("> ", 1)[1] for line in shown if line.startswith("white> ")]
+    assert command.startswith("$ rulesdsl play")
+    # Every line typed follows a prompt the transcript shows: the menu's, then white's (no hidden question).
+    typed = [line.split("> ", 1)[1] for line in shown if line.startswith(("white> ", "game [1]> "))]
+    # The README's first command is the same play, with no game named: the menu, Enter for its first entry.
+    first = readme.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert first.rstrip().endswith("rulesdsl play") and command == "$ rulesdsl play --depth 4"
+    assert shown[shown.index("game [1]> 1") + 1].startswith("Konane (rows=6, cols=6): ")
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
     done = subprocess.run(command[2:], shell=True, env=env, input="\n".join(typed) + "\n",
                           capture_output=True, text=True, timeout=120)

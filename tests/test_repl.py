@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.cli import repl
-from rulesdsl.cli.repl import PipedLines, choose_sides, humans_for, run_repl, side_question
+from rulesdsl.cli.repl import humans_for, run_repl
 from rulesdsl.interpreter.load import load_game
 
 START = '(w "" wbwb bwb- w-wb)'
@@ -171,13 +171,12 @@ def test_humans_for_names_symbols_and_numbers(konane):
     assert humans_for(konane, "none") == frozenset()
 
 
-def test_side_question_and_answers(konane):
-    state = konane.initial_state()
-    assert side_question(konane, state) == "Play as 1 (white, moves first) or 2 (black)? "
-    out = io.StringIO()
-    reader = PipedLines(io.StringIO("purple\n2\n"), out)
-    assert choose_sides(konane, state, reader, out) == {1}
-    assert "error: unknown player 'purple'" in out.getvalue()
+def test_no_side_is_asked_for_the_human_plays_first_and_is_told_how_to_change(konane):
+    code, text = play(konane, "quit\n", as_player=None)
+    assert code == 0
+    assert text.splitlines()[0] == ("Konane: you play white against the engine (depth 2). "
+                                    "Type help for commands; play black with --as black.")
+    assert "Play as" not in text and "white to move (you)" in text
 
 
 def test_history_size_is_shown(konane):
@@ -215,9 +214,9 @@ def test_interactive_session_uses_prompt_toolkit(konane):
 
     out = io.StringIO()
     with create_pipe_input() as keys:
-        keys.send_text("2\nmoves\nquit\n")
+        keys.send_text("moves\nquit\n")
         with create_app_session(input=keys, output=DummyOutput()):
-            code = run_repl(konane, as_player=None, depth=2, stdout=out, interactive=True)
+            code = run_repl(konane, as_player="2", depth=2, stdout=out, interactive=True)
     assert code == 0
     text = out.getvalue()
     assert "white plays b2-d2" in text
@@ -260,3 +259,51 @@ def test_load_takes_earlier_boards_for_a_game_that_forbids_repetition():
     # Stepping back to b2 would make the start board again: legal without history, not with it.
     assert "a2-b2" in first.split("legal move")[-1]
     assert "a2-b2" not in second.split("legal move")[-1]
+
+
+def test_an_unknown_word_is_an_unknown_command_not_a_cell(konane):
+    _, text = play(konane, "clear\nhlep\nb2-d2x\n")
+    reply = after(text, "white> clear\n").splitlines()[0]
+    assert reply.startswith("error: unknown command 'clear' (commands: moves, hint, value, why, trace, undo, ")
+    assert reply.endswith("; or a move, e.g. b2-d2)")  # the only legal move at the start (GAMES.md §1)
+    assert after(text, "white> hlep\n").startswith("error: unknown command 'hlep'; did you mean 'help'? (commands: ")
+    assert "unknown command" not in after(text, "white> b2-d2x\n").splitlines()[0]  # looks like a move
+
+
+def test_pass_is_a_move_word_not_an_unknown_command(konane):
+    _, text = play(konane, "pass\n")  # no go-again at the start: pass is not legal, but it is a move
+    reply = after(text, "white> pass\n").splitlines()[0]
+    assert reply.startswith("error: ") and "unknown command" not in reply
+
+
+def test_the_board_marks_where_the_last_move_landed_and_counts_captures(konane):
+    _, text = play(konane, "b2-d2\n", depth=1)
+    # GAMES.md §1 start: each side has 5 stones, none captured yet.
+    assert "white 5 on the board, captured 0; black 5 on the board, captured 0" in text
+    reply = after(text, "white> b2-d2\n")
+    black = [line.split()[-1] for line in reply.splitlines() if line.startswith("black plays ")]
+    assert black, reply
+    board = reply.split("white to move")[0]
+    for move in black:
+        if move != "pass":  # the cell each of black's jumps landed on is in brackets
+            target = move.split("-")[1]
+            row = [line for line in board.splitlines() if line.startswith(target[1])][0]
+            column = "abcd".index(target[0])
+            assert row[2 + 2 * column - 1] + row[2 + 2 * column + 1] == "()", (row, target)
+    # b2-d2 took one black stone; each black jump took one white stone.
+    jumps = sum(1 for m in black if m != "pass")
+    assert f"white {5 - jumps} on the board, captured 1; black 4 on the board, captured {jumps}" in reply
+
+
+def test_the_hint_says_what_its_score_means(konane):
+    _, text = play(konane, "hint\n", depth=1)
+    hint = after(text, "white> hint\n").splitlines()[0]
+    # depth 1 sees no end: the score is konane.rules' default evaluation (no evaluate block: mobility)
+    assert hint.startswith("hint: b2-d2 (score ")
+    assert hint.endswith(" from white's view: mobility 1, each white's minus black's)")
+
+
+def test_options_away_from_their_defaults_are_named_in_the_first_line():
+    game = load_game("konane", {"rows": "6", "cols": "6"})
+    _, text = play(game, "")
+    assert text.startswith("Konane (rows=6, cols=6): you play white against the engine")

@@ -94,7 +94,7 @@ def test_the_hint_says_what_its_score_means(api):
     score = hint["score"]
     # a forced result, or the evaluation (konane.rules has no evaluate block: mobility) from white's view
     assert score.startswith("white wins in ") or score.startswith("white loses in ") or (
-        "from white's view (mobility 1: white's minus black's)" in score), score
+        "from white's view: mobility 1, each white's minus black's" in score), score
 
 
 def test_every_bundled_game_is_described_with_tallies_and_colours(api):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulesdsl.errors import Diagnostic, RulesError, Span
+from rulesdsl.errors import Diagnostic, RulesError, Span, suggest
 from rulesdsl.interpreter.trial import check_all
-from rulesdsl.loader import find_rules, resolve
+from rulesdsl.loader import bundled_games, find_rules, resolve
 from rulesdsl.verify.examples import run_examples
 from rulesdsl.verify.selfcheck import selfcheck
 from rulesdsl.verify.suites import SUITE_SUFFIX, check_suite, rules_for, suite_for
@@ -53,8 +53,10 @@ def check_file(spec: str, playouts: int = 20, seed: int = 0, max_plies: int = 20
         spec = str(rules_for(Path(spec)))
     path = find_rules(spec)
     if path is None:
+        close = suggest(spec, bundled_games())
         missing = Diagnostic(Span(0, 0, file=spec), "no such rule file or bundled game", "E002",
-                             hint="give a path to a .rules file or a bundled game's name")
+                             hint=f"did you mean {close!r}?" if close else
+                             "give a path to a .rules file or a bundled game's name")
         return FileReport(spec, [missing])
     report = FileReport(str(path))
     suite_path = suite_for(path)
