@@ -3,7 +3,9 @@
 :func:`run_repl` draws the board with its coordinates, says whose turn it is,
 prints the position string and reads moves in the game's own notation, plus a
 few commands (``help`` lists them). A bad line gets a one-line message and the
-game goes on; end of input ends the session cleanly. The REPL never asks which
+game goes on; end of input ends the session cleanly. Messages about a typed
+line are part of the transcript (stdout, right after the prompt); only an
+error in the rule file itself (``file:line: error: ...``) goes to stderr. The REPL never asks which
 game it is playing: everything goes through the :class:`Game` interface.
 """
 
@@ -153,6 +155,7 @@ class Session:
         self.plies: list[Ply] = []
         self.shown = False  # the current position has been drawn
         self.drawn_at = 0  # how many plies had been played when the board was last drawn
+        self.marks: set[int] = set()  # the cells the last move landed on, bracketed on the board
         self.announced = False  # the result of the current position has been said
 
     # -- output ---------------------------------------------------------------
@@ -173,9 +176,10 @@ class Session:
     def show(self, turn_line: bool = True) -> None:
         """The board, whose turn it is (unless the game is over), and the position string."""
         game, state = self.game, self.state
-        self.say(render(game, state, self.landed()))
+        if self.drawn_at != len(self.plies):  # moves since the last drawing: mark where they landed
+            self.marks, self.drawn_at = self.landed(), len(self.plies)
+        self.say(render(game, state, self.marks))
         self.say(tally_line(game, state))
-        self.drawn_at = len(self.plies)
         if turn_line:
             self.say(self.turn_line())
         self.say(f"position: {game.format_position(state)}")
@@ -218,6 +222,7 @@ class Session:
         """Continue from another position (after ``load`` or ``undo``)."""
         self.game, self.state = game, state
         self.shown = self.announced = False
+        self.marks, self.drawn_at = set(), len(self.plies)
 
     # -- the loop -------------------------------------------------------------
     def run(self) -> int:

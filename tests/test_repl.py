@@ -307,3 +307,11 @@ def test_options_away_from_their_defaults_are_named_in_the_first_line():
     game = load_game("konane", {"rows": "6", "cols": "6"})
     _, text = play(game, "")
     assert text.startswith("Konane (rows=6, cols=6): you play white against the engine")
+
+
+def test_board_redraws_the_marks_and_undo_clears_them(konane):
+    _, text = play(konane, "b2-d2\nboard\nundo\n", depth=1)
+    redrawn = after(text, "white> board\n").split("white to move")[0]
+    assert "(" in redrawn and ")" in redrawn
+    back = after(text, "white> undo\n")
+    assert "3 w b w b\n2 b w b .\n1 w . w b\n" in back  # the start again, nothing in brackets
