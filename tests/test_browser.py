@@ -431,3 +431,19 @@ def test_a_narrow_window_screenshot_for_the_gallery(browser, url):
                          "goes under the board.")
     finally:
         at_width(browser, 1280)
+
+
+def test_a_drawn_position_goes_on_the_charts_draw_band(browser):
+    from selenium.webdriver.common.by import By
+
+    def values(game, state):  # a stand-in database: every move of every position draws
+        return {game.format_move(state, m): ("draw", None) for m in game.legal_moves(state)}
+
+    with web_server(("konane",), values=values) as base:
+        open_game(browser, base + "/", "konane")
+        assert browser.find_element(By.ID, "value").text == "Value: white to move: draw"
+        dot = browser.find_element(By.CSS_SELECTOR, "#chart-plot .point")
+        assert dot.get_attribute("fill") == "#d8a400" and dot.get_attribute("data-remoteness") is None
+        ends = {t.get_attribute("textContent")
+                for t in browser.find_elements(By.CSS_SELECTOR, '#chart-plot text[text-anchor="end"]')}
+        assert ends == {"move", "draw"}  # the y axis has the draw band only: no remoteness scale, nothing decided

@@ -187,18 +187,21 @@ function chartPoints() {  // the value of each position of the game so far, firs
   return seen.map((d, ply) => ({ ply, value: d.value, colours: d.colours, players: d.players }));
 }
 
-function drawChart() {
+function drawChart() {  // remoteness after each move, coloured by who is winning; draws on a band of their own
   const points = chartPoints();
-  const known = points.filter((p) => p.value && p.value.remoteness !== null && p.value.remoteness !== undefined);
+  const known = points.filter((p) => p.value);
   const box = $("chart-plot");
   box.textContent = "";
   $("chart").hidden = known.length === 0;
   if (known.length === 0) return;
-  const width = 400, height = 180, left = 34, right = 10, top = 20, bottom = 34;
+  const finite = (p) => p.value.remoteness !== null && p.value.remoteness !== undefined;
+  const draws = known.some((p) => !finite(p));
+  const width = 400, height = 180, left = 34, right = 10, top = 20, bottom = 34, band = draws ? 26 : 0;
   const maxPly = Math.max(4, points.length - 1);
-  const maxR = Math.max(2, ...known.map((p) => p.value.remoteness));
+  const maxR = Math.max(2, ...known.filter(finite).map((p) => p.value.remoteness));
   const x = (ply) => left + (ply / maxPly) * (width - left - right);
-  const y = (r) => top + (1 - r / maxR) * (height - top - bottom);
+  const y = (p) => finite(p) ? top + band + (1 - p.value.remoteness / maxR) * (height - top - band - bottom)
+    : top + band / 2;
   const svg = svgElement("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     "font-size": 11, "font-family": "sans-serif", class: "value-chart" });
   svg.append(svgElement("rect", { x: left, y: top, width: width - left - right, height: height - top - bottom,
@@ -206,30 +209,37 @@ function drawChart() {
   const label = (text, attrs) => { const t = svgElement("text", attrs); t.textContent = text; svg.append(t); };
   label("remoteness (plies to the end)", { x: left, y: top - 6, fill: "#555" });
   label("move", { x: width - right, y: height - 4, "text-anchor": "end", fill: "#555" });
-  for (const r of [0, maxR]) label(String(r), { x: left - 8, y: y(r) + 4, "text-anchor": "end", fill: "#555" });
-  for (const ply of [0, points.length - 1]) label(String(ply), { x: x(ply), y: height - bottom + 14, "text-anchor": "middle", fill: "#555" });
+  const tick = (text, at) => label(text, { x: left - 8, y: at + 4, "text-anchor": "end", fill: "#555" });
+  if (known.some(finite)) for (const r of [0, maxR]) tick(String(r), y({ value: { remoteness: r } }));
+  if (draws) tick("draw", top + band / 2);
+  for (const ply of [0, points.length - 1]) {
+    label(String(ply), { x: x(ply), y: height - bottom + 14, "text-anchor": "middle", fill: "#555" });
+  }
   let path = "";
-  for (const p of known) path += `${path ? "L" : "M"}${x(p.ply).toFixed(1)},${y(p.value.remoteness).toFixed(1)}`;
+  for (const p of known) path += `${path ? "L" : "M"}${x(p.ply).toFixed(1)},${y(p).toFixed(1)}`;
   svg.append(svgElement("path", { d: path, fill: "none", stroke: "#999", "stroke-width": 1.5 }));
   const winners = new Map();
   for (const p of known) {
     const index = p.value.winner ? p.players.indexOf(p.value.winner) : -1;
-    const fill = index >= 0 ? p.colours[index] : VALUE_COLOURS.draw;
-    const dot = svgElement("circle", { cx: x(p.ply), cy: y(p.value.remoteness), r: 5, fill, stroke: "#333",
-      "stroke-width": 1.2, class: "point" });
+    const fill = index >= 0 ? p.colours[index] : p.value.value === "lose" || p.value.value === "win" ? "#999"
+      : VALUE_COLOURS.draw;
+    const dot = svgElement("circle", { cx: x(p.ply), cy: y(p), r: 5, fill, stroke: "#333", "stroke-width": 1.2,
+      class: "point" });
     dot.dataset.ply = p.ply;
     dot.dataset.winner = p.value.winner || "";
-    dot.dataset.remoteness = p.value.remoteness;
+    if (finite(p)) dot.dataset.remoteness = p.value.remoteness;
     const tip = svgElement("title", {});
-    tip.textContent = `after move ${p.ply}: ${p.value.winner ? p.value.winner + " wins" : "draw"} in ${p.value.remoteness}`;
+    tip.textContent = `after move ${p.ply}: ` + (finite(p)
+      ? `${p.value.winner ? p.value.winner + " wins" : p.value.value} in ${p.value.remoteness}` : "a draw");
     dot.append(tip);
     svg.append(dot);
-    winners.set(p.value.winner || "draw", fill);
+    winners.set(p.value.winner || (finite(p) ? "?" : "draw"), fill);
   }
   let at = left;
   for (const [who, fill] of winners) {  // the key: one swatch per side seen winning
     svg.append(svgElement("circle", { cx: at + 5, cy: height - 8, r: 5, fill, stroke: "#333" }));
-    label(who === "draw" ? "draw" : `${who} winning`, { x: at + 13, y: height - 4, fill: "#333" });
+    label(who === "draw" ? "draw" : who === "?" ? "decided" : `${who} winning`, { x: at + 13, y: height - 4,
+      fill: "#333" });
     at += 100;
   }
   box.append(svg);
