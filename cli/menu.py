@@ -33,7 +33,7 @@ class Choice:
     about: str
 
     def label(self) -> str:
-        """``Konane (rows=6, cols=6)``."""
+        """``TITLE (rows=6, cols=6)``: the title, then the settings."""
         return self.title + (f" ({', '.join(self.settings)})" if self.settings else "")
 
 
