@@ -65,3 +65,19 @@ def test_a_position_needs_a_game():
     done = subprocess.run([sys.executable, "-m", "rulesdsl.cli.main", "play", "--position", "(w)"], input="",
                           capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
     assert done.returncode == 2 and "need a game" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_menu_at_a_terminal_reads_with_prompt_toolkit():
+    from prompt_toolkit.application.current import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from rulesdsl.cli.repl import TerminalLines
+
+    out = io.StringIO()
+    with create_pipe_input() as keys:
+        keys.send_text("2\n")
+        with create_app_session(input=keys, output=DummyOutput()):
+            choice = menu.ask(TerminalLines(), out)
+    assert choice == menu.choices()[1]
+    assert out.getvalue().startswith("Which game?")
