@@ -17,7 +17,9 @@ from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
+from rulesdsl.interpreter.regions import build_regions, build_tracks
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
+from rulesdsl.interpreter.scores import compile_scores
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
 from rulesdsl.limits import MAX_CELLS
@@ -129,6 +131,10 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
                     owner, kind, symbol, forward, sets, promotions, neutral, dict(options))
+    tables.regions = build_regions(active.all(m.Region), geometry, player_names, options)
+    tables.tracks = build_tracks(active.all(m.Track), geometry)
+    counts = active.first(m.Counts)
+    tables.counted = counts.kind if counts else None
     hand = active.first(m.Hand)
     if hand is not None:
         tables.hand_kind = hand.kind
@@ -178,7 +184,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     # -- the end ---------------------------------------------------------------
 
     conditions = ConditionCompiler(tables, options, start_board_text, legality.nobody_moves)
-    end_rules = compile_end_rules(active.first(m.End), conditions, tables)
+    scores = compile_scores(active.first(m.Score), conditions, tables)
+    end_rules = compile_end_rules(active.first(m.End), conditions, tables, scores)
     reasons = [_reason(resolved, rule) for _, _, rule in end_rules]
     fired = [EndRuleRef(number, rule.span) for number, (_, _, rule) in enumerate(end_rules, start=1)]
 
@@ -267,6 +274,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         resolved=resolved,
         _compiled=compiled,
         _outcome=outcome,
+        _scores=scores,
+        counted=tables.counted,
     )
 
 

@@ -14,6 +14,7 @@ from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, ExprError, Value, evaluate
 from rulesdsl.interpreter.cells import cells_holding
+from rulesdsl.interpreter.counts import count_of
 from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.tables import Tables
 
@@ -48,7 +49,7 @@ class ConditionCompiler(m.ExprVisitor):
     """Turns end-rule expressions into closures: one ``visit_<Node>`` per kind of node."""
 
     # The functions _call compiles: those of rulesdsl.vocabulary.FUNCTIONS (tests/test_vocabulary.py).
-    FUNCTIONS = ("count", "lost")
+    FUNCTIONS = ("count", "lost", "total")
 
     def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
                  nobody_moves: Callable[[State], bool]):
@@ -145,6 +146,8 @@ class ConditionCompiler(m.ExprVisitor):
         kind = expr.args[1] if len(expr.args) > 1 else None
         if expr.function not in self.FUNCTIONS:
             raise RulesdslError(f"no compiled form for the function {expr.function!r}", expr.span)
+        if expr.function == "total":
+            return region_total(player_ref(who, self.tables), self.tables, kind or "")
         count = self.counter(who, kind)
         if expr.function == "count":
             return lambda state, moves: count(state)[1]
@@ -317,6 +320,20 @@ class ConditionCompiler(m.ExprVisitor):
         return on_far_row
 
 
+def region_total(ref: PlayerOf, tables: Tables, region: str) -> Condition:
+    """``total(PLAYER REGION)``: the counted pieces on PLAYER's cells of REGION (an ordinary piece counts 1)."""
+    if region not in tables.regions:
+        raise RulesdslError(f"total(): no region {region!r} holds for these options")
+    per_player = [tuple(sorted(cells)) for cells in tables.regions[region]]
+    empty = tables.empty
+
+    def total(state: State, moves: MovesThunk) -> int:
+        board = state.board
+        return sum(count_of(board[c]) or (board[c] != empty) for c in per_player[ref(state)])
+
+    return total
+
+
 def board_side(geometry, side: str) -> list[int]:
     """The cells of a side: the highest (``top``) or lowest (``bottom``) cell of each column, the first
     (``left``) or last (``right``) cell of each row."""
@@ -349,12 +366,30 @@ def straight_lines(tables: Tables, length: int) -> list[tuple[int, ...]]:
     return lines
 
 
-def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Tables):
+def best_score(scores: Callable[[State], tuple[int, ...]] | None, rule: m.EndRule) -> Callable[[State], int | None]:
+    """``best score wins``: the player with the highest score (``loses``: the lowest); a tie is a draw."""
+    if scores is None:
+        raise RulesdslError("'best score' needs a 'score' statement giving each player's score", rule.span)
+    sign = 1 if rule.result == "wins" else -1
+
+    def decide(state: State) -> int | None:
+        points = [sign * p for p in scores(state)]
+        best = max(points)
+        return points.index(best) if points.count(best) == 1 else None
+
+    return decide
+
+
+def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Tables,
+                      scores: Callable[[State], tuple[int, ...]] | None = None):
     """``[(condition, decide(state) -> winner or None)]`` in the file's order."""
     compiled = []
     opponent = tables.seats.opponent
     for rule in end.rules if end else ():
         condition = compiler.compile(rule.condition)
+        if rule.by_score:
+            compiled.append((condition, best_score(scores, rule), rule))
+            continue
         if rule.result == "draw":
             compiled.append((condition, None, rule))
             continue

@@ -63,6 +63,7 @@ class Move(NamedTuple):
     captures: int = 0
     path: tuple[int, ...] = ()
     heading: int = -1
+    bonus: bool = False  # the mover moves again after it (a seed sown into the store, a box closed)
 
 
 PASS_ACTION = "pass"
@@ -180,6 +181,10 @@ class Game:
     _compiled: CompiledFast | None = None
     # the result without the move list (only whether a move exists), or None: status(state)[1]
     _outcome: Callable[[State], Outcome | None] | None = None
+    # each player's score in a position (``score``), or None when the game keeps none
+    _scores: Callable[[State], tuple[int, ...]] | None = None
+    # what the board counts (``counts KIND``), or None
+    counted: str | None = None
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:
@@ -287,6 +292,16 @@ class Game:
     def has_fast_playout(self) -> bool:
         """True when :meth:`playout` and :meth:`perft` run a compiled kernel for this game's positions."""
         return self._compiled is not None and self._compiled.available()
+
+    # -- scores --------------------------------------------------------------
+    @property
+    def has_scores(self) -> bool:
+        """True when the rules give each player a score (``score``)."""
+        return self._scores is not None
+
+    def scores(self, state: State) -> tuple[int, ...] | None:
+        """Each player's score in ``state`` (in player order), or ``None`` when the game keeps none."""
+        return self._scores(state) if self._scores is not None else None
 
     # -- evaluation ----------------------------------------------------------
     def evaluate(self, state: State, player: int) -> float:

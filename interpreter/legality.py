@@ -240,6 +240,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         passed = turns + 1 if counts_turns else 0  # the turns played once the other player is to move
         if move.action == PASS_ACTION:
             return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
+        if move.bonus:  # the move earns the mover another turn (``again in``, ``enclosing ... again``)
+            return State(board, state.turn, NO_CELL, history, -1, quiet, hand, turns)
         if second and state.last == NO_CELL and (run is None or run(board, move.target) >= after_row):
             cont = State(board, state.turn, move.target, history, -1, quiet, hand, turns)
             found = own_moves(cont)

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 
 from rulesdsl.errors import MoveError, PositionError
+from rulesdsl.interpreter.counts import MAX_COUNT, cell_text, count_symbol, is_count
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.history import History
 from rulesdsl.interpreter.tables import Tables
@@ -41,6 +42,9 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
     shape = geometry.shape
     nplayers = len(tables.player_names)
     around = board_in_position(tables, fields)
+    counted = tables.counted is not None
+    board_at = sum(1 for f in fields if f not in ("rows", "board"))  # the board's words come last
+    joiner, shown = (",", cell_text) if counted else ("", str)
 
     def fail(text: str, why: str) -> PositionError:
         return PositionError(f"bad position {text!r}: {why}")
@@ -50,6 +54,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         if not (raw.startswith("(") and raw.endswith(")")):
             raise fail(text, "expected it in parentheses, like " + example())
         words = raw[1:-1].split()
+        if counted:  # a counting board writes its cells comma-separated, a count as a number
+            words = words[:board_at] + [_counted_word(text, w, tables.empty) for w in words[board_at:]]
         turn, last, last_word = None, NO_CELL, '""'
         hand: tuple[int, ...] | None = None
         cells: list[str] = []
@@ -99,7 +105,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
             if found is None:
                 raise fail(text, f"{last_word!r} is not a cell")
             last = found
-        bad = sorted({ch for ch in cells if ch not in legal})
+        bad = sorted({ch for ch in cells if ch not in legal and not (counted and is_count(ch))})
         if bad:
             raise fail(text, f"unknown piece symbol {bad[0]!r} (expected one of {''.join(sorted(legal))})")
         board = "".join(cells)
@@ -122,12 +128,28 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
             elif field == "hand":
                 parts.append("/".join(str(n) for n in state.hand or (0,) * nplayers))
             elif field == "rows":
-                parts.extend("".join(board[c] for c in row) for row in rows)
+                parts.extend(joiner.join(shown(board[c]) for c in row) for row in rows)
             else:
-                parts.append("".join(board[c] for row in rows for c in row))
+                parts.append(joiner.join(shown(board[c]) for row in rows for c in row))
         return "(" + " ".join(parts) + ")"
 
     return parse, format_
+
+
+def _counted_word(text: str, word: str, empty: str) -> str:
+    """A row of a counting board (``-,4,4,12``) as board characters; raises :class:`PositionError`."""
+    out = []
+    for item in word.split(","):
+        if item.isdigit():
+            if int(item) >= MAX_COUNT:
+                raise PositionError(f"bad position {text!r}: {item} is more than a cell can hold")
+            out.append(count_symbol(int(item), empty))
+        elif len(item) == 1:
+            out.append(item)
+        else:
+            raise PositionError(f"bad position {text!r}: {item!r} is neither a number nor one piece symbol "
+                                "(cells are written comma-separated, like -,4,4,0)")
+    return "".join(out)
 
 
 def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str], str]:

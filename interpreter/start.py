@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from rulesdsl import model as m
 from rulesdsl.errors import PositionError
 from rulesdsl.expr import Value, evaluate
+from rulesdsl.interpreter.counts import MAX_COUNT, count_symbol
 from rulesdsl.interpreter.tables import Tables
 
 
@@ -16,6 +17,14 @@ def start_board(layout: m.StartLayout, tables: Tables, options: Mapping[str, Val
     cells = [tables.empty] * len(geometry.cells)
     env = dict(options)
     for item in layout.items:
+        if item.amount is not None:  # put N KIND in REGION: a count on each cell of the region
+            amount = evaluate(item.amount, options)
+            if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount < MAX_COUNT:
+                raise PositionError(f"put {amount!r} {item.kind}: a cell holds a whole number of pieces, from 0 "
+                                    f"to {MAX_COUNT - 1}", item.span)
+            for index in sorted(frozenset().union(*tables.regions[item.region])):
+                _place(cells, index, count_symbol(amount, tables.empty), item, tables)
+            continue
         if item.kind is not None and item.where is not None:
             sym = tables.placed_symbol(tables.player_index(item.player), item.kind)
             for cell in geometry.cells:

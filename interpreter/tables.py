@@ -37,6 +37,9 @@ class Tables:
     options: Mapping[str, Value] = field(default_factory=dict)  # the option values it was compiled for
     hand_kind: str | None = None  # the kind of piece players hold in hand (``hand``), if any
     hand_start: int = 0  # how many each player holds at the start
+    counted: str | None = None  # the kind a cell holds any number of (``counts KIND``), if any
+    regions: dict[str, tuple[frozenset[int], ...]] = field(default_factory=dict)  # name -> cells per player
+    tracks: dict[str, tuple[int, ...]] = field(default_factory=dict)  # name -> cells in cyclic order
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/seats.py)
 
@@ -63,6 +66,10 @@ class Tables:
     def placed_symbol(self, player: int, kind: str) -> str | None:
         """The symbol ``player`` puts down when placing a KIND: its own, or the neutral one."""
         return self.symbol.get((player, kind), self.neutral.get(kind))
+
+    def region(self, name: str, player: int) -> frozenset[int]:
+        """The cells of a region that belong to ``player``."""
+        return self.regions[name][player]
 
     def neighbours(self, vector: Vector) -> tuple[int, ...]:
         """For each cell, the neighbour along ``vector`` (-1 off the board); cached."""

@@ -11,6 +11,7 @@ from string import ascii_letters
 
 from rulesdsl import model as m
 from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
+from rulesdsl.counting_checks import CountingChecks
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
@@ -39,7 +40,7 @@ STATEMENT_WORDS = {
 }
 
 
-class Checker(TypeChecks, Lints):
+class Checker(TypeChecks, Lints, CountingChecks):
     """Names, structure and values of one resolved rule file; types and warnings come from
     the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
 
@@ -63,6 +64,7 @@ class Checker(TypeChecks, Lints):
         self.check_start()
         self.check_moves()
         self.check_promotions()
+        self.check_counting()
         self.check_end()
         self.check_evaluate()
         self.check_guards()
@@ -587,9 +589,13 @@ class ConditionChecks(m.ExprVisitor):
             c.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
         elif not 1 <= len(expr.args) <= 2:
             c.error(expr.span, f"{expr.function}() takes a player and an optional piece kind", "E071")
+        elif expr.function == "total" and len(expr.args) != 2:
+            c.error(expr.span, "total() takes a player and a region: total(PLAYER REGION)", "E071")
         else:
             c.player_ref(expr.span, expr.args[0])
-            if len(expr.args) == 2:
+            if expr.function == "total":
+                c.region_ref(expr.span, expr.args[1])
+            elif len(expr.args) == 2:
                 c.check_piece(expr.span, expr.args[1], None)
 
     def visit_HasNone(self, expr: m.HasNone) -> None:

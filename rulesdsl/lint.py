@@ -26,6 +26,8 @@ class Lints(Findings):
                     sets.update([rule.falling.name] if rule.falling else [])
                     names += names_in(rule.guard) if rule.guard is not None else []
                     names += [ref for e in (rule.when, rule.spared) if e is not None for ref in names_in(e)]
+                    kinds.update([rule.enclose.kind] if rule.enclose else [])
+                    sets.update([rule.sow.capture.name] if rule.sow and rule.sow.capture else [])
                 if isinstance(stmt, m.Then) and stmt.after_row is not None:
                     names += names_in(stmt.after_row)
             elif isinstance(stmt, m.Hand):
@@ -44,7 +46,12 @@ class Lints(Findings):
                 for item in stmt.items:
                     kinds.update([item.kind] if item.kind else [])
                     names += names_in(item.where) if item.where is not None else []
+                    names += names_in(item.amount) if item.amount is not None else []
                     names += [ref for cell in item.cells for expr in cell.xy or () for ref in names_in(expr)]
+            elif isinstance(stmt, m.Region) and stmt.where is not None:
+                names += names_in(stmt.where)
+            elif isinstance(stmt, m.Score):
+                names += [ref for _, expr, _ in stmt.parts for ref in names_in(expr)]
             elif isinstance(stmt, m.End):
                 names += [ref for rule in stmt.rules for ref in names_in(rule.condition)]
                 sets.update(name for rule in stmt.rules for name in directions_in(rule.condition))

@@ -339,6 +339,8 @@ class StartItem:
     player: str | None
     where: Expr | None = None
     cells: tuple[CellRef, ...] = ()
+    amount: Expr | None = None  # ``put N KIND in REGION``: N counted pieces on each cell of the region
+    region: str | None = None
 
 
 @dataclass(frozen=True)
@@ -379,6 +381,72 @@ class MoveRule(Statement):
     when: Expr | None = None  # only in positions where this condition holds (``when count(mover) == 3``)
     spared: Expr | None = None  # remove: pieces in this many in a row are spared, unless all are
     option_spans: tuple[tuple[str, Span], ...] = ()
+    region: str | None = None  # place in REGION: only on the cells of that region
+    enclose: Enclose | None = None  # place ... enclosing KIND in REGION [again]
+    sow: Sow | None = None  # the sowing rule's track and effects
+
+
+@dataclass(frozen=True)
+class Enclose:
+    """``enclosing KIND in REGION [again]``: after a placement, each empty cell of REGION next to it whose
+    every neighbour is occupied gets the mover's KIND (with ``again``: the mover then moves again)."""
+
+    span: Span
+    kind: str
+    region: str
+    again: bool
+
+
+@dataclass(frozen=True)
+class Sow:
+    """``sow KIND from REGION along TRACK [skipping REGION] [again in REGION] [capture DIR into REGION]``."""
+
+    span: Span
+    origin: str  # the mover's region sown from
+    track: str
+    skip: str | None = None  # the other players' cells of this region are passed over
+    again_in: str | None = None  # the last seed in the mover's cell of this region: the mover moves again
+    capture: DirRef | None = None  # the last seed alone in an own origin cell: take it and the cell this way
+    into: str | None = None  # ... into the mover's (one) cell of this region
+
+
+@dataclass(frozen=True)
+class Region(Statement):
+    """``region NAME where EXPR`` (the same cells for everyone) or ``region NAME PLAYER CELLS, ...``."""
+
+    name: str
+    where: Expr | None = None
+    cells: tuple[tuple[str, tuple[tuple[str, Span], ...]], ...] = ()  # (player, cells) per player
+
+    @property
+    def key(self) -> str:
+        return f"region {self.name}"
+
+
+@dataclass(frozen=True)
+class Track(Statement):
+    """``track NAME CELLS``: a cyclic order of cells (sowing goes from each to the next, the last to the first)."""
+
+    name: str
+    cells: tuple[tuple[str, Span], ...]
+
+    @property
+    def key(self) -> str:
+        return f"track {self.name}"
+
+
+@dataclass(frozen=True)
+class Counts(Statement):
+    """``counts KIND``: a cell holds any number of KIND pieces (seeds), written as a number."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
+class Score(Statement):
+    """``score PLAYER EXPR, ...``: each player's points, worked out from the position."""
+
+    parts: tuple[tuple[str, Expr, Span], ...]
 
 
 @dataclass(frozen=True)
@@ -458,7 +526,7 @@ class EndRule:
     player: str | None  # None for a draw
     result: str  # "wins", "loses", "draw"
     condition: Expr
-
+    by_score: bool = False  # ``best score wins if``: the winner is the player with the highest score
 
 @dataclass(frozen=True)
 class End(Statement):

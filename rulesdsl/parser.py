@@ -330,12 +330,67 @@ class _Builder(Transformer):
                           option_spans=tuple(spans), **fields)
 
     def place_rule(self, meta, items):
-        kind, reach, falling, flanking, when, guard = items
+        kind, reach, region, falling, flanking, enclose, when, guard = items
         action, dirs, spans = reach if reach is not None else (None, (), ())
         from_hand = action == "hand"
         return m.MoveRule(self._span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
                           reach=None if from_hand else action, from_hand=from_hand, option_spans=spans,
-                          when=when, guard=guard)
+                          when=when, guard=guard, region=region, enclose=enclose)
+
+    def place_in(self, meta, items):
+        return str(items[0])
+
+    def enclose(self, meta, items):
+        return m.Enclose(self._span(meta), str(items[0]), str(items[1]), items[2] is not None)
+
+    def bonus(self, meta, items):
+        return True
+
+    def sow_rule(self, meta, items):
+        kind, origin, track, *options, when, guard = items
+        found: dict = {}
+        for name, value in options:
+            found[name] = value
+        capture, into = found.get("capture", (None, None))
+        sow = m.Sow(self._span(meta), str(origin), str(track), found.get("skip"), found.get("again"), capture, into)
+        return m.MoveRule(self._span(meta), str(kind), "sow", (), sow=sow, when=when, guard=guard)
+
+    def sow_skip(self, meta, items):
+        return "skip", str(items[0])
+
+    def sow_again(self, meta, items):
+        return "again", str(items[0])
+
+    def sow_capture(self, meta, items):
+        return "capture", (items[0], str(items[1]))
+
+    def region_where(self, meta, items):
+        return m.Region(self._span(meta), str(items[0]), where=items[1], guard=items[2])
+
+    def region_cells(self, meta, items):
+        name, *parts, guard = items
+        return m.Region(self._span(meta), str(name), cells=tuple(parts), guard=guard)
+
+    def region_part(self, meta, items):
+        return str(items[0]), tuple((str(t), self._tspan(t)) for t in items[1:])
+
+    def track_stmt(self, meta, items):
+        name, *cells, guard = items
+        return m.Track(self._span(meta), str(name), tuple((str(t), self._tspan(t)) for t in cells), guard=guard)
+
+    def counts_stmt(self, meta, items):
+        return m.Counts(self._span(meta), str(items[0]), guard=items[1])
+
+    def score_stmt(self, meta, items):
+        *parts, guard = items
+        return m.Score(self._span(meta), tuple(parts), guard=guard)
+
+    def score_part(self, meta, items):
+        return str(items[0]), items[1], self._span(meta)
+
+    def put_in(self, meta, items):
+        amount, kind, region = items
+        return m.StartItem(self._span(meta), str(kind), None, amount=amount, region=str(region))
 
     def reach_last(self, meta, items):
         return str(items[0]), items[1], (("from last", self._span(meta)),)
@@ -423,6 +478,9 @@ class _Builder(Transformer):
 
     def end_draw(self, meta, items):
         return m.EndRule(self._span(meta), None, "draw", items[0])
+
+    def end_best_score(self, meta, items):
+        return m.EndRule(self._span(meta), None, str(items[0]), items[1], by_score=True)
 
     def evaluate_stmt(self, meta, items):
         return m.Evaluate(self._span(meta), tuple(items[1:]), guard=items[0])

@@ -72,11 +72,14 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying")),
     Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line"), reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
-    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last", "from hand"),
+    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last", "from hand",
+                                                                  "in", "enclosing"),
            moves_a_piece=False, verb_first=True),
     Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
     Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
            moves_a_piece=False, verb_first=True),
+    Action("sow", "every counted piece of one of the mover's cells, one a cell along a track (`sow KIND from "
+           "REGION along TRACK`)", ("skipping", "again in", "capture into"), moves_a_piece=False, verb_first=True),
 )}
 
 MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
@@ -95,6 +98,13 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("from last", "`from last step|slide DIRECTIONS`"),
     Modifier("from hand", "`from hand`: the piece comes from the player's hand (`hand KIND N`); while the player "
              "to move has pieces in hand, placing one is their only move"),
+    Modifier("in", "`in REGION`: only on the empty cells of the mover's REGION"),
+    Modifier("enclosing", "`enclosing KIND in REGION [again]`: each empty cell of REGION next to the placed piece "
+             "whose neighbours are all occupied gets the mover's KIND; with `again` the mover moves again"),
+    Modifier("skipping", "`skipping REGION`: the sowing passes over the other players' cells of REGION"),
+    Modifier("again in", "`again in REGION`: the last seed in the mover's cell of REGION: the mover moves again"),
+    Modifier("capture into", "`capture DIRECTION into REGION`: the last seed alone in one of the mover's empty "
+             "cells, with seeds in the cell one step along DIRECTION: both go to the mover's cell of REGION"),
     Modifier("except", "`except N in a row`: pieces standing in N in a row are spared, unless every one is"),
 )}
 
@@ -138,6 +148,8 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("count", "how many pieces (of KIND) PLAYER has on the board and in hand (`hand`)"),
+    Function("total", "how many counted pieces (`counts`) lie on PLAYER's cells of REGION (any other piece counts "
+             "one)", "PLAYER REGION"),
     Function("lost", "how many pieces (of KIND) PLAYER has fewer than in the start position for the options "
              "in force"),
 )}
