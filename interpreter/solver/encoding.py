@@ -116,6 +116,9 @@ def check_solvable(game: Game, state: State) -> None:
                          "the solver cannot solve it")
     if len(game.players) != 2:
         raise SolveError("the solver handles two-player games only")
+    if game.counted is not None:
+        raise SolveError(f"this game's cells hold counts of {game.counted} (counts), which the solver's position "
+                         "key does not hold; the solver cannot solve it")
     unkept = _unkept_state(game)
     if unkept:
         raise SolveError(f"this game's future depends on {unkept}, which the solver's position key does not "
