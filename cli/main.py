@@ -113,16 +113,20 @@ def moves(file, settings, position, history, as_json, why) -> None:
         click.echo(json.dumps(answer.as_dict()) if as_json else answer.text())
         return
     found, outcome = game.status(state)
+    scores = game.scores(state)
+    scored = {"scores": {p.name: n for p, n in zip(game.players, scores)}} if scores is not None else {}
     if outcome is not None:  # a finished game has no moves: say how it ended
         winner = game.players[outcome.winner].name if outcome.winner is not None else None
         if as_json:
-            click.echo(json.dumps({"over": True, "moves": [], "winner": winner, "reason": outcome.reason}))
+            click.echo(json.dumps({"over": True, "moves": [], "winner": winner, "reason": outcome.reason,
+                                   **scored}))
         else:
             click.echo(f"game over: {f'{winner} wins' if winner else 'draw'} ({outcome.reason})")
         return
     rows = [(game.format_move(state, mv), game.format_position(game.apply(state, mv))) for mv in found]
     if as_json:
-        click.echo(json.dumps({"over": False, "moves": [{"move": mv, "position": pos} for mv, pos in rows]}))
+        click.echo(json.dumps({"over": False, "moves": [{"move": mv, "position": pos} for mv, pos in rows],
+                               **scored}))
     else:
         for mv, pos in rows:
             click.echo(f"{mv}\t{pos}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 
+from rulesdsl.interpreter.counts import cell_text
 from rulesdsl.interpreter.game import Game, State
 from rulesdsl.interpreter.geometry import Cell, Geometry
 
@@ -108,7 +109,8 @@ def render(game: Game, state: State, marked: Collection[int] = ()) -> str:
     """
     geometry = game.geometry
     row_labels, col_labels = axis_labels(geometry)
-    widest = max((len(t) for t in col_labels.values()), default=1)
+    marks = [EMPTY_MARK if sym == game.empty else cell_text(sym) for sym in state.board]  # a count as its number
+    widest = max((len(t) for t in (*col_labels.values(), *marks)), default=1)
     unit = max(1, (widest + 2) // 2)  # characters per half cell: labels never touch
 
     def column(x: int, y: int) -> int:
@@ -119,9 +121,8 @@ def render(game: Game, state: State, marked: Collection[int] = ()) -> str:
     lowest: dict[int, int] = {}
     leftmost: dict[int, int] = {}  # per row, gathered in the same pass: a redraw is linear in cells
     for cell in geometry.cells:
-        symbol = state.board[cell.index]
-        mark = EMPTY_MARK if symbol == game.empty else symbol
-        canvas.write(maxy - cell.y, column(cell.x, cell.y), mark)
+        mark = marks[cell.index]
+        canvas.write(maxy - cell.y, column(cell.x, cell.y) - (len(mark) - 1) // 2, mark)
         lowest[cell.x] = min(lowest.get(cell.x, cell.y), cell.y)
         leftmost[cell.y] = min(leftmost.get(cell.y, cell.x), cell.x)
     if geometry.has_lines:

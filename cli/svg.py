@@ -22,6 +22,7 @@ import math
 from html import escape
 
 from rulesdsl.cli.render import axis_labels, line_segments
+from rulesdsl.interpreter.counts import count_of, is_count
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
 
 UNIT = 40.0  # distance between neighbouring cell centres along a row, in SVG units
@@ -140,6 +141,9 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     out.append('<g stroke-width="2">')
     for cell in geometry.cells:
         symbol = state.board[cell.index]
+        if is_count(symbol):  # a cell holding counted pieces (seeds): one disc with the number on it
+            out.extend(_count_disc(layout, cell, radius, count_of(symbol), interactive))
+            continue
         if symbol == game.empty or symbol not in game.piece_names:
             continue
         kind, owner = game.piece_names[symbol]
@@ -167,6 +171,17 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     out.extend(_labels(game, layout))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _count_disc(layout: Layout, cell, radius: float, count: int, interactive: bool) -> list[str]:
+    """A neutral disc with the number of pieces the cell holds."""
+    fill, stroke = NEUTRAL
+    cx, cy = layout.centres[cell.index]
+    attrs = f' data-cell="{escape(cell.name)}" data-count="{count}" class="piece" pointer-events="none"' \
+        if interactive else f' data-count="{count}"'
+    return [f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" fill="{fill}" stroke="{stroke}"{attrs}/>',
+            f'<text x="{_num(cx)}" y="{_num(cy + 5)}" font-size="15" text-anchor="middle" fill="#222" '
+            f'pointer-events="none">{count}</text>']
 
 
 def _last_move_rings(layout: Layout, marked: set[int]) -> list[str]:

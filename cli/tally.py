@@ -1,11 +1,12 @@
-"""What the screens say beside a board: each player's pieces and captures, and a rule file's opening words.
+"""What the screens say beside a board: each player's score, pieces and captures, and a rule file's opening words.
 
 Nothing here names a game. A player's pieces are the cells holding a symbol
 the player owns (plus pieces in hand, for games with a hand). Captures are
 counted only for games whose moves can take pieces (a rule with ``capture``,
 a ``push``, a ``remove``, or a move onto an ``enemy``): the pieces a player
 has lost since the start, which the other players captured. Placement games
-(whose pieces come from nowhere) show their pieces only.
+(whose pieces come from nowhere) show their pieces only. Games with a
+``score`` statement show each player's score first.
 """
 
 from __future__ import annotations
@@ -25,18 +26,21 @@ class Tally:
 
     player: str
     symbol: str
-    on_board: int
+    on_board: int | None  # None: the player owns no kind of piece (every piece is neutral, seeds say)
     in_hand: int | None
     captured: int | None  # None: the game's moves take no pieces
+    score: int | None = None  # None: the game keeps no score (``score``)
 
     def as_dict(self) -> dict[str, object]:
         """For JSON."""
         return {"player": self.player, "symbol": self.symbol, "onBoard": self.on_board,
-                "inHand": self.in_hand, "captured": self.captured}
+                "inHand": self.in_hand, "captured": self.captured, "score": self.score}
 
     def text(self) -> str:
         """``white 7 on the board, captured 2`` (the parts the game has)."""
-        parts = [f"{self.on_board} on the board"]
+        parts = [f"score {self.score}"] if self.score is not None else []
+        if self.on_board is not None:
+            parts.append(f"{self.on_board} on the board")
         if self.in_hand is not None:
             parts.append(f"{self.in_hand} in hand")
         if self.captured is not None:
@@ -77,7 +81,10 @@ def tallies(game: Game, state: State) -> list[Tally]:
         has = [a + b for a, b in zip(now, hand or [0] * players)]
         lost = [max(0, a - b) for a, b in zip(had, has)]
         captured = [sum(lost) - lost[p] for p in range(players)]
-    return [Tally(p.name, p.symbol, now[p.index], hand[p.index] if hand is not None else None, captured[p.index])
+    scores = game.scores(state)
+    owning = {owner for owner in owners.values()}
+    return [Tally(p.name, p.symbol, now[p.index] if p.index in owning else None, hand[p.index] if hand is not None else None, captured[p.index],
+                  scores[p.index] if scores is not None else None)
             for p in game.players]
 
 

@@ -149,12 +149,15 @@ function showPlayers(data) {
     name.textContent = tally.player;
     const facts = document.createElement("span");
     facts.className = "facts";
-    const parts = [`${tally.onBoard} on the board`];
+    const parts = [];
+    if (tally.score !== null && tally.score !== undefined) parts.push(`score ${tally.score}`);
+    if (tally.onBoard !== null && tally.onBoard !== undefined) parts.push(`${tally.onBoard} on the board`);
     if (tally.inHand !== null && tally.inHand !== undefined) parts.push(`${tally.inHand} in hand`);
     if (tally.captured !== null && tally.captured !== undefined) parts.push(`captured ${tally.captured}`);
     facts.textContent = parts.join(", ");
     if (tally.captured !== null && tally.captured !== undefined) facts.dataset.captured = tally.captured;
     facts.dataset.onBoard = tally.onBoard;
+    if (tally.score !== null && tally.score !== undefined) facts.dataset.score = tally.score;
     item.append(swatch, name, facts);
     list.append(item);
   });
