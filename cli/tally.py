@@ -83,7 +83,8 @@ def tallies(game: Game, state: State) -> list[Tally]:
         captured = [sum(lost) - lost[p] for p in range(players)]
     scores = game.scores(state)
     owning = {owner for owner in owners.values()}
-    return [Tally(p.name, p.symbol, now[p.index] if p.index in owning else None, hand[p.index] if hand is not None else None, captured[p.index],
+    return [Tally(p.name, p.symbol, now[p.index] if p.index in owning else None,
+                  hand[p.index] if hand is not None else None, captured[p.index],
                   scores[p.index] if scores is not None else None)
             for p in game.players]
 

@@ -17,8 +17,8 @@ from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
-from rulesdsl.interpreter.regions import build_regions, build_tracks
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
+from rulesdsl.interpreter.regions import build_regions, build_tracks
 from rulesdsl.interpreter.scores import compile_scores
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables

@@ -29,7 +29,7 @@ def compile_scores(stmt: m.Score | None, conditions: ConditionCompiler,
     if stmt is None:
         return None
     by_player: list = [None] * len(tables.player_names)
-    for player, expr, span in stmt.parts:
+    for player, expr, _ in stmt.parts:
         by_player[tables.player_index(player)] = conditions.compile(expr)
     missing = [tables.player_names[i] for i, f in enumerate(by_player) if f is None]
     if missing:

@@ -10,8 +10,8 @@ import contextlib
 from string import ascii_letters
 
 from rulesdsl import model as m
-from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
 from rulesdsl.counting_checks import CountingChecks
+from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
