@@ -13,6 +13,7 @@ from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.search import WIN
 
 DEFAULT_FEATURES = "mobility 1"  # what interpreter/evaluation.py uses for a file without ``evaluate``
+SCORED_FEATURES = "score 10, mobility 1"  # ... and for one without ``evaluate`` that keeps a ``score``
 
 
 def forced(score: float) -> str | None:
@@ -28,7 +29,7 @@ def features_of(game: Game) -> str:
     """The evaluation's weighted features as the rule file gives them: ``captures 10, mobility 0.1``."""
     blocks = game.resolved.of(m.Evaluate) if game.resolved is not None else []
     if not blocks:
-        return DEFAULT_FEATURES
+        return SCORED_FEATURES if game.has_scores else DEFAULT_FEATURES
     return ", ".join(" ".join(filter(None, (f.name, f.kind, f"{f.weight:g}"))) for f in blocks[-1].features)
 
 

@@ -27,6 +27,7 @@ from rulesdsl.loader import Resolved
 
 EMPTY = "-"
 DEFAULT_EVALUATION = (m.Feature(m.Span(0, 0), "mobility", None, 1.0),)
+SCORED_EVALUATION = (m.Feature(m.Span(0, 0), "score", None, 10.0), *DEFAULT_EVALUATION)  # a game with 'score'
 
 
 class Active:
@@ -184,7 +185,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     # -- the end ---------------------------------------------------------------
 
     conditions = ConditionCompiler(tables, options, start_board_text, legality.nobody_moves)
-    scores = compile_scores(active.first(m.Score), conditions, tables)
+    scores = tables.score_of = compile_scores(active.first(m.Score), conditions, tables)
     end_rules = compile_end_rules(active.first(m.End), conditions, tables, scores)
     reasons = [_reason(resolved, rule) for _, _, rule in end_rules]
     fired = [EndRuleRef(number, rule.span) for number, (_, _, rule) in enumerate(end_rules, start=1)]
@@ -230,7 +231,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         return None
 
     evaluate_stmt = active.first(m.Evaluate)
-    features = evaluate_stmt.features if evaluate_stmt else DEFAULT_EVALUATION
+    features = evaluate_stmt.features if evaluate_stmt else SCORED_EVALUATION if scores else DEFAULT_EVALUATION
     evaluate_fn = compile_evaluation(features, tables, legality.raw, legality.threats, start_board_text)
 
     compiled = CompiledPlay(active, tables, options, start_board_text, EMPTY, misere, reasons, fired)

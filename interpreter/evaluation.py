@@ -6,7 +6,8 @@ direction), ``centrality [KIND]`` (closeness to the board's centre, in moves),
 ``captures`` (enemy pieces lost minus own pieces lost, from the start) and
 ``threatened [KIND]`` (pieces the other player could capture or push next;
 give it a negative weight).
-A file without ``evaluate`` gets ``mobility 1``.
+``score`` (the player's score, from a ``score`` statement).
+A file without ``evaluate`` gets ``mobility 1``, or ``score 10, mobility 1`` when it keeps scores.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ BUILDERS: dict[str, Callable[..., Feature]] = {
                                                                                  tables.seats.opponent),
     "threatened": lambda syms, tables, raw_moves, threats, start_board: _threatened(syms, threats,
                                                                                      tables.seats.opponent),
+    "score": lambda syms, tables, raw_moves, threats, start_board: _score(tables),
 }
 
 
@@ -160,6 +162,14 @@ def _threatened(syms: list[frozenset[str]], threats: list[Callable[[str], set[in
         return sum(1 for c in threats[opponent[p]](board) if board[c] in mine)
 
     return count
+
+
+def _score(tables: Tables) -> Feature:
+    """The player's score (``score``), worked out on the board."""
+    scores = tables.score_of
+    if scores is None:
+        raise RulesdslError("the evaluation feature 'score' needs a 'score' statement")
+    return lambda board, p: scores(State(board, p))[p]
 
 
 def _counter(syms: list[frozenset[str]]) -> Feature:

@@ -6,8 +6,9 @@ symbols, player indices and per-cell neighbour tables, once per compiled game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rulesdsl import model as m
 from rulesdsl.directions import RELATIVE, Vector, relative_vector
@@ -15,6 +16,9 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import Value
 from rulesdsl.interpreter.geometry import Geometry
 from rulesdsl.interpreter.seats import Seating, seating
+
+if TYPE_CHECKING:
+    from rulesdsl.interpreter.game import State
 
 NEUTRAL = -1  # the owner of a piece no player owns
 
@@ -40,6 +44,7 @@ class Tables:
     counted: str | None = None  # the kind a cell holds any number of (``counts KIND``), if any
     regions: dict[str, tuple[frozenset[int], ...]] = field(default_factory=dict)  # name -> cells per player
     tracks: dict[str, tuple[int, ...]] = field(default_factory=dict)  # name -> cells in cyclic order
+    score_of: Callable[[State], tuple[int, ...]] | None = None  # each player's score (``score``), if kept
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/seats.py)
 

@@ -515,6 +515,9 @@ class Checker(TypeChecks, Lints, CountingChecks):
                         self.error(feature.span, f"{feature.name} takes no piece kind", "E080")
                     else:
                         self.check_piece(feature.span, feature.kind, None)
+                if feature.name == "score" and not self.resolved.of(m.Score):
+                    self.error(feature.span, "the feature 'score' needs a 'score' statement", "E133",
+                               "add e.g. score white count(white), black count(black)")
                 if known.needs_forward and not self.has_forward:
                     self.error(feature.span, f"{feature.name} needs a 'forward' statement", "E051")
 

@@ -163,6 +163,7 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("centrality", "for each piece (of KIND): the largest distance to the centre on this board minus its "
             "own, counted in steps in the `all` directions"),
     Feature("captures", "enemy pieces lost minus own pieces lost, since the start position", takes_kind=False),
+    Feature("score", "the player's score (`score`), so the engine plays for points", takes_kind=False),
     Feature("threatened", "pieces (of KIND) that the other player's move rules could capture or push on this "
             "board, as if it were that player's turn; give it a negative weight (`threatened flag -300` keeps a "
             "flag out of reach)"),
