@@ -23,10 +23,12 @@ from rulesdsl import model as m
 from rulesdsl.errors import Span
 from rulesdsl.expr import evaluate
 from rulesdsl.interpreter.compiler import Active, build_tables
+from rulesdsl.interpreter.counts import count_of
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
 from rulesdsl.interpreter.legality import board_after, promotes
 from rulesdsl.interpreter.movegen import compile_player, compile_rule
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.vocabulary import ACTIONS
 
 PASS_WORD = "pass"
 
@@ -183,7 +185,7 @@ class Explainer:
             if index is None:
                 return Reason("bad-move", f"{word!r} is not a cell of this board")
             found[part] = index
-        return found.get("from", NO_CELL), found["to"]
+        return found.get("from", NO_CELL), found.get("to", NO_CELL)  # no 'to': a sowing is named by its pit
 
     # -- why not? -------------------------------------------------------------
     def explain(self, state: State, text: str) -> Answer:
@@ -203,7 +205,7 @@ class Explainer:
         origin, target = cells
         board, player = state.board, state.turn
         made = [(rule, mv) for rule, mv in self.rule_moves(player, board)
-                if mv.origin == origin and mv.target == target]
+                if mv.origin == origin and (mv.target == target or target == NO_CELL)]
         if not made:
             return Answer(shown, False, tuple(self.why_no_rule(player, board, origin, target)))
         return Answer(shown, False, (self.why_filtered(state, made),))
@@ -214,8 +216,11 @@ class Explainer:
             node = self.again if state.last != NO_CELL and self.again else self.stuck_pass
             return self.cite("legal", "a pass is allowed here", node)
         rule = self.rule_of(state, move)
-        return self.cite("legal", f"the rule '{rule.kind} {rule.action}' makes this move" if rule else
-                         "a move rule makes this move", rule)
+        if rule is None:
+            return self.cite("legal", "a move rule makes this move", rule)
+        verb_first = ACTIONS[rule.action].verb_first if rule.action in ACTIONS else False
+        name = f"{rule.action} {rule.kind}" if verb_first else f"{rule.kind} {rule.action}"
+        return self.cite("legal", f"the rule '{name}' makes this move", rule)
 
     def game_over(self, state: State, outcome) -> Reason:
         """The end rule that finished the game."""
@@ -252,8 +257,8 @@ class Explainer:
             found.sort(key=lambda pair: pair[0])
             best = found[0][0]
             return [reason for rank, reason in found if rank == best]
-        what = f"from {self.cell(origin)} to {self.cell(target)}" if origin != NO_CELL else \
-            f"onto {self.cell(target)}"
+        what = f"from {self.cell(origin)}" if target == NO_CELL else \
+            f"from {self.cell(origin)} to {self.cell(target)}" if origin != NO_CELL else f"onto {self.cell(target)}"
         if origin != NO_CELL and board[origin] in self.tables.owner:
             what = f"{self.piece(board[origin])} {what}"
         elif origin != NO_CELL:
@@ -278,6 +283,8 @@ class Explainer:
             if origin != NO_CELL:
                 return None
             return 0, self.check_place(rule, player, board, target)
+        if rule.action == "sow":
+            return None if origin == NO_CELL else (0, self.check_sow(rule, player, board, origin))
         if origin == NO_CELL or not self.tables.symbols_of(player, rule.kind):
             return None  # no cell to move from, or a kind this player never owns (its directions may not exist)
         vector = None
@@ -407,9 +414,22 @@ class Explainer:
         if rule.flanking:
             return self.cite("no-flank", f"a {rule.kind} on {self.cell(target)} would outflank no enemy line: "
                              "no run of enemy pieces from it ends at one of yours", rule)
-        if (player, rule.kind) not in self.tables.symbol:
+        if self.tables.placed_symbol(player, rule.kind) is None:
             return self.cite("wrong-kind", f"{self.player(player)} has no {rule.kind} to place", rule)
+        if rule.region is not None and target not in self.tables.region(rule.region, player):
+            return self.cite("not-in-region", f"{self.cell(target)} is not one of {self.player(player)}'s "
+                             f"{rule.region} cells", rule)
         return self.cite("no-rule", "the move rule allows this placement, yet it was not made", rule)
+
+    def check_sow(self, rule: m.MoveRule, player: int, board: str, origin: int) -> Reason:
+        """A sowing that the generator did not make: not the mover's cell, or nothing to sow."""
+        region = rule.sow.origin if rule.sow else ""
+        if origin not in self.tables.region(region, player):
+            return self.cite("not-in-region", f"{self.cell(origin)} is not one of {self.player(player)}'s "
+                             f"{region} cells", rule)
+        if not count_of(board[origin]):
+            return self.cite("nothing-to-sow", f"{self.cell(origin)} holds no {rule.kind}", rule)
+        return self.cite("no-rule", "the move rule allows this sowing, yet it was not made", rule)
 
     def why_filtered(self, state: State, made: list[tuple[m.MoveRule, Move]]) -> Reason:
         """A move the rules make that a later statement forbids, in the generator's order."""

@@ -184,3 +184,22 @@ def test_the_solver_solves_one_box_exactly():
     result = CliRunner().invoke(cli, ["solve", "dots-and-boxes", "--set", "rows=1", "--set", "cols=1",
                                       "--db", ":memory:"])
     assert "lose in 4" in result.output, result.output
+
+
+def test_why_names_the_region_and_the_empty_pit():
+    from rulesdsl.interpreter.explain import explain_move
+
+    game = load_game("mancala")
+    state = game.parse_position("(S -,4,4,4,4,4,4 -,4,4,4,4,4,-)")
+    assert explain_move(game, state, "h1").text().splitlines()[1].strip() == "h1 is not one of south's pit cells"
+    assert explain_move(game, state, "b1").text().splitlines()[1].strip() == "b1 holds no seed"
+    assert "the rule 'sow seed' makes this move" in explain_move(game, state, "c1").text()
+    boxes = load_game("dots-and-boxes")
+    assert "b4 is not one of first's edges cells" in explain_move(boxes, boxes.initial_state(), "b4").text()
+
+
+def test_the_score_feature_needs_a_score(tmp_path):
+    text = KALAH.replace("score south total(south pit) + total(south store), north total(north pit) + "
+                         "total(north store)\n", "").replace("best score wins if", "draw if")
+    found = errors_of(tmp_path, text + "evaluate {\n  score 1\n}\n")
+    assert any("the feature 'score' needs a 'score' statement" in f for f in found), found
