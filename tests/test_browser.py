@@ -447,3 +447,21 @@ def test_a_drawn_position_goes_on_the_charts_draw_band(browser):
         ends = {t.get_attribute("textContent")
                 for t in browser.find_elements(By.CSS_SELECTOR, '#chart-plot text[text-anchor="end"]')}
         assert ends == {"move", "draw"}  # the y axis has the draw band only: no remoteness scale, nothing decided
+
+
+def test_mancala_sows_by_one_click_and_shows_counts_and_scores(browser, url):
+    from selenium.webdriver.common.by import By
+
+    open_game(browser, url, "mancala")
+    # d1's 4 seeds go to e1 f1 g1 and the store h1: south moves again (rules/mancala.rules).
+    click_cell(browser, "d1")
+    wait_for(browser, lambda d: position(d) == "(S -,4,4,4,4,4,4 4,4,-,5,5,5,1)")
+    # g1's 5 seeds: h1, then g2 f2 e2 d2 on north's side: south keeps 20, north has 28.
+    click_cell(browser, "g1")
+    wait_for(browser, lambda d: position(d) == "(N -,4,4,5,5,5,5 4,4,-,5,5,-,2)")
+    facts = {li.get_attribute("data-player"): li.find_element(By.CSS_SELECTOR, ".facts").text
+             for li in browser.find_elements(By.CSS_SELECTOR, "#players li")}
+    assert facts == {"south": "score 20", "north": "score 28"}
+    counts = {e.get_attribute("data-cell"): e.get_attribute("data-count")
+              for e in browser.find_elements(By.CSS_SELECTOR, "#board circle.piece[data-count]")}
+    assert counts["h1"] == "2" and counts["d2"] == "5" and "d1" not in counts

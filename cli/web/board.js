@@ -305,6 +305,9 @@ async function clickCell(name) {
   showError("");
   const here = data.moves.filter((m) => m.to === name && m.from === page.selected);
   if (here.length > 0) { await play(here[0].text); return; }
+  // A move written as the clicked cell alone (a sowing named by its pit) is played at once.
+  const named = data.moves.filter((m) => m.text === name);
+  if (page.selected === null && named.length === 1) { await play(named[0].text); return; }
   const hasPiece = $("board").querySelector(`.piece[data-cell="${name}"]`) !== null;
   const movesFrom = data.moves.some((m) => m.from === name);
   const placing = data.moves.some((m) => m.from === null && !m.pass);
