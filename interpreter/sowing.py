@@ -43,7 +43,13 @@ def compile_sow(rule: m.MoveRule, tables: Tables, player: int) -> Callable[[str,
     # the next cell of the track after each cell, passing over skipped cells
     on_track = [c for c in track if c not in skipped]
     following = {c: on_track[(i + 1) % len(on_track)] for i, c in enumerate(on_track)}
-    origins = sorted(c for c in tables.region(sow.origin, player) if c in following)
+    off = sorted(c for c in tables.region(sow.origin, player) if c not in following)
+    if off:
+        names = ", ".join(tables.geometry.cells[c].name for c in off)
+        raise RulesdslError(f"sow from {sow.origin}: {names} of {tables.player_names[player]}'s {sow.origin} "
+                            f"{'is' if len(off) == 1 else 'are'} not on track {sow.track} (or skipped); a sowing "
+                            "starts on its track", sow.span)
+    origins = sorted(tables.region(sow.origin, player))
     again_cells = tables.region(sow.again_in, player) if sow.again_in else frozenset()
     own = frozenset(origins)
     across: dict[int, int] = {}

@@ -203,3 +203,9 @@ def test_the_score_feature_needs_a_score(tmp_path):
                          "total(north store)\n", "").replace("best score wins if", "draw if")
     found = errors_of(tmp_path, text + "evaluate {\n  score 1\n}\n")
     assert any("the feature 'score' needs a 'score' statement" in f for f in found), found
+
+
+def test_a_sowing_from_cells_off_its_track(tmp_path):
+    text = KALAH.replace("track round b1 c1 d1 c2 b2 a2", "track round b1 c1 d1 c2 b2 a2\ntrack short b1 c1")
+    found = errors_of(tmp_path, text.replace("along round", "along short"))
+    assert any("b2, c2 of north's pit are not on track short" in f for f in found), found
