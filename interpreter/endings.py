@@ -49,7 +49,7 @@ class ConditionCompiler(m.ExprVisitor):
     """Turns end-rule expressions into closures: one ``visit_<Node>`` per kind of node."""
 
     # The functions _call compiles: those of rulesdsl.vocabulary.FUNCTIONS (tests/test_vocabulary.py).
-    FUNCTIONS = ("count", "lost", "total")
+    FUNCTIONS = ("count", "lost", "total", "score")
 
     def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
                  nobody_moves: Callable[[State], bool]):
@@ -148,6 +148,15 @@ class ConditionCompiler(m.ExprVisitor):
             raise RulesdslError(f"no compiled form for the function {expr.function!r}", expr.span)
         if expr.function == "total":
             return region_total(player_ref(who, self.tables), self.tables, kind or "")
+        if expr.function == "score":  # the scores are compiled after the conditions: read them when asked
+            ref, tables, where = player_ref(who, self.tables), self.tables, expr.span
+
+            def score(state: State, moves: MovesThunk) -> int:
+                if tables.score_of is None:
+                    raise EndRulesError("score() needs a 'score' statement", where)
+                return tables.score_of(state)[ref(state)]
+
+            return score
         count = self.counter(who, kind)
         if expr.function == "count":
             return lambda state, moves: count(state)[1]

@@ -594,6 +594,8 @@ class ConditionChecks(m.ExprVisitor):
             c.error(expr.span, f"{expr.function}() takes a player and an optional piece kind", "E071")
         elif expr.function == "total" and len(expr.args) != 2:
             c.error(expr.span, "total() takes a player and a region: total(PLAYER REGION)", "E071")
+        elif expr.function == "score" and len(expr.args) != 1:
+            c.error(expr.span, "score() takes a player: score(PLAYER)", "E071")
         else:
             c.player_ref(expr.span, expr.args[0])
             if expr.function == "total":

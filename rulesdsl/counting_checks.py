@@ -64,12 +64,19 @@ class CountingChecks:
             for player, expr, span in stmt.parts:
                 self.player_ref(span, player)
                 self.check_condition(expr)
+                for node in m.walk(expr):
+                    if isinstance(node, m.Call) and node.function == "score":
+                        self.error(node.span, "a score cannot be made of scores: score() inside 'score'", "E133",
+                                   "count what the score counts: count(PLAYER KIND), total(PLAYER REGION)...")
             missing = [p for p in self.player_names if p not in given]
             if missing:
                 self.error(stmt.span, f"score gives no score for {', '.join(missing)}", "E133",
                            f"add '{missing[0]} EXPRESSION' (e.g. {missing[0]} count({missing[0]}))")
         for end in r.of(m.End):
             for rule in end.rules:
+                if not scores and any(isinstance(n, m.Call) and n.function == "score" for n in m.walk(rule.condition)):
+                    self.error(rule.span, "score() needs a 'score' statement giving each player's score", "E133",
+                               "add e.g. score white count(white), black count(black)")
                 if rule.by_score and not scores:
                     self.error(rule.span, "'best score' needs a 'score' statement giving each player's score",
                                "E133", "add e.g. score white count(white), black count(black)")

@@ -150,6 +150,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("count", "how many pieces (of KIND) PLAYER has on the board and in hand (`hand`)"),
     Function("total", "how many counted pieces (`counts`) lie on PLAYER's cells of REGION (any other piece counts "
              "one)", "PLAYER REGION"),
+    Function("score", "PLAYER's score, as the `score` statement gives it (not inside `score` itself)", "PLAYER"),
     Function("lost", "how many pieces (of KIND) PLAYER has fewer than in the start position for the options "
              "in force"),
 )}

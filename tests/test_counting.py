@@ -209,3 +209,20 @@ def test_a_sowing_from_cells_off_its_track(tmp_path):
     text = KALAH.replace("track round b1 c1 d1 c2 b2 a2", "track round b1 c1 d1 c2 b2 a2\ntrack short b1 c1")
     found = errors_of(tmp_path, text.replace("along round", "along short"))
     assert any("b2, c2 of north's pit are not on track short" in f for f in found), found
+
+
+def test_score_in_an_end_rule_a_race_to_points(tmp_path):
+    """One box, first to a box wins: score() in an end rule; the second player draws the fourth line."""
+    text = (Path(__file__).resolve().parent.parent / "rules" / "dots-and-boxes.rules").read_text()
+    text = text.replace("  best score wins if no moves", "  first wins if score(first) >= 1\n"
+                        "  second wins if score(second) >= 1")
+    text = text.split("example start perft 12")[0] + "example start with rows = 1, cols = 1 perft 4, 12, 24, 24\n"
+    (tmp_path / "game.rules").write_text(text)
+    game = load_game(str(tmp_path / "game.rules"), {"rows": "1", "cols": "1"})
+    state = game.parse_position("(2 | |B| |)")
+    assert game.outcome(state).winner == 1
+    assert errors_of(tmp_path, text) == []
+    broken = text.replace("score first count(first box), second count(second box)\n", "")
+    assert any("score() needs a 'score' statement" in f for f in errors_of(tmp_path, broken))
+    loop = text.replace("score first count(first box)", "score first score(second)")
+    assert any("a score cannot be made of scores" in f for f in errors_of(tmp_path, loop))
