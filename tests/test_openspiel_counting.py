@@ -255,3 +255,12 @@ def test_the_solver_takes_dots_and_boxes_whose_key_carries_the_score():
     """A box's owner is on the board, so the key holds the score; 1 x 1: the second player draws the fourth line."""
     game = load_game("dots-and-boxes", {"rows": "1", "cols": "1"})
     check_solvable(game, game.initial_state())
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("pair", "depth"), [(MANCALA, 6), (dots_pairing(3, 3), 4), (dots_pairing(2, 2), 5)],
+                         ids=["mancala-6", "dots-and-boxes-3x3-4", "dots-and-boxes-2x2-5"])
+def test_deeper_perft_agrees_with_openspiel(pair, depth):
+    game = load_game(pair.ours, pair.options)
+    start = pyspiel.load_game(pair.theirs).new_initial_state()
+    assert game.perft(game.initial_state(), depth) == spiel_perft(start, depth)
