@@ -55,6 +55,8 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
     plies = report["plies"]
     click.echo(f"plies: mean {plies['mean']:.1f}, median {plies['median']:g}, max {plies['max']}")
     click.echo(f"branching: mean {report['branching']['mean']:.1f}, max {report['branching']['max']}")
+    for name, score in report.get("scores", {}).items():
+        click.echo(f"score at the end: {name} mean {score['mean']:.1f}, max {score['max']}")
     for rule, count in report["end_rules"].items():
         click.echo(f"ended by '{rule}': {count:,}")
     click.echo(f"cut at {max_plies} plies: {report['cut']:,}")

@@ -32,6 +32,7 @@ class Record:
     branching_sum: int
     branching_max: int
     end_rule: str
+    scores: tuple[int, ...] | None = None  # each player's score at the end (games with ``score``)
 
 
 def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, max_plies: int) -> Record:
@@ -41,9 +42,9 @@ def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, 
     while True:
         moves, outcome = game.status(state)
         if outcome is not None:
-            return Record(outcome.winner, plies, total, widest, outcome.reason)
+            return Record(outcome.winner, plies, total, widest, outcome.reason, game.scores(state))
         if plies >= max_plies:
-            return Record(None, plies, total, widest, CUT)
+            return Record(None, plies, total, widest, CUT, game.scores(state))
         total += len(moves)
         widest = max(widest, len(moves))
         choice = choose(game, state, engine, seconds=seconds, rng=rng)
@@ -130,4 +131,14 @@ def summarize(game: Game, records: list[Record]) -> dict[str, object]:
                       "max": max((r.branching_max for r in records), default=0)},
         "end_rules": dict(Counter(r.end_rule for r in records if r.end_rule != CUT).most_common()),
         "cut": cut,
+        **_final_scores(game, records),
     }
+
+
+def _final_scores(game: Game, records: list[Record]) -> dict[str, object]:
+    """``{"scores": {player: {"mean", "max"}}}`` at the games' ends, for games that keep scores (else nothing)."""
+    kept = [r.scores for r in records if r.scores is not None]
+    if not kept:
+        return {}
+    return {"scores": {p.name: {"mean": statistics.fmean(s[p.index] for s in kept),
+                                "max": max(s[p.index] for s in kept)} for p in game.players}}

@@ -226,3 +226,12 @@ def test_score_in_an_end_rule_a_race_to_points(tmp_path):
     assert any("score() needs a 'score' statement" in f for f in errors_of(tmp_path, broken))
     loop = text.replace("score first count(first box)", "score first score(second)")
     assert any("a score cannot be made of scores" in f for f in errors_of(tmp_path, loop))
+
+
+def test_analyze_reports_the_scores_at_the_end():
+    """One box: the lines alternate until the fourth, always the second player's, which takes the box."""
+    result = CliRunner().invoke(cli, ["analyze", "dots-and-boxes", "--set", "rows=1", "--set", "cols=1",
+                                      "--games", "6", "--json"])
+    report = json.loads(result.output)
+    assert report["scores"] == {"first": {"mean": 0.0, "max": 0}, "second": {"mean": 1.0, "max": 1}}
+    assert report["results"]["second"]["wins"] == 6
