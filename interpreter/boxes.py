@@ -18,6 +18,13 @@ from rulesdsl.interpreter.game import NO_CELL, Move
 from rulesdsl.interpreter.tables import Tables
 
 
+def moves_again(active) -> bool:
+    """True when an active move rule can earn the mover another turn (``enclosing ... again``, a sowing's
+    ``again in``): then a move does not always hand over the turn."""
+    return any((rule.enclose is not None and rule.enclose.again) or (rule.sow is not None and rule.sow.again_in)
+               for block in (*active.all(m.Moves), *active.all(m.Then)) for rule in block.rules)
+
+
 def compile_region_place(rule: m.MoveRule, tables: Tables, player: int) -> Callable[[str, list[Move]], None]:
     """The generator of a placement limited to a region, possibly enclosing cells."""
     sym = tables.placed_symbol(player, rule.kind)

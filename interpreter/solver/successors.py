@@ -23,6 +23,7 @@ from array import array
 import numpy as np
 
 from rulesdsl import model as m
+from rulesdsl.interpreter.boxes import moves_again
 from rulesdsl.interpreter.game import NO_CELL, Game, State
 from rulesdsl.interpreter.kernel import Kernel
 from rulesdsl.interpreter.solver.encoding import PositionCodec
@@ -34,13 +35,14 @@ Expansion = tuple[bytes, bytes, bytes, bytes]
 
 
 def plain_turns(game: Game) -> bool:
-    """True when no active rule lets a turn go on (``again``, ``then``): every move hands over the turn."""
+    """True when no active rule lets a turn go on (``again``, ``then``, a move rule's own go-again such as
+    ``again in`` or ``enclosing ... again``): every move hands over the turn."""
     from rulesdsl.interpreter.compiler import Active
 
     if game.resolved is None or not hasattr(game.resolved, "statements"):
         return False
     active = Active(game.resolved, game.options)
-    return active.first(m.Again) is None and active.first(m.Then) is None
+    return active.first(m.Again) is None and active.first(m.Then) is None and not moves_again(active)
 
 
 class Expander:
