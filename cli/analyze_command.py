@@ -41,13 +41,13 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
             sweep, draw_text, svg_dir, png) -> None:
     """Play many games and report who wins, with 95% intervals, how long they last and how they end."""
     if png and not svg_dir:
-        fail("--png needs --svg DIR (the folder the pictures go to)")
+        fail("--png needs --svg DIR (the folder for the pictures)")
     workers = workers or os.cpu_count() or 1
     runs = []  # (label, game, state, records)
     if sweep:
         name, values = parse_sweep(sweep)
         if position is not None:
-            fail("--sweep and --position do not go together: each value of the option has its own start")
+            fail("--sweep cannot be used with --position: each value of the option has its own start")
         for value in values:
             game, state = prepare(file, (*settings, f"{name}={value}"), None, history)
             runs.append((f"{name}={value}", game, state, _play(game, state, f"{name}={value}", games, engine,

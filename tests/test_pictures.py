@@ -198,3 +198,25 @@ def test_perft_with_progress_counts_what_perft_counts():
     counts = [progress.perft_with_progress(konane, konane.initial_state(), d, line) for d in (1, 2, 3, 4)]
     assert counts == [3, 9, 31, 173]
     assert "perft 4: 100%" in out.getvalue() and "3/3" in out.getvalue()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--png"], "rulesdsl: --png needs --svg DIR (the folder for the pictures)"),
+    (["--sweep", "size=3..4", "--position", "(x --- --- ---)"],
+     "rulesdsl: --sweep cannot be used with --position: each value of the option has its own start"),
+    (["--sweep", "size=9..3"],
+     "rulesdsl: --sweep 'size=9..3': the range 9..3 is empty (write the smaller value first)"),
+])
+def test_analyze_picture_options_misused_are_one_line(args, message):
+    code, _, err = run("analyze", "tic-tac-toe", "--games", "2", *args)
+    assert code != 0 and err.strip() == message
+
+
+def test_pictures_to_a_folder_that_cannot_be_written_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, _, err = run("solve", "tic-tac-toe", "--position", TTT, "--db", str(tmp_path / "db"), "--svg",
+                       str(blocker / "boards"))
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "cannot write" in err
+    code, _, err = run("analyze", "tic-tac-toe", "--games", "2", "--workers", "1", "--svg", str(blocker / "pics"))
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "cannot write" in err
