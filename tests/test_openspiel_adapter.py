@@ -136,3 +136,13 @@ def test_without_openspiel_the_adapter_says_what_to_install(monkeypatch):
 def test_short_names():
     assert ros.short_name("tic-tac-toe") == "rulesdsl_tic_tac_toe"
     assert ros.short_name("some/where/My Game.rules") == "rulesdsl_my_game"
+
+
+def test_states_serialize_and_come_back():
+    game = ros.game("konane", rows=4, cols=4)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    again = game.deserialize_state(state.serialize())
+    assert str(again) == str(state) and again.history() == state.history()
+    assert again.legal_actions() == state.legal_actions()
