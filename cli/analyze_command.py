@@ -11,8 +11,9 @@ import click
 from rulesdsl.cli.analyze_pictures import parse_sweep, write_pictures
 from rulesdsl.cli.common import fail, game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine
-from rulesdsl.interpreter.analyze import play_games, summarize
+from rulesdsl.interpreter.analyze import Record, play_games, summarize
 from rulesdsl.interpreter.engines import SELF_PLAY
+from rulesdsl.interpreter.game import Game, State
 
 
 @click.command(name="analyze")
@@ -44,6 +45,7 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
         fail("--png needs --svg DIR (the folder for the pictures)")
     workers = workers or os.cpu_count() or 1
     runs = []  # (label, game, state, records)
+    name = ""
     if sweep:
         name, values = parse_sweep(sweep)
         if position is not None:
@@ -58,7 +60,7 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
     reports = [(label, summarize(game, records)) for label, game, _, records in runs]
     if as_json:
         click.echo(json.dumps(reports[0][1] if not sweep else
-                              {"sweep": {"option": sweep.split("=")[0].strip(),
+                              {"sweep": {"option": name,
                                          "reports": [{"value": label.split("=", 1)[1], **report}
                                                      for label, report in reports]}}))
     else:
@@ -73,7 +75,9 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
             click.echo(f"pictures written to {where}", err=True)
 
 
-def _play(game, state, phase, games, engine, seconds, seed, max_plies, workers):
+def _play(game: Game, state: State, phase: str, games: int, engine: str, seconds: float, seed: int,
+          max_plies: int, workers: int) -> list[Record]:
+    """Play the games with a progress line named ``phase``."""
     bar = ProgressLine(noun="games")
     try:
         return play_games(game, state, games, engine, seconds, seed, max_plies, workers,
@@ -83,6 +87,7 @@ def _play(game, state, phase, games, engine, seconds, seed, max_plies, workers):
 
 
 def _echo_report(report: dict, engine: str, max_plies: int) -> None:
+    """The report as text."""
     click.echo(f"{report['games']:,} games, {engine} against {engine}")
     for name, row in report["results"].items():
         parts = []

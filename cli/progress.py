@@ -19,7 +19,10 @@ from __future__ import annotations
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
+
+from rulesdsl.interpreter.game import Game, State
 
 
 def memory_mb() -> float:
@@ -100,7 +103,8 @@ class ProgressLine:
             self.width = 0
 
 
-def perft_with_progress(game, state, depth: int, progress: ProgressLine, count=None) -> int:
+def perft_with_progress(game: Game, state: State, depth: int, progress: ProgressLine,
+                        count: Callable[[Game, State, int], int] | None = None) -> int:
     """perft(``depth``) summed over the first moves, reporting ``perft D: i of n first moves`` as it goes.
 
     ``count(game, state, depth)`` counts (default: the engine's perft); depths below 3 take no time and are

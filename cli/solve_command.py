@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from rulesdsl.cli.common import fail, game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine, memory_mb
+from rulesdsl.interpreter.game import Game, State
+
+if TYPE_CHECKING:
+    from rulesdsl.interpreter.solver import Solution
 
 
 @click.command(name="solve")
@@ -68,10 +73,11 @@ def solve_command(file, settings, position, history, with_moves, as_json, db, wo
 
 
 def _said(value: str, plies: int | None) -> str:
+    """``win in 3``, ``lose in 2``, ``draw``."""
     return value if plies is None or value == "draw" else f"{value} in {plies}"
 
 
-def _draw(game, state, result, svg_dir: str | None, as_text: bool) -> None:
+def _draw(game: Game, state: State, result: Solution, svg_dir: str | None, as_text: bool) -> None:
     """The position and the position after every move (values for the player to move now), as SVG or text."""
     from pathlib import Path
 
