@@ -85,6 +85,18 @@ def test_every_bundled_rule_file_parses_without_an_error_node(parser, path):
     assert tree.root_node.type == "source_file" and tree.root_node.named_child_count > 3
 
 
+DOC_BLOCKS = [(path.name, number, block) for path in sorted((ROOT / "docs").glob("*.md"))
+              for number, block in enumerate(re.findall(r"```rules\n(.*?)```", path.read_text(encoding="utf-8"),
+                                                        flags=re.S), start=1)]
+
+
+def test_every_rule_snippet_of_the_docs_parses_without_an_error_node(parser):
+    assert len(DOC_BLOCKS) > 40
+    broken = [f"{name} block {number}: {errors(parser.parse(block.encode()).root_node)}"
+              for name, number, block in DOC_BLOCKS if parser.parse(block.encode()).root_node.has_error]
+    assert broken == []
+
+
 def test_a_broken_file_has_an_error_node(parser):
     tree = parser.parse(b'game "Broken"\nmoves { stone jump }\nend { mover wins if }\n')
     assert errors(tree.root_node)
