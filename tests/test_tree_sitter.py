@@ -229,3 +229,13 @@ def test_every_keyword_is_coloured():
                       "advancement", "centrality", "captures", "threatened"}
     keywords = {w for w in js_literals() if re.fullmatch(r"[a-z][a-z-]*", w)}
     assert sorted(keywords - in_named_nodes - set(re.findall(r'"([^"\s]+)"', queries))) == []
+
+
+def test_a_missing_system_tool_skips_or_under_ci_fails(monkeypatch):
+    monkeypatch.delenv("RULESDSL_REQUIRE_SYSTEM_TOOLS", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"nvim not found \(Debian: apt-get install neovim\)"):
+        require(False, "nvim", "neovim")
+    monkeypatch.setenv("RULESDSL_REQUIRE_SYSTEM_TOOLS", "1")
+    with pytest.raises(pytest.fail.Exception, match="nvim not found"):
+        require(False, "nvim", "neovim")
+    require(True, "nvim", "neovim")  # found: nothing happens
