@@ -22,6 +22,7 @@ import click
 import yaml
 
 from rulesdsl.cli.common import reports_errors
+from rulesdsl.cli.progress import ProgressLine
 from rulesdsl.errors import OptionError
 from rulesdsl.interpreter.bench import adaptive_depth, perft_nodes, playouts, search_depth, timed
 from rulesdsl.interpreter.load import load_game
@@ -132,6 +133,16 @@ def run_case(case: dict, quick: bool, how=None) -> dict:
     return payload
 
 
+def run_cases(cases: list[dict], quick: bool, how=None) -> list[dict]:
+    """Every case in turn, with a progress line after each (cases done, percentage, ETA) on stderr."""
+    bar = ProgressLine(noun="cases", every=0.0, lines=True)
+    results = []
+    for case in cases:
+        results.append(run_case(case, quick, how))
+        bar("bench", len(cases), len(results))
+    return results
+
+
 def table(results: list[dict]) -> str:
     """The figures as an aligned text table."""
     head = ("game", "settings", "perft d", "nodes/s", "baseline/s", "ratio", "playouts/s", "plies",
@@ -164,14 +175,14 @@ def bench(games: tuple[str, ...], as_json: bool, quick: bool, solver: bool, work
         from rulesdsl.cli.bench_solver import chosen_solver_cases, echo_results, measure_solve
 
         how = lambda case, _quick: measure_solve(case, workers)  # noqa: E731
-        echo_results([run_case(case, quick, how) for case in chosen_solver_cases(games, quick)], as_json)
+        echo_results(run_cases(chosen_solver_cases(games, quick), quick, how), as_json)
         return
     cases = default_cases()
     if games:
         chosen = [c for c in cases if c["game"] in games]
         chosen += [{"game": g} for g in games if not any(c["game"] == g for c in cases)]
         cases = chosen
-    results = [run_case(case, quick) for case in cases]
+    results = run_cases(cases, quick)
     if as_json:
         click.echo(json.dumps({"results": [{k: r[k] for k in FIELDS} for r in results]}, indent=1))
     else:

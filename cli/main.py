@@ -33,6 +33,7 @@ from rulesdsl.cli.common import (
 from rulesdsl.cli.fmt_command import fmt
 from rulesdsl.cli.lsp_command import lsp
 from rulesdsl.cli.output import ClosedStream, OutputFailed
+from rulesdsl.cli.progress import ProgressLine, perft_with_progress
 from rulesdsl.cli.serve import serve
 from rulesdsl.cli.show_command import show
 from rulesdsl.cli.solve_command import solve_command
@@ -143,13 +144,16 @@ def perft_command(file, settings, position, history, depth, as_json, divide) -> 
     """
     game, state = prepare(file, settings, position, history)
     counts: list[int] = []
+    bar = ProgressLine(noun="first moves")
     try:
         for d in range(1, depth + 1):
-            counts.append(perft(game, state, d))
+            counts.append(perft_with_progress(game, state, d, bar, perft))
+            bar.close()
             if not as_json:
                 click.echo(f"{d}\t{counts[-1]}")
                 sys.stdout.flush()
     except KeyboardInterrupt:
+        bar.close()
         if as_json:
             click.echo(json.dumps({"counts": counts, "interrupted": True}))
         click.echo(f"rulesdsl: interrupted after depth {len(counts)}", err=True)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from rulesdsl.interpreter.engines import choose
-from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.game import Game, Move, State
 
 CUT = "ply limit"
 CHUNK = 20
@@ -34,8 +34,9 @@ class Record:
     end_rule: str
 
 
-def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, max_plies: int) -> Record:
-    """Play one game from ``start`` with ``engine`` on every side."""
+def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, max_plies: int,
+              trail: list[Move] | None = None) -> Record:
+    """Play one game from ``start`` with ``engine`` on every side (its moves appended to ``trail`` when given)."""
     rng = random.Random(seed)
     state, plies, total, widest = start, 0, 0, 0
     while True:
@@ -50,6 +51,13 @@ def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, 
         assert choice is not None  # the game is not over
         state = game.apply(state, choice.move)
         plies += 1
+        if trail is not None:
+            trail.append(choice.move)
+
+
+def game_seed(seed: int, number: int) -> int:
+    """The seed of game ``number`` (from 0) of a run seeded ``seed``."""
+    return seed * 1_000_003 + number
 
 
 _JOB: tuple | None = None
@@ -64,9 +72,9 @@ def _play_chunk(seeds: list[int]) -> list[Record]:
 def play_games(game: Game, start: State, games: int, engine: str = "random", seconds: float = 0.1, seed: int = 0,
                max_plies: int = 500, workers: int = 1,
                progress: Callable[[str, int, int], None] | None = None) -> list[Record]:
-    """Play ``games`` games; game i uses seed ``seed * 1_000_003 + i``."""
+    """Play ``games`` games; game i uses seed :func:`game_seed` ``(seed, i)``."""
     global _JOB
-    seeds = [seed * 1_000_003 + i for i in range(games)]
+    seeds = [game_seed(seed, i) for i in range(games)]
     chunks = [seeds[i:i + CHUNK] for i in range(0, games, CHUNK)]
     records: list[Record] = []
     _JOB = (game, start, engine, seconds, max_plies)

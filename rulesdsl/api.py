@@ -3,7 +3,9 @@
 ``import rulesdsl`` gives these names lazily (``rulesdsl.load`` imports this
 module on first use), so the command line starts without the engine. Every
 value here is immutable; a :class:`Position` is a game plus a state, and
-playing a move gives a new one. Errors are :class:`~rulesdsl.errors.RulesdslError`
+playing a move gives a new one. ``repr(position)`` is its position string, a
+notebook draws it (``_repr_svg_``), and ``position.value()`` /
+``game.solve()`` ask the strong solver. Errors are :class:`~rulesdsl.errors.RulesdslError`
 subclasses with one-line messages. ``docs/api.md`` shows it at work (its
 examples run as tests).
 """
@@ -11,13 +13,14 @@ examples run as tests).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from rulesdsl.errors import Span
 from rulesdsl.interpreter import game as engine
 from rulesdsl.interpreter import search
 from rulesdsl.interpreter.load import load_game, load_position
 
-__all__ = ["Game", "Outcome", "Position", "load"]
+__all__ = ["Game", "Outcome", "Position", "Value", "load"]
 
 
 def _setting(value: object) -> str:
@@ -52,10 +55,28 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Value:
+    """A solved position: ``win``, ``lose`` or ``draw`` for the player to move, and in how many plies.
+
+    ``remoteness`` is ``None`` for a draw (neither side can force an end);
+    ``positions`` is how many positions the solve reached (``None`` when the
+    answer was read from the database).
+    """
+
+    value: str
+    remoteness: int | None
+    positions: int | None = None
+
+
+@dataclass(frozen=True, repr=False)
 class Game:
     """A compiled game: its players and options, and the way into its positions."""
 
     engine: engine.Game
+
+    def __repr__(self) -> str:
+        options = " ".join(f"{name}={_setting(value)}" for name, value in self.engine.options.items())
+        return f"<Game {self.title}{': ' + options if options else ''}>"
 
     @property
     def title(self) -> str:
@@ -84,8 +105,12 @@ class Game:
         game, state = load_position(self.engine, text)
         return Position(game, state)
 
+    def solve(self, *, db: str | Path | None = None, store: bool = True, workers: int = 1) -> Value:
+        """The start position's exact value: ``game.start().value(...)``."""
+        return self.start().value(db=db, store=store, workers=workers)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class Position:
     """A position of a game: whose turn, the board, and what may happen next."""
 
@@ -94,6 +119,28 @@ class Position:
 
     def __str__(self) -> str:
         return self.engine.format_position(self.state)
+
+    def __repr__(self) -> str:
+        return self.engine.format_position(self.state)
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for notebooks (Jupyter shows it in place of the text)."""
+        from rulesdsl.cli.svg import draw
+
+        return draw(self.engine, self.state)
+
+    def value(self, *, db: str | Path | None = None, store: bool = True, workers: int = 1) -> Value:
+        """Solve this position exactly (the strong solver of ``rulesdsl solve``).
+
+        ``db`` is the SQLite file that keeps solutions (default: the one in the
+        user's cache folder, as on the command line); ``store=False`` solves in
+        memory and keeps nothing. Raises :class:`~rulesdsl.errors.RulesdslError`
+        for a game the solver cannot hold (one that forbids repeating a board).
+        """
+        from rulesdsl.interpreter.solver import solve  # numpy loads only when solving
+
+        result = solve(self.engine, self.state, db=db, use_db=store, workers=workers)
+        return Value(result.value, result.remoteness, result.positions)
 
     @property
     def to_move(self) -> str:
