@@ -25,6 +25,7 @@ from rulesdsl.cli.common import reports_errors
 from rulesdsl.errors import OptionError
 from rulesdsl.interpreter.bench import adaptive_depth, perft_nodes, playouts, search_depth, timed
 from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.processes import can_fork, fork_process, stop_process
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import bundled_dir
 
@@ -106,8 +107,6 @@ def _child(case: dict, quick: bool, pipe, how=None) -> None:
         pipe.send(("ok", (how or measure)(case, quick)))
     except Exception as error:  # reported by the parent as one line
         pipe.send(("error", str(error)))
-    except KeyboardInterrupt:
-        pipe.send(("error", "interrupted"))
 
 
 def run_case(case: dict, quick: bool, how=None) -> dict:
@@ -115,18 +114,19 @@ def run_case(case: dict, quick: bool, how=None) -> dict:
 
     ``how(case, quick)`` measures it (default: :func:`measure`).
     """
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if not can_fork():
         return (how or measure)(case, quick)
-    context = multiprocessing.get_context("fork")
-    parent, child = context.Pipe(duplex=False)
-    worker = context.Process(target=_child, args=(case, quick, child, how))
-    worker.start()
+    parent, child = multiprocessing.Pipe(duplex=False)
+    worker = fork_process(_child, case, quick, child, how)
+    child.close()  # the parent's copy: so that a measuring process that dies gives EOFError, not a wait
     try:
         status, payload = parent.recv()
     except EOFError:
         status, payload = "error", "the measuring process died"
-    finally:
-        worker.join()
+    except BaseException:  # Ctrl-C: the measuring process ignores it, so it is ended here
+        stop_process(worker)
+        raise
+    worker.join()
     if status != "ok":
         raise OptionError(f"bench {case['game']}: {payload}")
     return payload
