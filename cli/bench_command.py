@@ -23,6 +23,7 @@ import yaml
 
 from rulesdsl.cli.common import reports_errors
 from rulesdsl.errors import OptionError
+from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.bench import adaptive_depth, perft_nodes, playouts, search_depth, timed
 from rulesdsl.interpreter.load import load_game
 from rulesdsl.interpreter.processes import can_fork, fork_process, stop_process
@@ -105,6 +106,8 @@ def _child(case: dict, quick: bool, pipe, how=None) -> None:
     """Measure in a forked process and send the figures back."""
     try:
         pipe.send(("ok", (how or measure)(case, quick)))
+    except ModuleNotFoundError as error:  # an optional dependency: the extra that installs it
+        pipe.send(("error", missing_extra(error) or str(error)))
     except Exception as error:  # reported by the parent as one line
         pipe.send(("error", str(error)))
 

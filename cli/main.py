@@ -14,10 +14,6 @@ import sys
 
 import click
 
-from rulesdsl.cli.analyze_command import analyze
-from rulesdsl.cli.bench_command import bench
-from rulesdsl.cli.capture_command import capture
-from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -28,14 +24,22 @@ from rulesdsl.cli.common import (
     reports_errors,
     run_engine,
 )
-from rulesdsl.cli.fmt_command import fmt
-from rulesdsl.cli.lsp_command import lsp
+from rulesdsl.cli.lazy import LazyGroup
 from rulesdsl.cli.output import ClosedStream, OutputFailed
-from rulesdsl.cli.serve import serve
-from rulesdsl.cli.show_command import show
-from rulesdsl.cli.solve_command import solve_command
-from rulesdsl.interpreter.search import perft
 from rulesdsl.limits import shown
+
+# The commands in modules of their own, imported only when one runs (so that `rulesdsl --version` is quick).
+COMMAND_MODULES = {
+    "analyze": "rulesdsl.cli.analyze_command:analyze",
+    "bench": "rulesdsl.cli.bench_command:bench",
+    "capture": "rulesdsl.cli.capture_command:capture",
+    "check": "rulesdsl.cli.check_command:check",
+    "fmt": "rulesdsl.cli.fmt_command:fmt",
+    "lsp": "rulesdsl.cli.lsp_command:lsp",
+    "serve": "rulesdsl.cli.serve:serve",
+    "show": "rulesdsl.cli.show_command:show",
+    "solve": "rulesdsl.cli.solve_command:solve_command",
+}
 
 
 def wants_json(args: list[str]) -> bool:
@@ -44,7 +48,7 @@ def wants_json(args: list[str]) -> bool:
         a == "--format" and b == "json" for a, b in zip(args, args[1:]))
 
 
-class OneLineErrors(click.Group):
+class OneLineErrors(LazyGroup):
     """A command group whose usage errors are one line on stderr (exit 2), not click's three.
 
     Under ``--json`` a usage error is also a JSON object on stdout, so a
@@ -83,7 +87,8 @@ class OneLineErrors(click.Group):
             raise OutputFailed(error) from None
 
 
-@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, lazy_subcommands=COMMAND_MODULES,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulesdsl")
 def cli() -> None:
     """Board games as rule files: check them, explore them, play them."""
@@ -124,6 +129,13 @@ def moves(file, settings, position, history, as_json, why) -> None:
     else:
         for mv, pos in rows:
             click.echo(f"{mv}\t{pos}")
+
+
+def perft(game, state, depth: int) -> int:
+    """The perft count (the engine is imported when a count is asked for)."""
+    from rulesdsl.interpreter.search import perft as count
+
+    return count(game, state, depth)
 
 
 @cli.command(name="perft")
@@ -206,16 +218,6 @@ def games() -> None:
         line = f"{name:<20}{titles[-1].title if titles else name}"
         click.echo(f"{line:<56}{'options: ' + options if options else ''}".rstrip())
 
-
-cli.add_command(check)
-cli.add_command(capture)
-cli.add_command(bench)
-cli.add_command(show)
-cli.add_command(serve)
-cli.add_command(fmt)
-cli.add_command(solve_command)
-cli.add_command(analyze)
-cli.add_command(lsp)
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ from typing import Protocol, TextIO
 
 from rulesdsl.cli.render import render
 from rulesdsl.errors import OptionError, RulesdslError
+from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.endings import EndRulesError
 from rulesdsl.interpreter.engine import Result
 from rulesdsl.interpreter.engines import ENGINES, choose, describe_iteration
@@ -388,8 +389,11 @@ class Session:
 
     def do_value(self, _: str) -> None:
         """The exact value and remoteness of the position and of each move, best first."""
-        from rulesdsl.interpreter.solver import SolveError, best_first, solve
-
+        try:
+            from rulesdsl.interpreter.solver import SolveError, best_first, solve
+        except ModuleNotFoundError as exc:
+            self.say(f"value: {missing_extra(exc) or exc}")
+            return
         try:
             result = solve(self.game, self.state, limit=VALUE_LIMIT, with_moves=True, workers=1)
         except SolveError as exc:

@@ -104,11 +104,10 @@ def test_a_forked_process_ignores_sigint_and_stop_process_ends_it():
 
 def test_a_ctrl_c_during_cleanup_is_held_back_until_it_is_done():
     done = []
-    with pytest.raises(KeyboardInterrupt):
-        with deferred_interrupts():
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.1)  # the handler has run by now: it only noted the signal
-            done.append("cleanup finished")
+    with pytest.raises(KeyboardInterrupt), deferred_interrupts():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)  # the handler has run by now: it only noted the signal
+        done.append("cleanup finished")
     assert done == ["cleanup finished"]
 
 
