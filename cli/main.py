@@ -34,6 +34,7 @@ COMMAND_MODULES = {
     "bench": "rulesdsl.cli.bench_command:bench",
     "capture": "rulesdsl.cli.capture_command:capture",
     "check": "rulesdsl.cli.check_command:check",
+    "db": "rulesdsl.cli.db_command:db",
     "fmt": "rulesdsl.cli.fmt_command:fmt",
     "lsp": "rulesdsl.cli.lsp_command:lsp",
     "serve": "rulesdsl.cli.serve:serve",
