@@ -7,6 +7,7 @@ positions, 4x4 lose in 13 with 3,961, misere 4x4 lose in 17.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 
 import pytest
@@ -22,13 +23,21 @@ def invoke(*args: str):
     return result
 
 
-@pytest.fixture
-def db(tmp_path):
-    """A database holding Konane 3x4, Konane 4x4 and misere Konane 4x4."""
-    path = tmp_path / "solutions.sqlite"
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    """A database holding Konane 3x4, Konane 4x4 and misere Konane 4x4 (solved once for the module)."""
+    path = tmp_path_factory.mktemp("solved") / "solutions.sqlite"
     for args in (["konane"], ["konane", "--set", "rows=4", "--set", "cols=4"],
                  ["konane-misere", "--set", "rows=4", "--set", "cols=4"]):
         assert invoke("solve", *args, "--db", str(path)).exit_code == 0
+    return path
+
+
+@pytest.fixture
+def db(solved, tmp_path):
+    """A copy of the solved database for one test to change."""
+    path = tmp_path / "solutions.sqlite"
+    shutil.copyfile(solved, path)
     return path
 
 
