@@ -24,8 +24,10 @@ import yaml
 from rulesdsl.cli.common import reports_errors
 from rulesdsl.cli.progress import ProgressLine
 from rulesdsl.errors import OptionError
+from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.bench import adaptive_depth, perft_nodes, playouts, search_depth, timed
 from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.processes import can_fork, fork_process, stop_process
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import bundled_dir
 
@@ -105,10 +107,10 @@ def _child(case: dict, quick: bool, pipe, how=None) -> None:
     """Measure in a forked process and send the figures back."""
     try:
         pipe.send(("ok", (how or measure)(case, quick)))
+    except ModuleNotFoundError as error:  # an optional dependency: the extra that installs it
+        pipe.send(("error", missing_extra(error) or str(error)))
     except Exception as error:  # reported by the parent as one line
         pipe.send(("error", str(error)))
-    except KeyboardInterrupt:
-        pipe.send(("error", "interrupted"))
 
 
 def run_case(case: dict, quick: bool, how=None) -> dict:
@@ -116,18 +118,19 @@ def run_case(case: dict, quick: bool, how=None) -> dict:
 
     ``how(case, quick)`` measures it (default: :func:`measure`).
     """
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if not can_fork():
         return (how or measure)(case, quick)
-    context = multiprocessing.get_context("fork")
-    parent, child = context.Pipe(duplex=False)
-    worker = context.Process(target=_child, args=(case, quick, child, how))
-    worker.start()
+    parent, child = multiprocessing.Pipe(duplex=False)
+    worker = fork_process(_child, case, quick, child, how)
+    child.close()  # the parent's copy: so that a measuring process that dies gives EOFError, not a wait
     try:
         status, payload = parent.recv()
     except EOFError:
         status, payload = "error", "the measuring process died"
-    finally:
-        worker.join()
+    except BaseException:  # Ctrl-C: the measuring process ignores it, so it is ended here
+        stop_process(worker)
+        raise
+    worker.join()
     if status != "ok":
         raise OptionError(f"bench {case['game']}: {payload}")
     return payload

@@ -5,14 +5,16 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from rulesdsl.errors import OptionError, RulesdslError, RulesError
-from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.load import load_game, start_from
+from rulesdsl.extras import missing_extra
 from rulesdsl.limits import shown
-from rulesdsl.loader import parse_setting
+
+if TYPE_CHECKING:  # the engine loads when a command runs, not when the command line starts
+    from rulesdsl.interpreter.game import Game, State
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -44,6 +46,11 @@ def reports_errors(command: Callable) -> Callable:
             fail("the search went too deep for Python's stack; use a smaller depth")
         except KeyboardInterrupt:
             fail("interrupted", EXIT_INTERRUPTED)
+        except ModuleNotFoundError as error:  # an optional dependency: name the extra that installs it
+            said = missing_extra(error)
+            if said is None:
+                raise
+            fail(said)
 
     return wrapper
 
@@ -98,4 +105,7 @@ def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds
 def prepare(file: str, settings: tuple[str, ...], position: str | None,
             history: tuple[str, ...] = ()) -> tuple[Game, State]:
     """Load the game with its options and the position to work from."""
+    from rulesdsl.interpreter.load import load_game, start_from
+    from rulesdsl.loader import parse_setting
+
     return start_from(load_game(file, dict(parse_setting(s) for s in settings)), position, history)

@@ -21,6 +21,7 @@ from rulesdsl.cli.render import render
 from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.tally import tally_line
 from rulesdsl.errors import OptionError, RulesdslError, suggest
+from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.endings import EndRulesError
 from rulesdsl.interpreter.engine import Result
 from rulesdsl.interpreter.engines import ENGINES, choose, describe_iteration
@@ -403,8 +404,11 @@ class Session:
 
     def do_value(self, _: str) -> None:
         """The exact value and remoteness of the position and of each move, best first."""
-        from rulesdsl.interpreter.solver import SolveError, best_first, solve
-
+        try:
+            from rulesdsl.interpreter.solver import SolveError, best_first, solve
+        except ModuleNotFoundError as exc:
+            self.say(f"value: {missing_extra(exc) or exc}")
+            return
         try:
             result = solve(self.game, self.state, limit=VALUE_LIMIT, with_moves=True, workers=1)
         except SolveError as exc:

@@ -9,15 +9,16 @@ intervals, the first player's advantage, lengths, branching and end rules.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from multiprocessing.pool import Pool
 
 from rulesdsl.interpreter.engines import choose
 from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.processes import can_fork, fork_pool, stop_pool
 
 CUT = "ply limit"
 CHUNK = 20
@@ -78,18 +79,19 @@ def play_games(game: Game, start: State, games: int, engine: str = "random", sec
     chunks = [seeds[i:i + CHUNK] for i in range(0, games, CHUNK)]
     records: list[Record] = []
     _JOB = (game, start, engine, seconds, max_plies)
-    parallel = workers > 1 and len(chunks) > 1 and "fork" in multiprocessing.get_all_start_methods()
-    pool = multiprocessing.get_context("fork").Pool(workers) if parallel else None
+    pools: list[Pool] = []
     try:
-        results: Iterator[list[Record]] = pool.imap(_play_chunk, chunks) if pool else map(_play_chunk, chunks)
+        if workers > 1 and len(chunks) > 1 and can_fork():
+            results: Iterator[list[Record]] = fork_pool(workers, pools.append).imap(_play_chunk, chunks)
+        else:
+            results = map(_play_chunk, chunks)
         for done in results:
             records.extend(done)
             if progress:
                 progress("games", games, len(records))
     finally:
-        if pool:
-            pool.terminate()
-            pool.join()
+        for pool in pools:
+            stop_pool(pool)
     return records
 
 

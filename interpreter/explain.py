@@ -26,6 +26,7 @@ from rulesdsl.interpreter.compiler import Active, build_tables
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
 from rulesdsl.interpreter.legality import board_after, promotes
 from rulesdsl.interpreter.movegen import compile_player, compile_rule
+from rulesdsl.interpreter.notation import cell_words, side_by_side
 from rulesdsl.interpreter.tables import Tables
 
 PASS_WORD = "pass"
@@ -167,15 +168,13 @@ class Explainer:
     # -- reading a move's text ------------------------------------------------
     def cells_of(self, text: str) -> tuple[int, int] | Reason:
         """``(origin, target)`` named by a move's text (origin ``NO_CELL`` when the notation has none)."""
-        words = [text.strip().lower()]
-        for part in self.notation:
-            if part not in ("from", "to") and part.strip():
-                sep = part.strip().lower()
-                words = [w for chunk in words for w in chunk.split(sep)]
-        words = [w for chunk in words for w in chunk.split() if w]
+        words = cell_words(text.strip().lower(), self.notation, lambda w: self.geometry.index_of(w) is not None)
         wanted = [p for p in self.notation if p in ("from", "to")]
         if len(words) != len(wanted):
             example = "".join({"from": self.cell(0), "to": self.cell(-1)}.get(p, p) for p in self.notation)
+            if side_by_side(self.notation):
+                return Reason("bad-move", f"{text.strip()!r} does not read as cells of this board written side by "
+                              f"side: write it like {example!r}")
             return Reason("bad-move", f"{text.strip()!r} does not read as a move: write it like {example!r}")
         found: dict[str, int] = {}
         for part, word in zip(wanted, words):

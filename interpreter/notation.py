@@ -158,6 +158,8 @@ def _size_error(text: str, given: list[str], shape: str, want_rows: int, lengths
                f"{' '.join(str(len(w)) for w in given)}")
     if given and shape in ("grid", "rhombus") and len({len(w) for w in given}) == 1:
         return SizeMismatch(message, (len(given[0]), len(given)))
+    if given and shape == "grid" and len(set(lengths)) > 1:  # a board cut by 'where': its widest row, its rows
+        return SizeMismatch(message, (max(len(w) for w in given), len(given)))
     if given and shape == "hexagon" and len(given) % 2 == 1:
         return SizeMismatch(message, ((len(given) + 1) // 2,))
     return PositionError(message)
@@ -201,8 +203,12 @@ def move_codec(tables: Tables, parts: tuple[str, ...]):
         for move in moves:
             if normal(format_(state, move)) == wanted:
                 return move
-        unknown = [w for w in _cell_words(wanted, parts) if tables.geometry.index_of(w) is None]
+        is_cell = lambda word: tables.geometry.index_of(word) is not None  # noqa: E731
+        unknown = [w for w in cell_words(wanted, parts, is_cell) if not is_cell(w)]
         if unknown and wanted != PASS:
+            if side_by_side(parts) and moves:
+                raise MoveError(f"{text.strip()!r} does not read as cells of this board written side by side "
+                                f"(like {format_(state, moves[0])!r})")
             raise MoveError(f"{text.strip()!r}: {unknown[0]!r} is not a cell of this board")
         if not moves:
             raise MoveError(f"{text.strip()!r}: the game is over, there are no moves")
@@ -212,11 +218,26 @@ def move_codec(tables: Tables, parts: tuple[str, ...]):
     return format_, parse
 
 
-def _cell_words(text: str, parts: tuple[str, ...]) -> list[str]:
-    """Split a move's text at the literal separators of its notation."""
+def cell_words(text: str, parts: tuple[str, ...], is_cell: Callable[[str], bool] | None = None) -> list[str]:
+    """Split a move's text at the literal separators of its notation; where the notation writes two cells
+    side by side with nothing between (``from to``: ``a5b5``), split a word that is no cell at the one place
+    that leaves two cells (``is_cell`` tells a cell's name)."""
     pieces = [text]
     for part in parts:
         if part not in ("from", "to") and part.strip():
             sep = part.strip().lower()
             pieces = [p for chunk in pieces for p in chunk.split(sep)]
-    return [p for chunk in pieces for p in chunk.split() if p]
+    words = [p for chunk in pieces for p in chunk.split() if p]
+    if is_cell is None or not side_by_side(parts):
+        return words
+    split: list[str] = []
+    for word in words:
+        halves = [(word[:i], word[i:]) for i in range(1, len(word)) if is_cell(word[:i]) and is_cell(word[i:])]
+        split.extend(halves[0] if len(halves) == 1 and not is_cell(word) else (word,))
+    return split
+
+
+def side_by_side(parts: tuple[str, ...]) -> bool:
+    """Whether the notation writes two cells with no separator between them (``notation from to``)."""
+    cells = [i for i, part in enumerate(parts) if part in ("from", "to")]
+    return any(b == a + 1 or all(not p.strip() for p in parts[a + 1:b]) for a, b in zip(cells, cells[1:]))

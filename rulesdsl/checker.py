@@ -23,7 +23,6 @@ from rulesdsl.vocabulary import (
     FUNCTIONS,
     MODIFIERS,
     misplaced_message,
-    moving_actions,
     or_list,
 )
 
@@ -72,6 +71,7 @@ class Checker(TypeChecks, Lints):
         self.check_unused()
         self.check_end_never_holds()
         self.check_again_never_ends()
+        self.check_counters_in_moves()
         return sorted(self.found, key=lambda d: (d.span.file, d.span.line, d.span.column))
 
     def check_required(self) -> None:
@@ -153,7 +153,9 @@ class Checker(TypeChecks, Lints):
     def check_players_and_pieces(self) -> None:
         stmts = self.resolved.of(m.Players)
         if stmts and len(self.players) != 2:
-            self.error(stmts[0].span, f"{len(self.players)} players declared; games have exactly two", "E012")
+            self.error(stmts[0].span, f"{len(self.players)} players declared; games have exactly two", "E012",
+                       "games for more than two players are not in the language yet: see docs/language.md, "
+                       "section 26, 'Room to grow'")
         symbols: dict[str, Span] = {}
         for player in self.players:
             if player.name in ROLES:
@@ -217,13 +219,15 @@ class Checker(TypeChecks, Lints):
         again = [a for a in self.resolved.of(m.Again) if not a.chain] or self.resolved.of(m.Then)
         formats = self.resolved.of(m.PositionFormat)
         word = "again" if self.resolved.of(m.Again) else "then"
+        # what 'last' holds: the cell a go-again turn goes on from, or where the first part of a turn ended
+        unwritten = ("a turn that goes on (the cell it goes on from) cannot be written down" if word == "again"
+                     else "the second part of a turn (the cell where its first part ended) cannot be written down")
         if again and formats and "last" not in formats[0].fields:
             self.error(formats[0].span, f"a game with '{word}' needs the 'last' field in its position format, "
-                       "or a go-again turn cannot be written down", "E045",
-                       "e.g. position (turn last rows)")
+                       f"or {unwritten}", "E045", "e.g. position (turn last rows)")
         elif again and not formats:  # the default format has no 'last' either
             self.error(again[0].span, f"a game with '{word}' needs a 'position' statement with the 'last' field "
-                       "(the default position format has none), or a go-again turn cannot be written down", "E045",
+                       f"(the default position format has none), or {unwritten}", "E045",
                        "e.g. position (turn last rows)")
         hands = self.resolved.of(m.Hand)
         if hands and formats and "hand" not in formats[0].fields:
@@ -259,11 +263,19 @@ class Checker(TypeChecks, Lints):
             if ref.name not in known:
                 self.unknown(ref.span, "direction", ref.name, known - set(RELATIVE), "E050")
             elif ref.name in RELATIVE and not self.has_forward:
-                self.error(ref.span, f"direction {ref.name!r} is relative to the player, but no 'forward' "
-                           "statement says which way each player faces", "E051",
-                           "add e.g. forward white n, black s")
+                self.missing_forward(ref.span, f"direction {ref.name!r} is relative to the player")
             elif ref.name in RELATIVE:
                 self.check_relative(ref)
+
+    def missing_forward(self, span: Span, what: str) -> None:
+        """E051 once per file (the first use that needs a 'forward' statement), its hint in the file's own
+        player names."""
+        if getattr(self, "_forward_missing_said", False):
+            return
+        self._forward_missing_said = True
+        first, second = (self.player_names + ["white", "black"])[:2]
+        self.error(span, f"{what}, but no 'forward' statement says which way each player faces", "E051",
+                   f"add e.g. forward {first} n, {second} s")
 
     def check_relative(self, ref: m.DirRef) -> None:
         """A relative direction must land on a direction of the board for every player's forward."""
@@ -422,8 +434,8 @@ class Checker(TypeChecks, Lints):
             self.error(thens[0].span, "a game has either 'again' or 'then', not both", "E065",
                        "'then' makes every turn two parts; 'again' repeats one kind of move")
         for again in self.resolved.of(m.Again):
-            if again.after is not None and again.after not in (*moving_actions(), "capture"):
-                self.unknown(again.span, "action", again.after, (*moving_actions(), "capture"), "E063")
+            if again.after is not None and again.after not in (*ACTIONS, "capture"):
+                self.unknown(again.span, "action", again.after, (*ACTIONS, "capture"), "E063")
             mode = "in one move" if again.chain else "in same direction" if again.same_direction else ""
             if mode and not again.same_piece:
                 self.error(again.span, f"'{mode}' follows one piece: write 'with same piece'", "E067")
@@ -483,8 +495,7 @@ class Checker(TypeChecks, Lints):
                                    f"{stmt.to_kind} has no symbol for {player}", "E033",
                                    f"add {player} \"X\" to 'piece {stmt.to_kind}'")
             if not self.has_forward:
-                self.error(stmt.span, "'on far row' is measured along each player's forward direction, but no "
-                           "'forward' statement gives it", "E051", "add e.g. forward white n, black s")
+                self.missing_forward(stmt.span, "'on far row' is measured along each player's forward direction")
 
     def player_ref(self, span: Span, name: str) -> None:
         if name not in ROLES and name not in self.player_names:
@@ -574,11 +585,15 @@ class ConditionChecks(m.ExprVisitor):
         super().visit(expr)
         condition = CONDITIONS.get(type(expr).__name__)
         if condition is not None and condition.needs_forward and not self.c.has_forward:
-            self.c.error(expr.span, "this condition is measured along each player's forward direction, "
-                         "but no 'forward' statement gives it", "E051")
+            self.c.missing_forward(expr.span, "this condition is measured along each player's forward direction")
 
     def visit_NameRef(self, expr: m.NameRef) -> None:
-        if expr.name not in self.c.options:
+        if expr.name not in self.c.options and expr.name in SIDES:  # 'mover connects top and left and bottom'
+            self.c.error(expr.span, f"{expr.name!r} is a side of the board, not a condition: 'connects' joins "
+                         "exactly two sides", "E074", "write 'PLAYER connects SIDE and SIDE', one pair of sides "
+                         "(e.g. mover connects top and bottom); a chain that touches three sides cannot be "
+                         "written yet")
+        elif expr.name not in self.c.options:
             self.c.unknown(expr.span, "option", expr.name, self.c.options, "E020")
 
     def visit_Call(self, expr: m.Call) -> None:

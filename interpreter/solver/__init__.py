@@ -11,7 +11,6 @@ integer keys (:mod:`.encoding`).
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.processes import scratch_folder
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError, check_solvable
 from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress, Tier, default_workers, explore
 from rulesdsl.interpreter.solver.schedule import solve_in_order
@@ -27,6 +27,7 @@ from rulesdsl.interpreter.solver.tiers import TierMap
 
 __all__ = ["MoveValue", "Solution", "SolveError", "VALUE_NAMES", "best_first", "solve", "solve_all", "solve_tiers"]
 
+SCRATCH_PREFIX = "rulesdsl-solve-"  # the scratch folder of a solve, in the temporary folder; removed at the end
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 
 
@@ -92,8 +93,8 @@ def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: boo
         positions = store.root_positions(table, root) if store and known else None
         solved: dict[int, tuple[int, int | None]] = {}
         if known is None:
-            with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as scratch:
-                tiers = solve_tiers(game, codec, root, Path(scratch), workers or default_workers(), limit, progress)
+            with scratch_folder(SCRATCH_PREFIX) as scratch:
+                tiers = solve_tiers(game, codec, root, scratch, workers or default_workers(), limit, progress)
                 positions = sum(tier.size for tier in tiers)
                 if store:
                     store.save(table, game, root, _tier_rows(tiers), progress, positions)
@@ -122,8 +123,8 @@ def solve_all(game: Game, state: State, workers: int = 1) -> tuple[np.ndarray, n
     """Every position reachable from ``state``: sorted keys, values and remoteness (for tests and small games)."""
     check_solvable(game, state)
     codec = PositionCodec(game)
-    with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as scratch:
-        tiers = solve_tiers(game, codec, codec.encode(state), Path(scratch), workers)
+    with scratch_folder(SCRATCH_PREFIX) as scratch:
+        tiers = solve_tiers(game, codec, codec.encode(state), scratch, workers)
         keys, value, remoteness = (np.concatenate(part) for part in zip(*_tier_rows(tiers)))
     at = np.argsort(keys)
     return keys[at], value[at], remoteness[at]
