@@ -18,6 +18,7 @@ from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, 
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
+from rulesdsl.interpreter.passing import reads
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
 from rulesdsl.limits import MAX_CELLS
@@ -154,7 +155,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     geometry = tables.geometry
     title_stmt = active.first(m.GameTitle)
     fields = fmt.fields if fmt else ("turn", "hand", "rows") if tables.hand_kind else ("turn", "rows")
-    repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
+    repetition = any(f.what == "repetition" for f in active.all(m.Forbid)) or reads(active, m.BoardRepeated)
     misere = bool(active.all(m.Misere))
     opponent = tables.seats.opponent  # misere: the win goes to the other side
 

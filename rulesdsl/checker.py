@@ -35,7 +35,7 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand",
+    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Style": "style",
 }
 
 
@@ -383,6 +383,8 @@ class Checker(TypeChecks, Lints):
             for rule in block.rules:
                 self.check_reach(rule, isinstance(block, m.Then))
                 self.check_when_and_hand(rule)
+                if rule.action == "pass":
+                    continue
                 if rule.kind not in self.kinds:
                     at = rule.span  # a rule starts with its kind: underline just that word
                     word = Span(at.line, at.column, at.line, at.column + len(rule.kind), at.file)
@@ -392,6 +394,8 @@ class Checker(TypeChecks, Lints):
                 if rule.falling is not None:
                     self.check_dirs((rule.falling,))
                 self.check_dirs(rule.flanking)
+                self.check_dirs(rule.enclosing)
+                self.check_dirs(rule.custodial)
                 spans = dict(rule.option_spans)
                 action = ACTIONS.get(rule.action)
                 if action is None:
@@ -402,7 +406,7 @@ class Checker(TypeChecks, Lints):
                     self.unknown(spans["over"], "jump target", rule.over, over, "E060")
                 for word, given in (("over", rule.over is not None), ("capture", rule.capture),
                                     ("line", rule.line is not None), ("by pieces in line", rule.by_line),
-                                    ("flying", rule.flying)):
+                                    ("flying", rule.flying), ("custodial", bool(rule.custodial))):
                     if given and word not in action.modifiers:
                         self.error(spans[word], misplaced_message(word, rule.action), "E061")
                 if rule.line is not None:
@@ -585,6 +589,8 @@ class ConditionChecks(m.ExprVisitor):
         c = self.c
         if expr.function not in FUNCTIONS:
             c.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
+        elif FUNCTIONS[expr.function].args == "PLAYER" and len(expr.args) != 1:
+            c.error(expr.span, f"{expr.function}() takes one player", "E071", f"e.g. {expr.function}(mover)")
         elif not 1 <= len(expr.args) <= 2:
             c.error(expr.span, f"{expr.function}() takes a player and an optional piece kind", "E071")
         else:
