@@ -14,7 +14,7 @@ import os
 import re
 
 import pytest
-from openspiel_side_by_side import Side, load, play
+from openspiel_side_by_side import Divergence, Side, load, play
 
 from rulesdsl.interpreter.load import load_game
 
@@ -74,3 +74,16 @@ def test_a_thousand_random_games_agree():
     game = side()
     for seed in range(1000):
         play(game, 10_000 + seed)
+
+
+def test_a_different_komi_is_caught():
+    """The comparison looks at results: against komi 0.5 some small game must come out differently."""
+    other = Side(load_game("go", {"size": "3"}), load("go", {"board_size": 3, "komi": 0.5}), go_move, go_board)
+    with pytest.raises(Divergence, match="winner here"):
+        for seed in range(200):
+            play(other, seed)
+
+
+def test_komi_is_an_option_with_a_decimal_part():
+    game = load_game("go", {"komi": "6.5", "size": "13"})
+    assert game.options["komi"] == 6.5 and len(game.legal_moves(game.initial_state())) == 13 * 13 + 1
