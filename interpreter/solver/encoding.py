@@ -109,8 +109,9 @@ def _group_texts(symbols: list[str], size: int) -> list[str]:
 def check_solvable(game: Game, state: State) -> None:
     """Refuse, in one line, a position whose future depends on more than the key holds."""
     if state.history is not None:
-        raise SolveError("this game forbids repeating an earlier board, so a position's future depends on "
-                         "the whole game history; the solver cannot solve it exactly")
+        raise SolveError("this game remembers every earlier board (it forbids repeating one, or ends when one "
+                         "repeats), so a position's future depends on the whole game history; the solver cannot "
+                         "solve it exactly")
     if state.hand is not None:
         raise SolveError("this game keeps pieces in hand, which the solver's position key does not hold; "
                          "the solver cannot solve it")
@@ -127,6 +128,7 @@ def _unkept_state(game: Game) -> str:
     from rulesdsl import model as m
     from rulesdsl.interpreter.compiler import Active
     from rulesdsl.interpreter.legality import counts_quiet_plies, counts_turns_played
+    from rulesdsl.interpreter.passing import counts_passes, forbids
 
     if game.resolved is None or not hasattr(game.resolved, "statements"):
         return ""
@@ -135,6 +137,10 @@ def _unkept_state(game: Game) -> str:
         return "the plies played since the last capture"
     if counts_turns_played(active):
         return "the number of turns played"
+    if counts_passes(active):
+        return "the passes played in a row"
+    if forbids(active, "immediate repetition"):
+        return "the board before the last move"
     if any(again.same_direction for again in active.all(m.Again)):
         return "the direction of the jump that began the turn"
     return ""
