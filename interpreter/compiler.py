@@ -268,6 +268,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         resolved=resolved,
         _compiled=compiled,
         _outcome=outcome,
+        style=active.first(m.Style).what if active.first(m.Style) else "",
     )
 
 

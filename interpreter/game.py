@@ -182,6 +182,7 @@ class Game:
     _compiled: CompiledFast | None = None
     # the result without the move list (only whether a move exists), or None: status(state)[1]
     _outcome: Callable[[State], Outcome | None] | None = None
+    style: str = ""  # how pictures draw the board ('style points': pieces where lines cross), '' by its shape
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:

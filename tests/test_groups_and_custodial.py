@@ -144,3 +144,14 @@ def test_the_solver_refuses_what_its_key_does_not_hold(tmp_path, text, said):
 def test_the_solver_refuses_go_in_one_line():
     result = CliRunner().invoke(cli, ["solve", "go", "--set", "size=3"])
     assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1 and "history" in result.stderr
+
+
+def test_style_points_draws_a_goban():
+    from rulesdsl.cli.svg import draw
+
+    game = load_game("go", {"size": "5"})
+    state = game.parse_position("(x ----- --x-- -o--- ----- -----)")
+    svg = draw(game, state)
+    # 5 rows and 5 columns of 4 segments each: 40 lines joining the points; two stones; no square cells.
+    assert svg.count("<line ") == 40
+    assert svg.count('r="14.4"') == 2 and "<rect x=" in svg and 'width="40" height="40"' not in svg
