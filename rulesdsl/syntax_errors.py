@@ -228,7 +228,7 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
     if close and close[0] != word:
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
-        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE")  # words that start the next rule
+        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "PASS")  # words that start the next rule
         goes_on = sorted({shown.get(n, n) for n in before} - {shown.get(n) for n in starts})
         why = f"{word!r} is not a piece kind, so it cannot start a move rule"
         if goes_on:  # after a complete rule (not at the start of a block)
