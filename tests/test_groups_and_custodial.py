@@ -143,7 +143,8 @@ def test_the_solver_refuses_what_its_key_does_not_hold(tmp_path, text, said):
 
 def test_the_solver_refuses_go_in_one_line():
     result = CliRunner().invoke(cli, ["solve", "go", "--set", "size=3"])
-    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1 and "history" in result.stderr
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert "ends when a board repeats" in result.stderr and "history" in result.stderr
 
 
 def test_style_points_draws_a_goban():

@@ -109,9 +109,9 @@ def _group_texts(symbols: list[str], size: int) -> list[str]:
 def check_solvable(game: Game, state: State) -> None:
     """Refuse, in one line, a position whose future depends on more than the key holds."""
     if state.history is not None:
-        raise SolveError("this game remembers every earlier board (it forbids repeating one, or ends when one "
-                         "repeats), so a position's future depends on the whole game history; the solver cannot "
-                         "solve it exactly")
+        what = "ends when a board repeats" if _ends_on_repetition(game) else "forbids repeating an earlier board"
+        raise SolveError(f"this game {what}, so a position's future depends on the whole game history; the solver "
+                         "cannot solve it exactly")
     if state.hand is not None:
         raise SolveError("this game keeps pieces in hand, which the solver's position key does not hold; "
                          "the solver cannot solve it")
@@ -121,6 +121,18 @@ def check_solvable(game: Game, state: State) -> None:
     if unkept:
         raise SolveError(f"this game's future depends on {unkept}, which the solver's position key does not "
                          "hold; the solver cannot solve it exactly")
+
+
+def _ends_on_repetition(game: Game) -> bool:
+    """True when an end rule reads ``board repeated`` (and the game does not forbid repetition)."""
+    from rulesdsl import model as m
+    from rulesdsl.interpreter.compiler import Active
+    from rulesdsl.interpreter.passing import forbids, reads
+
+    if game.resolved is None or not hasattr(game.resolved, "statements"):
+        return False
+    active = Active(game.resolved, game.options)
+    return reads(active, m.BoardRepeated) and not forbids(active, "repetition")
 
 
 def _unkept_state(game: Game) -> str:
