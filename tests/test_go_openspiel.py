@@ -49,13 +49,15 @@ def test_perft_at_9x9_is_openspiels():
     spiel = load("go", {"board_size": 9, "komi": 7.5})
 
     def perft(state, depth):
-        if depth == 0 or state.is_terminal():
-            return 1 if depth == 0 else 0
+        if state.is_terminal():
+            return 0
+        if depth == 1:
+            return len(state.legal_actions())
         return sum(perft(state.child(a), depth - 1) for a in state.legal_actions())
 
-    theirs = [perft(spiel.new_initial_state(), d) for d in (1, 2)]
-    assert theirs == [82, 6643]  # the published numbers
-    assert [game.perft(game.initial_state(), d) for d in (1, 2)] == theirs
+    theirs = [perft(spiel.new_initial_state(), d) for d in (1, 2, 3)]
+    assert theirs[:2] == [82, 6643]  # the published numbers
+    assert [game.perft(game.initial_state(), d) for d in (1, 2, 3)] == theirs
 
 
 def test_random_games_agree():
