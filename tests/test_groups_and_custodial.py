@@ -156,3 +156,24 @@ def test_style_points_draws_a_goban():
     # 5 rows and 5 columns of 4 segments each: 40 lines joining the points; two stones; no square cells.
     assert svg.count("<line ") == 40
     assert svg.count('r="14.4"') == 2 and "<rect x=" in svg and 'width="40" height="40"' not in svg
+
+
+def test_the_web_board_carries_passes_and_ko_between_requests():
+    from rulesdsl.cli.web_api import Api, ApiError, entries_for
+
+    api = Api(entries_for(["go"]))
+    base = {"game": "go", "options": {"size": 3}}
+    data = api.move({**base, "move": "pass"})
+    assert data["memory"]["passes"] == 1 and data["over"] is None
+    data = api.move({**base, "position": data["position"], "memory": data["memory"], "move": "pass"})
+    assert data["over"] is not None  # two passes in a row end the game, as in the REPL
+    # Ko (as in the test above, a row higher): black c2 takes b2; white may not retake at once.
+    ko = {"game": "go", "options": {"size": 4}}
+    data = api.move({**ko, "position": "(x ---- -xo- xo-o -xo-)", "move": "c2"})
+    assert "b2" not in [m["text"] for m in data["moves"]]
+    data = api.state({**ko, "position": data["position"], "memory": data["memory"]})
+    assert "b2" not in [m["text"] for m in data["moves"]]
+    fresh = api.state({**ko, "position": data["position"]})  # a bare position string remembers no board
+    assert "b2" in [m["text"] for m in fresh["moves"]]
+    with pytest.raises(ApiError, match="memory.before"):
+        api.state({**ko, "position": data["position"], "memory": {"before": "xx"}})
