@@ -177,3 +177,14 @@ def test_the_web_board_carries_passes_and_ko_between_requests():
     assert "b2" in [m["text"] for m in fresh["moves"]]
     with pytest.raises(ApiError, match="memory.before"):
         api.state({**ko, "position": data["position"], "memory": {"before": "xx"}})
+
+
+def test_why_names_the_suicide_and_the_ko_rule(tmp_path):
+    from rulesdsl.interpreter.explain import explain_move
+
+    game = game_of(tmp_path, KO)
+    state = after(game, "(x -xo- xo-o -xo-)", "c2")
+    answer = explain_move(game, state, "b2")
+    assert "before the opponent's last move" in answer.text() and "forbid immediate repetition" in answer.text()
+    suicide = explain_move(game, game.parse_position("(x -o-- o--- ----)"), "a3")
+    assert "no liberty" in suicide.text() and "forbid suicide" in suicide.text()
