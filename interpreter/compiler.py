@@ -70,7 +70,7 @@ def board_problem(shape: str, size: tuple, naming: tuple[NamePart, ...]) -> str:
     for part in naming:
         if isinstance(part.first, str):
             last = "z" if part.first.islower() else "Z"
-            room = ord(last) - ord(part.first) + 1
+            room = ord(last) - ord(part.first) + 1 - (part.first <= part.skip <= last)
             if lines[part.axis] > room:
                 return (f"the board {shape} {shown} has {lines[part.axis]} {part.axis}s but letters from "
                         f"{part.first!r} to {last!r} name only {room}")
@@ -84,7 +84,7 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         raise RulesdslError("no 'board' statement holds for these options")
     size = tuple(evaluate(e, options) for e in board.size)
     names = active.first(m.CellNames)
-    naming = (tuple(NamePart(p.axis, p.first, p.from_end) for p in names.parts)
+    naming = (tuple(NamePart(p.axis, p.first, p.from_end, p.skip) for p in names.parts)
               if names else default_naming(board.shape))
     problem = board_problem(board.shape, size, naming)
     if problem:

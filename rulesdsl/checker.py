@@ -208,6 +208,11 @@ class Checker(TypeChecks, Lints):
                 if isinstance(part.first, str) and (len(part.first) != 1 or part.first not in ascii_letters):
                     self.error(part.span, f"a letter axis starts at one letter, not {part.first!r}", "E041",
                                "letters are a to z or A to Z")
+                elif part.skip and (not isinstance(part.first, str) or len(part.skip) != 1
+                                    or part.skip.islower() != part.first.islower() or part.skip <= part.first
+                                    or part.skip not in ascii_letters):
+                    self.error(part.span, f"'skipping {part.skip}' leaves out one letter after the first of a "
+                               "letter axis, in its case", "E041", 'e.g. cells column "a" skipping "i" row 1')
                 wrong = {"column": "top", "row": "right"}[part.axis]
                 if part.end_word == wrong:
                     right = {"column": "right", "row": "top"}[part.axis]

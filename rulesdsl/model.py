@@ -284,6 +284,7 @@ class NamePartDecl:
     first: str | int
     from_end: bool
     end_word: str = ""  # "top" or "right", as written
+    skip: str = ""  # a letter the labels leave out ("i" on a goban), or ""
 
 
 @dataclass(frozen=True)

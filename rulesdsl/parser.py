@@ -270,10 +270,11 @@ class _Builder(Transformer):
         return m.CellNames(self._span(meta), tuple(items))
 
     def name_part(self, meta, items):
-        axis, first, from_end = items
+        axis, first, from_end, skip = items
         value: str | int = unquote(first) if first.type == "STRING" else number(first)
         end_word = str(from_end).split()[-1] if from_end is not None else ""
-        return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word)
+        return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word,
+                              unquote(skip) if skip is not None else "")
 
     def position_stmt(self, meta, items):
         listing = items[-1]

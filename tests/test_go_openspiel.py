@@ -2,7 +2,7 @@
 position's board, player to move, legal moves and result agree.
 
 OpenSpiel writes a point as column letter (skipping i) and row number from the
-bottom (``B j9``), a pass as ``PASS``; we write ``i9`` and ``pass``. Its game
+bottom (``B j9``), a pass as ``PASS``; we write ``j9`` and ``pass``. Its game
 ends after two passes in a row, after 2 x 81 plies, or in a draw after a move
 that repeats an earlier board (positional superko ends the game; simple ko is
 a forbidden move); the rule file says the same in its own words.
@@ -22,20 +22,17 @@ GAMES = int(os.environ.get("RULESDSL_GO_GAMES", "150"))  # about 10 s at 9 x 9 o
 
 
 def go_move(action: str) -> str:
-    """``B j9`` -> ``i9``; ``W PASS`` -> ``pass``."""
-    point = action.split()[-1].lower()
-    if point == "pass":
-        return "pass"
-    column = point[0]
-    return (chr(ord(column) - 1) if column > "i" else column) + point[1:]
+    """``B j9`` -> ``j9``; ``W PASS`` -> ``pass``."""
+    return action.split()[-1].lower()
 
 
 def go_board(text: str) -> dict[str, str]:
     """OpenSpiel's drawing (`` 9 +++++++++`` rows, X black, O white) as our cells and symbols."""
+    letters = "abcdefghjklmnopqrst"  # a goban's columns, without i
     cells = {}
     for row, stones in re.findall(r"^\s*(\d+) ([+XO]+)$", text, re.M):
         for col, ch in enumerate(stones):
-            cells[f"{chr(ord('a') + col)}{row}"] = {"+": "-", "X": "x", "O": "o"}[ch]
+            cells[f"{letters[col]}{row}"] = {"+": "-", "X": "x", "O": "o"}[ch]
     return cells
 
 

@@ -188,3 +188,14 @@ def test_why_names_the_suicide_and_the_ko_rule(tmp_path):
     assert "before the opponent's last move" in answer.text() and "forbid immediate repetition" in answer.text()
     suicide = explain_move(game, game.parse_position("(x -o-- o--- ----)"), "a3")
     assert "no liberty" in suicide.text() and "forbid suicide" in suicide.text()
+
+
+def test_a_letter_axis_may_skip_a_letter(tmp_path):
+    game = load_game("go", {"size": "19"})
+    names = [c.name for c in game.geometry.cells if c.y == 1]
+    assert names == [f"{letter}1" for letter in "abcdefghjklmnopqrst"]  # a goban's 19 columns, no i
+    path = tmp_path / "bad.rules"
+    cells = 'notation to\ncells column "a" skipping "A" row 1'
+    path.write_text(GROUPS.replace("SUICIDE", "").replace("notation to", cells))
+    result = CliRunner().invoke(cli, ["check", str(path), "--playouts", "0"])
+    assert result.exit_code == 1 and "'skipping A' leaves out one letter after the first" in result.output
