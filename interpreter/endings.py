@@ -134,6 +134,8 @@ class ConditionCompiler(m.ExprVisitor):
 
             def divide(state: State, moves: MovesThunk) -> int:
                 a, b = left(state, moves), right(state, moves)
+                if isinstance(a, float) or isinstance(b, float):
+                    raise EndRulesError(f"'{expr.op}' divides whole numbers only", where)
                 if b == 0:
                     raise EndRulesError("division by zero in this position", where)
                 return a // b if expr.op == "/" else a % b

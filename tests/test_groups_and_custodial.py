@@ -199,3 +199,17 @@ def test_a_letter_axis_may_skip_a_letter(tmp_path):
     path.write_text(GROUPS.replace("SUICIDE", "").replace("notation to", cells))
     result = CliRunner().invoke(cli, ["check", str(path), "--playouts", "0"])
     assert result.exit_code == 1 and "'skipping A' leaves out one letter after the first" in result.output
+
+
+@pytest.mark.parametrize("line, said", [
+    ("start { stone black at (1.5, 2) }", "a cell's coordinates are whole numbers"),
+    ("start {}\nend { draw if count(black) / komi > 1 }", "'/' divides whole numbers only"),
+    ("option size = 2.5\nstart {}\nboard grid size x size", "sizes are whole numbers"),
+])
+def test_a_number_with_a_decimal_part_where_a_whole_number_is_needed(tmp_path, line, said):
+    text = ('players black "x", white "o"\noption komi = 0.5\npiece stone black "x", white "o"\n'
+            'moves { place stone }\n' + line + ("\nboard grid 3 x 3" if "board" not in line else ""))
+    path = tmp_path / "bad.rules"
+    path.write_text(text)
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 1 and said in result.output, result.output
