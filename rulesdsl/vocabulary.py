@@ -169,6 +169,8 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("threatened", "pieces (of KIND) that the other player's move rules could capture or push on this "
             "board, as if it were that player's turn; give it a negative weight (`threatened flag -300` keeps a "
             "flag out of reach)"),
+    Feature("area", "the player's pieces plus the empty cells whose empty region borders only the player's pieces "
+            "(as `area(PLAYER)` in an end rule: the go family's score)", takes_kind=False),
 )}
 
 

@@ -213,3 +213,11 @@ def test_a_number_with_a_decimal_part_where_a_whole_number_is_needed(tmp_path, l
     path.write_text(text)
     result = CliRunner().invoke(cli, ["check", str(path)])
     assert result.exit_code == 1 and said in result.output, result.output
+
+
+def test_the_area_feature_scores_as_the_end_rule_counts():
+    game = load_game("go", {"size": "3"})
+    # Black a3, b3, a2: 3 stones; white c2: 1. The one empty region (b2, c3, a1, b1, c1) touches both
+    # colours and counts for neither. With 'area 1' the evaluation is 3 - 1 for black.
+    state = game.parse_position("(o xx- x-o ---)")
+    assert game.evaluate(state, 0) == 2 and game.evaluate(state, 1) == -2
