@@ -155,11 +155,12 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     geometry = tables.geometry
     title_stmt = active.first(m.GameTitle)
     fields = fmt.fields if fmt else ("turn", "hand", "rows") if tables.hand_kind else ("turn", "rows")
-    repetition = any(f.what == "repetition" for f in active.all(m.Forbid)) or reads(active, m.BoardRepeated)
+    # states keep their earlier boards where a rule forbids repeating one or an end rule asks about it
+    keeps_history = any(f.what == "repetition" for f in active.all(m.Forbid)) or reads(active, m.BoardRepeated)
     misere = bool(active.all(m.Misere))
     opponent = tables.seats.opponent  # misere: the win goes to the other side
 
-    parse_position, format_position = position_codec(tables, fields, repetition)
+    parse_position, format_position = position_codec(tables, fields, keeps_history)
 
     # -- the start ---------------------------------------------------------
     start_cache: list[State] = []
@@ -167,7 +168,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     def initial() -> State:
         if not start_cache:
             start = active.first(m.StartPosition) or active.first(m.StartLayout)
-            start_cache.append(_start_state(start, tables, options, parse_position, repetition))
+            start_cache.append(_start_state(start, tables, options, parse_position, keeps_history))
         return start_cache[0]
 
     def start_board_text() -> str:
@@ -293,7 +294,7 @@ def _reason(resolved: Resolved, rule: m.EndRule) -> str:
 
 
 def _start_state(start, tables: Tables, options: Mapping[str, Value],
-                 parse_position: Callable[[str], State], repetition: bool) -> State:
+                 parse_position: Callable[[str], State], keeps_history: bool) -> State:
     if start is None:
         raise PositionError("this game has no start position for these options; give one with --position")
     if isinstance(start, m.StartPosition):
@@ -302,5 +303,5 @@ def _start_state(start, tables: Tables, options: Mapping[str, Value],
         except PositionError as error:
             raise PositionError(f"start position does not fit the board: {error}", start.span) from None
     hand = (tables.hand_start,) * len(tables.player_names) if tables.hand_kind is not None else None
-    return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if repetition else None, -1, 0, hand)
+    return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if keeps_history else None, -1, 0, hand)
 

@@ -2,10 +2,11 @@
 
 The move rules (:mod:`rulesdsl.interpreter.movegen`) propose moves; here the
 statements that judge them are applied, in this order: a go-again turn's
-restriction (or the ``then`` part of a turn), ``freeze``, ``forbid repetition``, ``must capture``, the
-optional pass of a go-again turn, and the forced pass of ``pass when no
-moves``. ``apply`` writes a move's changes and decides who moves next
-(go-again, which a promotion ends; pass).
+restriction (or the ``then`` part of a turn), ``freeze``, ``forbid repetition``, ``forbid suicide``,
+``forbid immediate repetition``, ``must capture``, the optional pass of a go-again turn, and the
+forced pass of ``pass when no moves``. ``apply`` writes a move's changes and decides who moves next
+(go-again, which a promotion ends; pass), and keeps what the end rules and filters read (earlier
+boards, passes in a row, the board before the ply).
 """
 
 from __future__ import annotations
