@@ -1,7 +1,8 @@
 """Random games played side by side here and in OpenSpiel, comparing every position in full.
 
-At each position both must agree on the board (cell by cell), the player to
-move, the set of legal moves, whether the game is over and who won. A game
+At each position both must agree on the board (cell by cell, where the pairing
+says how to read OpenSpiel's), the player to move, the set of legal moves,
+whether the game is over and who won. A game
 pairing says how OpenSpiel's actions and boards are written in ours.
 """
 
@@ -26,8 +27,10 @@ class Side:
 
     game: Game
     spiel: object  # the pyspiel game
-    move_of: Callable[[str], str]  # OpenSpiel's action string -> our move notation
-    board_of: Callable[[str], dict[str, str]]  # OpenSpiel's state string -> {our cell name: our symbol}
+    move_of: Callable[[str], str]  # OpenSpiel's action string -> our move notation (or its key)
+    board_of: Callable[[str], dict[str, str]] | None = None  # OpenSpiel's state string -> {our cell: our symbol}
+    key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]  # our notation -> key
+    name: str = ""  # named in a divergence's message
 
 
 def our_board(game: Game, state: State) -> dict[str, str]:
@@ -48,11 +51,12 @@ def play(side: Side, seed: int) -> tuple[int, Outcome]:
     played: list[str] = []
 
     def fail(what: str) -> None:
-        raise Divergence(f"seed {seed}, after {' '.join(played) or 'no move'}: {what}\n"
+        label = f"{side.name}, seed {seed}" if side.name else f"seed {seed}"
+        raise Divergence(f"{label}, after {' '.join(played) or 'no move'}: {what}\n"
                          f"  ours: {game.format_position(ours)}\n  OpenSpiel:\n{theirs}")
 
     while True:
-        if our_board(game, ours) != side.board_of(str(theirs)):
+        if side.board_of is not None and our_board(game, ours) != side.board_of(str(theirs)):
             fail("the boards differ")
         moves, outcome = game.status(ours)
         if (outcome is not None) != theirs.is_terminal():
@@ -63,7 +67,7 @@ def play(side: Side, seed: int) -> tuple[int, Outcome]:
             return len(played), outcome
         if theirs.current_player() != game.to_move(ours):
             fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
-        written = {game.format_move(ours, mv): mv for mv in moves}
+        written = {side.key(game.format_move(ours, mv)): mv for mv in moves}
         actions = {side.move_of(theirs.action_to_string(theirs.current_player(), a)): a
                    for a in theirs.legal_actions()}
         if set(written) != set(actions):

@@ -11,13 +11,16 @@ from rulesdsl.cli.main import cli
 from rulesdsl.interpreter.load import load_game
 from rulesdsl.interpreter.solver import SolveError, solve
 
-GROUPS = """
+STONES = """
 players black "x", white "o"
 board grid 4 x 3
 position (turn rows) top first
 notation to
 piece stone black "x", white "o"
 start {}
+"""
+
+GROUPS = STONES + """
 moves {
   place stone enclosing orthogonal
   pass
@@ -72,13 +75,7 @@ def test_two_passes_end_and_area_scores(tmp_path):
     assert game.outcome(after(game, "(x -x-- x--- --o-)", "pass", "pass")).winner == 0
 
 
-KO = """
-players black "x", white "o"
-board grid 4 x 3
-position (turn rows) top first
-notation to
-piece stone black "x", white "o"
-start {}
+KO = STONES + """
 moves {
   place stone enclosing orthogonal
 }
