@@ -392,6 +392,7 @@ class MoveRule(Statement):
     enclosing: tuple[DirRef, ...] = ()  # place: enemy groups (along these) left without liberties are removed
     custodial: tuple[DirRef, ...] = ()  # an enemy piece next to the landing cell, with a friend beyond, is removed
     hostile: tuple[tuple[str, Span], ...] = ()  # custodial: cells that act as a friend when empty
+    custodial_runs: bool = False  # custodial ``of any length``: a whole run of enemy pieces may be caught
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 

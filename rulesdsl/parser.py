@@ -338,7 +338,7 @@ class _Builder(Transformer):
             elif name == "by pieces in line":
                 fields["by_line"] = value
             elif name == "custodial":
-                fields["custodial"], fields["hostile"] = value
+                fields["custodial"], fields["hostile"], fields["custodial_runs"] = value
             else:
                 fields[name] = value
         return m.MoveRule(self._span(meta), str(kind), str(action), dirs, guard=guard, when=when,
@@ -360,8 +360,9 @@ class _Builder(Transformer):
         return m.MoveRule(self._span(meta), "", "pass", (), when=when, guard=guard)
 
     def custodial(self, meta, items):
-        hostile = tuple((str(t), self._tspan(t)) for t in items[1:] if t is not None)
-        return ("custodial", (items[0], hostile), self._span(meta))
+        dirs, runs, *cells = items
+        hostile = tuple((str(t), self._tspan(t)) for t in cells if t is not None)
+        return ("custodial", (dirs, hostile, runs is not None), self._span(meta))
 
     def style_stmt(self, meta, items):
         return m.Style(self._span(meta), str(items[0]))

@@ -29,14 +29,15 @@ TERMINAL_WORDS = {
     "FEATURE": or_list(list(FEATURES)),
     "AXIS": "column or row", "MOVE_PART": "from, to or a quoted string",
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",
-    "FORBIDDEN": "repetition or corner push-off", "COMPARE": "a comparison",
+    "FORBIDDEN": "repetition, immediate repetition, suicide or corner push-off", "COMPARE": "a comparison",
     "LISTING": "top first or bottom first", "FROM_END": "from top or from right", "OR_PASS": "or pass",
+    "ANY_LENGTH": "of any length", "STYLE": "points",
 }
 
 
 STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "position",
                    "notation", "directions", "piece", "start", "moves", "again", "then", "freeze", "forbid", "end",
-                   "misere", "pass", "promote", "must", "evaluate", "example")
+                   "misere", "pass", "promote", "must", "evaluate", "example", "style")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}
 # What a newcomer most likely meant by a character the language does not use.
 CHAR_HINTS = {

@@ -96,9 +96,9 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("falling", "`falling DIRECTION`"),
     Modifier("flanking", "`flanking DIRECTIONS`"),
     Modifier("enclosing", "`enclosing DIRECTIONS`: enemy groups left without liberties are removed"),
-    Modifier("custodial", "`custodial DIRECTIONS [against CELL, ...]`: an enemy piece next to the landing cell, "
-             "with one of the mover's pieces (or an empty hostile CELL) right beyond it, is removed", (),
-             ("custodial",)),
+    Modifier("custodial", "`custodial DIRECTIONS [of any length] [against CELL, ...]`: an enemy piece next to the "
+             "landing cell (or, `of any length`, a run of them), with one of the mover's pieces (or an empty hostile "
+             "CELL) right beyond, is removed", (), ("custodial",)),
     Modifier("from last", "`from last step|slide DIRECTIONS`"),
     Modifier("from hand", "`from hand`: the piece comes from the player's hand (`hand KIND N`); while the player "
              "to move has pieces in hand, placing one is their only move"),

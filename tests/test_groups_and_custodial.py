@@ -218,3 +218,15 @@ def test_the_area_feature_scores_as_the_end_rule_counts():
     # colours and counts for neither. With 'area 1' the evaluation is 3 - 1 for black.
     state = game.parse_position("(o xx- x-o ---)")
     assert game.evaluate(state, 0) == 2 and game.evaluate(state, 1) == -2
+
+
+def test_a_run_of_any_length_is_caught_only_when_asked(tmp_path):
+    runs = game_of(tmp_path, CUSTODIAL.replace("custodial orthogonal", "custodial orthogonal of any length"), "r")
+    single = game_of(tmp_path, CUSTODIAL, "s")
+    # White a1 slides to a2: b2, c2, d2 are black and e2 white: the run of three is caught with 'of any length'.
+    position = "(w ----- ----- ----- -bbbw w----)"
+    assert runs.format_position(after(runs, position, "a1-a2")) == "(b ----- ----- ----- w---w -----)"
+    assert single.format_position(after(single, position, "a1-a2")) == "(b ----- ----- ----- wbbbw -----)"
+    # A run that reaches the edge is not caught.
+    edge = "(w ----- ----- ----- -bbbb w----)"
+    assert runs.format_position(after(runs, edge, "a1-a2")).count("b") == 5
