@@ -18,7 +18,7 @@ from openspiel_side_by_side import Divergence, Side, load, play
 
 from rulesdsl.interpreter.load import load_game
 
-GAMES = int(os.environ.get("RULESDSL_GO_GAMES", "150"))  # about 10 s at 9 x 9 on a quiet machine
+GAMES = int(os.environ.get("RULESDSL_GO_GAMES", "120"))  # about 8 s at 9 x 9 on a quiet machine
 
 
 def go_move(action: str) -> str:
@@ -66,6 +66,20 @@ def test_small_boards_agree():
     """On boards of 3 x 3 to 5 x 5 games are short, and captures, ko, suicide and repeated boards come often."""
     reasons = [outcome.reason for size in (3, 4, 5) for _, outcome in (play(side(size), seed) for seed in range(GAMES))]
     assert "board repeated" in reasons  # a repetition ended some game in a draw, in both
+
+
+@pytest.mark.parametrize("size, games", [(13, 5), (19, 3)])
+def test_the_larger_boards_agree(size, games):
+    """13 x 13 and 19 x 19 (the full game: up to 722 plies), a few games each."""
+    for seed in range(games):
+        play(side(size), seed)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("size", [13, 19])
+def test_more_games_on_the_larger_boards_agree(size):
+    for seed in range(50):
+        play(side(size), 10_000 + seed)
 
 
 @pytest.mark.deep
