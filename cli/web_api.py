@@ -48,6 +48,29 @@ class Entry:
     spec: str
 
 
+MEMORY_COUNTS = ("passes", "turns", "quiet")  # what a position remembers besides its string, carried by the page
+
+
+def _with_memory(game: Game, state: State, memory: object) -> State:
+    """``state`` with what the page carried over from the last answer: the counts of passes, turns and quiet
+    plies, and the board before the last ply (games that keep them; position strings do not hold them)."""
+    if memory in (None, {}):
+        return state
+    if not isinstance(memory, dict):
+        raise ApiError(400, "memory must be an object")
+    found = {}
+    for name in MEMORY_COUNTS:
+        value = memory.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
+            raise ApiError(400, f"memory.{name} must be a whole number from 0 to 1000000")
+        found[name] = value
+    before = memory.get("before")
+    if before is not None:
+        symbols = set(game.piece_names) | {game.empty}
+        if not isinstance(before, str) or len(before) != len(state.board) or not set(before) <= symbols:
+            raise ApiError(400, "memory.before must be a board of this game, one symbol per cell")
+    return state._replace(before=before, **found)
+
 def entries_for(files: Iterable[str]) -> dict[str, Entry]:
     """The named rule files (or, with none named, every bundled game), by name.
 
@@ -172,6 +195,7 @@ class Api:
                 raise ApiError(413, f"history is longer than {MAX_HISTORY} boards")
             if history and state.history is not None:
                 state = state._replace(history=state.history | {game.parse_board(b) for b in history})
+            state = _with_memory(game, state, request.get("memory"))
         except RulesdslError as error:
             raise ApiError(400, _one_line(error)) from None
         return game, state
@@ -224,6 +248,7 @@ class Api:
             "board": state.board,
             "history": sorted(state.history) if state.history is not None else None,
             "keepsHistory": state.history is not None,
+            "memory": {"passes": state.passes, "turns": state.turns, "quiet": state.quiet, "before": state.before},
             "turn": turn.name,
             "players": [p.name for p in game.players],
             "again": state.last != NO_CELL,

@@ -18,6 +18,7 @@ from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, 
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
+from rulesdsl.interpreter.passing import reads
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
 from rulesdsl.limits import MAX_CELLS
@@ -69,7 +70,7 @@ def board_problem(shape: str, size: tuple, naming: tuple[NamePart, ...]) -> str:
     for part in naming:
         if isinstance(part.first, str):
             last = "z" if part.first.islower() else "Z"
-            room = ord(last) - ord(part.first) + 1
+            room = ord(last) - ord(part.first) + 1 - (part.first <= part.skip <= last)
             if lines[part.axis] > room:
                 return (f"the board {shape} {shown} has {lines[part.axis]} {part.axis}s but letters from "
                         f"{part.first!r} to {last!r} name only {room}")
@@ -83,7 +84,7 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         raise RulesdslError("no 'board' statement holds for these options")
     size = tuple(evaluate(e, options) for e in board.size)
     names = active.first(m.CellNames)
-    naming = (tuple(NamePart(p.axis, p.first, p.from_end) for p in names.parts)
+    naming = (tuple(NamePart(p.axis, p.first, p.from_end, p.skip) for p in names.parts)
               if names else default_naming(board.shape))
     problem = board_problem(board.shape, size, naming)
     if problem:
@@ -154,11 +155,12 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     geometry = tables.geometry
     title_stmt = active.first(m.GameTitle)
     fields = fmt.fields if fmt else ("turn", "hand", "rows") if tables.hand_kind else ("turn", "rows")
-    repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
+    # states keep their earlier boards where a rule forbids repeating one or an end rule asks about it
+    keeps_history = any(f.what == "repetition" for f in active.all(m.Forbid)) or reads(active, m.BoardRepeated)
     misere = bool(active.all(m.Misere))
     opponent = tables.seats.opponent  # misere: the win goes to the other side
 
-    parse_position, format_position = position_codec(tables, fields, repetition)
+    parse_position, format_position = position_codec(tables, fields, keeps_history)
 
     # -- the start ---------------------------------------------------------
     start_cache: list[State] = []
@@ -166,7 +168,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     def initial() -> State:
         if not start_cache:
             start = active.first(m.StartPosition) or active.first(m.StartLayout)
-            start_cache.append(_start_state(start, tables, options, parse_position, repetition))
+            start_cache.append(_start_state(start, tables, options, parse_position, keeps_history))
         return start_cache[0]
 
     def start_board_text() -> str:
@@ -267,6 +269,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         resolved=resolved,
         _compiled=compiled,
         _outcome=outcome,
+        style=active.first(m.Style).what if active.first(m.Style) else "",
     )
 
 
@@ -291,7 +294,7 @@ def _reason(resolved: Resolved, rule: m.EndRule) -> str:
 
 
 def _start_state(start, tables: Tables, options: Mapping[str, Value],
-                 parse_position: Callable[[str], State], repetition: bool) -> State:
+                 parse_position: Callable[[str], State], keeps_history: bool) -> State:
     if start is None:
         raise PositionError("this game has no start position for these options; give one with --position")
     if isinstance(start, m.StartPosition):
@@ -300,5 +303,5 @@ def _start_state(start, tables: Tables, options: Mapping[str, Value],
         except PositionError as error:
             raise PositionError(f"start position does not fit the board: {error}", start.span) from None
     hand = (tables.hand_start,) * len(tables.player_names) if tables.hand_kind is not None else None
-    return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if repetition else None, -1, 0, hand)
+    return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if keeps_history else None, -1, 0, hand)
 

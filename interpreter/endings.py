@@ -15,6 +15,8 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, ExprError, Value, evaluate
 from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.game import NO_CELL, Move, State
+from rulesdsl.interpreter.groups import area_scorer
+from rulesdsl.interpreter.passing import board_repeated
 from rulesdsl.interpreter.tables import Tables
 
 MovesThunk = Callable[[], list[Move]]
@@ -48,7 +50,7 @@ class ConditionCompiler(m.ExprVisitor):
     """Turns end-rule expressions into closures: one ``visit_<Node>`` per kind of node."""
 
     # The functions _call compiles: those of rulesdsl.vocabulary.FUNCTIONS (tests/test_vocabulary.py).
-    FUNCTIONS = ("count", "lost")
+    FUNCTIONS = ("count", "lost", "area")
 
     def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
                  nobody_moves: Callable[[State], bool]):
@@ -132,6 +134,8 @@ class ConditionCompiler(m.ExprVisitor):
 
             def divide(state: State, moves: MovesThunk) -> int:
                 a, b = left(state, moves), right(state, moves)
+                if isinstance(a, float) or isinstance(b, float):
+                    raise EndRulesError(f"'{expr.op}' divides whole numbers only", where)
                 if b == 0:
                     raise EndRulesError("division by zero in this position", where)
                 return a // b if expr.op == "/" else a % b
@@ -145,6 +149,9 @@ class ConditionCompiler(m.ExprVisitor):
         kind = expr.args[1] if len(expr.args) > 1 else None
         if expr.function not in self.FUNCTIONS:
             raise RulesdslError(f"no compiled form for the function {expr.function!r}", expr.span)
+        if expr.function == "area":
+            ref, area = player_ref(who, self.tables), self._area()
+            return lambda state, moves: area(state.board, ref(state))
         count = self.counter(who, kind)
         if expr.function == "count":
             return lambda state, moves: count(state)[1]
@@ -244,6 +251,18 @@ class ConditionCompiler(m.ExprVisitor):
 
     def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> Condition:
         return lambda state, moves: state.turns
+
+    def visit_PassesInARow(self, expr: m.PassesInARow) -> Condition:
+        return lambda state, moves: state.passes
+
+    def visit_BoardRepeated(self, expr: m.BoardRepeated) -> Condition:
+        return lambda state, moves: board_repeated(state)
+
+    def _area(self) -> Callable[[str, int], int]:
+        """One area scorer for every ``area(...)`` of the game (it keeps the last board's scores)."""
+        if not hasattr(self, "_area_scorer"):
+            self._area_scorer = area_scorer(self.tables)
+        return self._area_scorer
 
     def visit_Connects(self, expr: m.Connects) -> Condition:
         ref = player_ref(expr.player, self.tables)

@@ -18,6 +18,7 @@ from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.game import Move, State
+from rulesdsl.interpreter.groups import area_scorer
 from rulesdsl.interpreter.tables import Tables
 
 Feature = Callable[[str, int], float]
@@ -32,6 +33,7 @@ BUILDERS: dict[str, Callable[..., Feature]] = {
                                                                                  tables.seats.opponent),
     "threatened": lambda syms, tables, raw_moves, threats, start_board: _threatened(syms, threats,
                                                                                      tables.seats.opponent),
+    "area": lambda syms, tables, raw_moves, threats, start_board: area_scorer(tables),
 }
 
 

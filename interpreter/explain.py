@@ -24,9 +24,11 @@ from rulesdsl.errors import Span
 from rulesdsl.expr import evaluate
 from rulesdsl.interpreter.compiler import Active, build_tables
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
+from rulesdsl.interpreter.groups import is_suicide
 from rulesdsl.interpreter.legality import board_after, promotes
 from rulesdsl.interpreter.movegen import compile_player, compile_rule
 from rulesdsl.interpreter.notation import cell_words, side_by_side
+from rulesdsl.interpreter.passing import recreates
 from rulesdsl.interpreter.tables import Tables
 
 PASS_WORD = "pass"
@@ -114,6 +116,8 @@ class Explainer:
         forbids = self.active.all(m.Forbid)
         self.repetition = next((f for f in forbids if f.what == "repetition"), None)
         self.corner = next((f for f in forbids if f.what == "corner push-off"), None)
+        self.suicide = next((f for f in forbids if f.what == "suicide"), None)
+        self.undoing = next((f for f in forbids if f.what == "immediate repetition"), None)
         self.freeze: m.Freeze | None = self.active.first(m.Freeze)
         self.again: m.Again | None = self.active.first(m.Again)
         self.must_capture: m.MustCapture | None = self.active.first(m.MustCapture)
@@ -442,6 +446,12 @@ class Explainer:
             if all(board_after(board, mv) in seen or board_after(board, mv) == board for mv in mine):
                 return self.cite("repeats", "it would repeat an earlier board", self.repetition)
             moves = [mv for mv in moves if board_after(board, mv) not in seen and board_after(board, mv) != board]
+        if self.suicide is not None and all(is_suicide(mv, self.game.empty) for mv in mine):
+            return self.cite("suicide", "its group would have no liberty left, and it captures nothing", self.suicide)
+        if self.undoing is not None and state.before is not None and all(
+                recreates(board, mv, state.before) for mv in mine):
+            return self.cite("undoes", "it would make the board as it was before the opponent's last move at once",
+                             self.undoing)
         if self.must_capture is not None and not any(mv.captures for mv in mine):
             capturing = [mv for mv in moves if mv.captures]
             if capturing:

@@ -40,6 +40,8 @@ class State(NamedTuple):
     quiet: int = 0  # plies since the last capture, kept only by games that count them
     hand: tuple[int, ...] | None = None  # pieces in hand per player (games with ``hand`` only)
     turns: int = 0  # turns played, kept only by games whose end rules read ``turns played``
+    passes: int = 0  # passes played in a row, kept only by games whose end rules read them
+    before: str | None = None  # the board before the last ply, kept only by games that forbid immediate repetition
 
 
 class Move(NamedTuple):
@@ -180,6 +182,7 @@ class Game:
     _compiled: CompiledFast | None = None
     # the result without the move list (only whether a move exists), or None: status(state)[1]
     _outcome: Callable[[State], Outcome | None] | None = None
+    style: str = ""  # how pictures draw the board ('style points': pieces where lines cross), '' by its shape
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:

@@ -2,10 +2,11 @@
 
 The move rules (:mod:`rulesdsl.interpreter.movegen`) propose moves; here the
 statements that judge them are applied, in this order: a go-again turn's
-restriction (or the ``then`` part of a turn), ``freeze``, ``forbid repetition``, ``must capture``, the
-optional pass of a go-again turn, and the forced pass of ``pass when no
-moves``. ``apply`` writes a move's changes and decides who moves next
-(go-again, which a promotion ends; pass).
+restriction (or the ``then`` part of a turn), ``freeze``, ``forbid repetition``, ``forbid suicide``,
+``forbid immediate repetition``, ``must capture``, the optional pass of a go-again turn, and the
+forced pass of ``pass when no moves``. ``apply`` writes a move's changes and decides who moves next
+(go-again, which a promotion ends; pass), and keeps what the end rules and filters read (earlier
+boards, passes in a row, the board before the ply).
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.endings import ConditionCompiler
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
+from rulesdsl.interpreter.groups import is_suicide
 from rulesdsl.interpreter.history import as_history
 from rulesdsl.interpreter.movegen import compile_player
+from rulesdsl.interpreter.passing import counts_passes, forbids, reads, recreates, remember
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
 
@@ -98,6 +101,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     nplayers = len(tables.player_names)
     next_player, opponent = tables.seats.next_player, tables.seats.opponent
     repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
+    keeps_history = repetition or reads(active, m.BoardRepeated)
+    no_suicide, no_return = forbids(active, "suicide"), forbids(active, "immediate repetition")
+    keeps_passes = counts_passes(active)
     corner_rule = any(f.what == "corner push-off" for f in active.all(m.Forbid))
     freeze = active.first(m.Freeze)
     again = active.first(m.Again)
@@ -187,7 +193,12 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                     moves = [mv for mv in moves if mv.origin not in frozen]
         if repetition and moves:
             seen = state.history or frozenset()
-            moves = [mv for mv in moves if (b := board_after(board, mv)) not in seen and b != board]
+            moves = [mv for mv in moves if mv.action == PASS_ACTION
+                     or ((b := board_after(board, mv)) not in seen and b != board)]
+        if no_suicide and moves:
+            moves = [mv for mv in moves if not is_suicide(mv, tables.empty)]
+        if no_return and moves and state.before is not None:
+            moves = [mv for mv in moves if not recreates(board, mv, state.before)]
         if must_capture:
             capturing = [mv for mv in moves if mv.captures]
             if most and capturing:
@@ -213,7 +224,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         return moves
 
     exists = [getattr(moves, "exists", None) for moves in raw]
-    plain = freeze is None and not repetition and not when_rules
+    plain = freeze is None and not repetition and not when_rules and not no_suicide and not no_return
 
     def has_moves(state: State) -> bool:
         """Whether ``legal(state)`` is not empty; a plain position asks the move rules to stop at the first move."""
@@ -231,7 +242,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
 
     def apply(state: State, move: Move) -> State:
         board = board_after(state.board, move) if move.changes else state.board
-        history = as_history(state.history).with_board(state.board) if repetition else None
+        history = as_history(state.history).with_board(state.board) if keeps_history else None
         other = next_player[state.turn]
         quiet = (0 if move.captures else state.quiet + 1) if counts_quiet else 0
         hand, turns = state.hand, state.turns
@@ -254,5 +265,11 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 remembered[0], remembered[1] = cont, found
                 return cont
         return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
+
+    if keeps_passes or no_return:  # the pass count and the board before the ply, kept beside the rest
+        plain_apply = apply
+
+        def apply(state: State, move: Move) -> State:  # noqa: F811
+            return remember(state, plain_apply(state, move), move, keeps_passes, no_return)
 
     return Legality(raw, threats, legal, nobody_moves, apply, has_moves)

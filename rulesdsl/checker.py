@@ -34,7 +34,7 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand",
+    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Style": "style",
 }
 
 
@@ -210,6 +210,11 @@ class Checker(TypeChecks, Lints):
                 if isinstance(part.first, str) and (len(part.first) != 1 or part.first not in ascii_letters):
                     self.error(part.span, f"a letter axis starts at one letter, not {part.first!r}", "E041",
                                "letters are a to z or A to Z")
+                elif part.skip and (not isinstance(part.first, str) or len(part.skip) != 1
+                                    or part.skip.islower() != part.first.islower() or part.skip <= part.first
+                                    or part.skip not in ascii_letters):
+                    self.error(part.span, f"'skipping {part.skip}' leaves out one letter after the first of a "
+                               "letter axis, in its case", "E041", 'e.g. cells column "a" skipping "i" row 1')
                 wrong = {"column": "top", "row": "right"}[part.axis]
                 if part.end_word == wrong:
                     right = {"column": "right", "row": "top"}[part.axis]
@@ -395,6 +400,8 @@ class Checker(TypeChecks, Lints):
             for rule in block.rules:
                 self.check_reach(rule, isinstance(block, m.Then))
                 self.check_when_and_hand(rule)
+                if rule.action == "pass":
+                    continue
                 if rule.kind not in self.kinds:
                     at = rule.span  # a rule starts with its kind: underline just that word
                     word = Span(at.line, at.column, at.line, at.column + len(rule.kind), at.file)
@@ -404,6 +411,8 @@ class Checker(TypeChecks, Lints):
                 if rule.falling is not None:
                     self.check_dirs((rule.falling,))
                 self.check_dirs(rule.flanking)
+                self.check_dirs(rule.enclosing)
+                self.check_dirs(rule.custodial)
                 spans = dict(rule.option_spans)
                 action = ACTIONS.get(rule.action)
                 if action is None:
@@ -414,7 +423,7 @@ class Checker(TypeChecks, Lints):
                     self.unknown(spans["over"], "jump target", rule.over, over, "E060")
                 for word, given in (("over", rule.over is not None), ("capture", rule.capture),
                                     ("line", rule.line is not None), ("by pieces in line", rule.by_line),
-                                    ("flying", rule.flying)):
+                                    ("flying", rule.flying), ("custodial", bool(rule.custodial))):
                     if given and word not in action.modifiers:
                         self.error(spans[word], misplaced_message(word, rule.action), "E061")
                 if rule.line is not None:
@@ -600,6 +609,8 @@ class ConditionChecks(m.ExprVisitor):
         c = self.c
         if expr.function not in FUNCTIONS:
             c.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
+        elif FUNCTIONS[expr.function].args == "PLAYER" and len(expr.args) != 1:
+            c.error(expr.span, f"{expr.function}() takes one player", "E071", f"e.g. {expr.function}(mover)")
         elif not 1 <= len(expr.args) <= 2:
             c.error(expr.span, f"{expr.function}() takes a player and an optional piece kind", "E071")
         else:

@@ -57,7 +57,7 @@ class ExprVisitor:
 class Literal(Expr):
     """An integer, boolean or string constant."""
 
-    value: int | bool | str
+    value: int | float | bool | str  # a float only for a number written with a decimal part (7.5)
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,16 @@ class TurnsPlayed(Expr):
 
 
 @dataclass(frozen=True)
+class PassesInARow(Expr):
+    """``passes in a row``: how many passes were played in a row up to this position."""
+
+
+@dataclass(frozen=True)
+class BoardRepeated(Expr):
+    """``board repeated``: the last move (not a pass) made a board seen earlier in the game."""
+
+
+@dataclass(frozen=True)
 class Connects(Expr):
     """``PLAYER connects SIDE and SIDE [along DIRS]``: a chain of the player's pieces, each next to the
     last along the directions (the board's own by default), joins the two sides of the board."""
@@ -274,6 +284,7 @@ class NamePartDecl:
     first: str | int
     from_end: bool
     end_word: str = ""  # "top" or "right", as written
+    skip: str = ""  # a letter the labels leave out ("i" on a goban), or ""
 
 
 @dataclass(frozen=True)
@@ -378,6 +389,10 @@ class MoveRule(Statement):
     from_hand: bool = False  # place from hand: the piece comes from the player's hand (``hand``)
     when: Expr | None = None  # only in positions where this condition holds (``when count(mover) == 3``)
     spared: Expr | None = None  # remove: pieces in this many in a row are spared, unless all are
+    enclosing: tuple[DirRef, ...] = ()  # place: enemy groups (along these) left without liberties are removed
+    custodial: tuple[DirRef, ...] = ()  # an enemy piece next to the landing cell, with a friend beyond, is removed
+    hostile: tuple[tuple[str, Span], ...] = ()  # custodial: cells that act as a friend when empty
+    custodial_runs: bool = False  # custodial ``of any length``: a whole run of enemy pieces may be caught
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 
@@ -445,6 +460,13 @@ class MustCapture(Statement):
     (with ``most``: only those that take the most pieces)."""
 
     most: bool = False
+
+
+@dataclass(frozen=True)
+class Style(Statement):
+    """``style points``: how pictures draw the board (pieces on the points where lines cross)."""
+
+    what: str
 
 
 @dataclass(frozen=True)

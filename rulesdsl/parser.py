@@ -180,6 +180,18 @@ class _Builder(Transformer):
     def turns_played(self, meta, items):
         return m.TurnsPlayed(self._span(meta))
 
+    def passes_in_a_row(self, meta, items):
+        return m.PassesInARow(self._span(meta))
+
+    def board_repeated(self, meta, items):
+        return m.BoardRepeated(self._span(meta))
+
+    def decimal_lit(self, meta, items):
+        whole = items[0].split(".")[0]
+        if len(whole) > MAX_DIGITS:
+            raise TooLarge(items[0])
+        return m.Literal(self._span(meta), float(items[0]))
+
     def _length(self, token: Token) -> m.Expr:
         """A row's length: a number, or an option's name."""
         span = self._tspan(token)
@@ -258,10 +270,11 @@ class _Builder(Transformer):
         return m.CellNames(self._span(meta), tuple(items))
 
     def name_part(self, meta, items):
-        axis, first, from_end = items
+        axis, first, from_end, skip = items
         value: str | int = unquote(first) if first.type == "STRING" else number(first)
         end_word = str(from_end).split()[-1] if from_end is not None else ""
-        return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word)
+        return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word,
+                              unquote(skip) if skip is not None else "")
 
     def position_stmt(self, meta, items):
         listing = items[-1]
@@ -324,18 +337,35 @@ class _Builder(Transformer):
                 fields["targets"] = fields.get("targets", ()) + value
             elif name == "by pieces in line":
                 fields["by_line"] = value
+            elif name == "custodial":
+                fields["custodial"], fields["hostile"], fields["custodial_runs"] = value
             else:
                 fields[name] = value
         return m.MoveRule(self._span(meta), str(kind), str(action), dirs, guard=guard, when=when,
                           option_spans=tuple(spans), **fields)
 
     def place_rule(self, meta, items):
-        kind, reach, falling, flanking, when, guard = items
+        kind, reach, falling, flanking, enclosing, when, guard = items
         action, dirs, spans = reach if reach is not None else (None, (), ())
         from_hand = action == "hand"
         return m.MoveRule(self._span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
                           reach=None if from_hand else action, from_hand=from_hand, option_spans=spans,
-                          when=when, guard=guard)
+                          when=when, guard=guard, enclosing=enclosing or ())
+
+    def enclosing(self, meta, items):
+        return items[0]
+
+    def pass_rule(self, meta, items):
+        when, guard = items
+        return m.MoveRule(self._span(meta), "", "pass", (), when=when, guard=guard)
+
+    def custodial(self, meta, items):
+        dirs, runs, *cells = items
+        hostile = tuple((str(t), self._tspan(t)) for t in cells if t is not None)
+        return ("custodial", (dirs, hostile, runs is not None), self._span(meta))
+
+    def style_stmt(self, meta, items):
+        return m.Style(self._span(meta), str(items[0]))
 
     def reach_last(self, meta, items):
         return str(items[0]), items[1], (("from last", self._span(meta)),)

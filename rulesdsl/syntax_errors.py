@@ -29,11 +29,11 @@ TERMINAL_WORDS = {
     "FEATURE": or_list(list(FEATURES)),
     "AXIS": "column or row", "MOVE_PART": "from, to or a quoted string",
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",
-    "FORBIDDEN": "repetition or corner push-off", "COMPARE": "a comparison",
+    "FORBIDDEN": "repetition, immediate repetition, suicide or corner push-off", "COMPARE": "a comparison",
     "LISTING": "top first or bottom first", "FROM_END": "from top or from right", "OR_PASS": "or pass",
     "RELDIR": "a direction such as forward-left", "AGAIN_MODE": "in one move or in same direction",
     "MOST": "most", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "WS": "a space",
-    "COMMENT": "a comment",
+    "COMMENT": "a comment", "ANY_LENGTH": "of any length", "STYLE": "points",
 }
 
 
@@ -46,7 +46,7 @@ CONDITION_INSTEAD = {
 
 STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "position",
                    "notation", "directions", "piece", "start", "moves", "again", "then", "freeze", "forbid", "end",
-                   "misere", "pass", "promote", "must", "evaluate", "example")
+                   "misere", "pass", "promote", "must", "evaluate", "example", "style")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}
 # What a newcomer most likely meant by a character the language does not use.
 CHAR_HINTS = {
@@ -249,7 +249,7 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
     if close and close[0] != word:
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
-        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE")  # words that start the next rule
+        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "PASS")  # words that start the next rule
         goes_on = _continuations({shown.get(n, n) for n in before} - {shown.get(n) for n in starts}, tokens)
         if word in OWN_STATEMENTS:
             return (previous, len(word), f"unexpected {word!r}",

@@ -68,14 +68,17 @@ class Feature:
 
 
 ACTIONS: dict[str, Action] = {a.name: a for a in (
-    Action("step", "one cell", ("to",), reaches=True),
-    Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying")),
-    Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line"), reaches=True),
+    Action("step", "one cell", ("to", "custodial"), reaches=True),
+    Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying", "custodial")),
+    Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line", "custodial"),
+           reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
-    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last", "from hand"),
-           moves_a_piece=False, verb_first=True),
+    Action("place", "a new piece onto an empty cell (no origin)",
+           ("falling", "flanking", "enclosing", "from last", "from hand"), moves_a_piece=False, verb_first=True),
     Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
     Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
+           moves_a_piece=False, verb_first=True),
+    Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
            moves_a_piece=False, verb_first=True),
 )}
 
@@ -92,6 +95,10 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
              misplaced="'{word}' belongs to {owners}; a long {action} is a slide"),
     Modifier("falling", "`falling DIRECTION`"),
     Modifier("flanking", "`flanking DIRECTIONS`"),
+    Modifier("enclosing", "`enclosing DIRECTIONS`: enemy groups left without liberties are removed"),
+    Modifier("custodial", "`custodial DIRECTIONS [of any length] [against CELL, ...]`: an enemy piece next to the "
+             "landing cell (or, `of any length`, a run of them), with one of the mover's pieces (or an empty hostile "
+             "CELL) right beyond, is removed", (), ("custodial",)),
     Modifier("from last", "`from last step|slide DIRECTIONS`"),
     Modifier("from hand", "`from hand`: the piece comes from the player's hand (`hand KIND N`); while the player "
              "to move has pieces in hand, placing one is their only move"),
@@ -127,6 +134,12 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "go-again turn or a turn in two parts counts once; counted from 0 when a game starts or a position "
               "is read from a string, and kept only by games whose end rules read it): `draw if turns played "
               ">= 200`"),
+    Condition("passes in a row", "PassesInARow", "passes_in_a_row",
+              "how many passes were played in a row up to this position, a number (0 after any other move; "
+              "counted from 0 when a position is read from a string): `passes in a row >= 2`"),
+    Condition("board repeated", "BoardRepeated", "board_repeated",
+              "the last move, not a pass, made a board seen earlier in the game (since its start or the position "
+              "it was read from)"),
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),
@@ -140,6 +153,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("count", "how many pieces (of KIND) PLAYER has on the board and in hand (`hand`)"),
     Function("lost", "how many pieces (of KIND) PLAYER has fewer than in the start position for the options "
              "in force"),
+    Function("area", "PLAYER's pieces on the board plus the empty cells whose empty region (cells touching along "
+             "a side) borders only PLAYER's pieces: area scoring", "PLAYER"),
 )}
 
 FEATURES: dict[str, Feature] = {f.name: f for f in (
@@ -154,6 +169,8 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("threatened", "pieces (of KIND) that the other player's move rules could capture or push on this "
             "board, as if it were that player's turn; give it a negative weight (`threatened flag -300` keeps a "
             "flag out of reach)"),
+    Feature("area", "the player's pieces plus the empty cells whose empty region borders only the player's pieces "
+            "(as `area(PLAYER)` in an end rule: the go family's score)", takes_kind=False),
 )}
 
 

@@ -25,6 +25,7 @@ function request(extra) {
   return Object.assign({
     game: page.game.name, options: readOptions(),
     position: page.data ? page.data.position : "", history: page.history,
+    memory: page.data ? page.data.memory : null,
   }, extra || {});
 }
 
