@@ -33,7 +33,7 @@ TERMINAL_WORDS = {
     "LISTING": "top first or bottom first", "FROM_END": "from top or from right", "OR_PASS": "or pass",
     "RELDIR": "a direction such as forward-left", "AGAIN_MODE": "in one move or in same direction",
     "MOST": "most", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "WS": "a space",
-    "COMMENT": "a comment", "ANY_LENGTH": "of any length", "STYLE": "points",
+    "COMMENT": "a comment", "ANY_LENGTH": "of any length", "STYLE": "points", "DECIMAL": "a number",
 }
 
 
@@ -226,6 +226,22 @@ def _accepted_before(text: str, offset: int) -> tuple[set[str], list[Token]]:
         return set(), []
 
 
+def _condition_written_otherwise(previous, text: str) -> tuple[Token, int, str, str] | None:
+    """An end condition the language writes another way (``draw if board full``), whichever word fails."""
+    if not isinstance(previous, Token) or previous.line is None:
+        return None
+    line = line_of(text, previous.line)
+    found = re.search(r"\bif\s+([^#{}]*)", line)
+    if not found:
+        return None
+    shown_text = found.group(1).strip()
+    instead = CONDITION_INSTEAD.get(" ".join(shown_text.lower().split()))
+    if instead is None:
+        return None
+    at = Token("NAME", shown_text, line=previous.line, column=found.start(1) + 1)
+    return at, len(shown_text), f"unknown end condition {shown_text!r}", f"{instead}; conditions: {END_CONDITIONS}"
+
+
 def _word_before(previous, expected: set[str], text: str, declared: set[str]) -> tuple[Token, int, str, str] | None:
     """When the real mistake is the name just before the unexpected token: ``(token, width, message, hint)``.
 
@@ -319,7 +335,8 @@ def syntax_diagnostic(error: UnexpectedInput, path: str, text: str, declared: se
             line, column = _end_of_text(lines)
         hint = _token_hint(error, expected, text)
         previous = (getattr(error, "token_history", None) or [None])[-1]
-        blamed = _word_before(previous, expected, text, declared_names(text) if declared is None else declared)
+        blamed = _condition_written_otherwise(previous, text) or _word_before(
+            previous, expected, text, declared_names(text) if declared is None else declared)
         if blamed is not None and not (hint.startswith("did you mean") and blamed[2].startswith("unexpected")):
             # ``over enemy captur }``: the word before reads as the next rule's piece kind; point at it.
             at, width, message, hint = blamed
