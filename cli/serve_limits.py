@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -79,10 +80,8 @@ class Watchdog:
                 for connection in late:
                     del self._deadlines[connection]
             for connection in late:
-                try:
+                with contextlib.suppress(OSError):
                     connection.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
 
 class BoundedServer(ThreadingHTTPServer):

@@ -10,8 +10,8 @@ any number of pages can share one server. A bad request raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
 import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
