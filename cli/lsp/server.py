@@ -11,17 +11,22 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from rulesdsl.errors import RulesdslError
 from rulesdsl.fmt import format_text
+from rulesdsl.sources import MAX_RULES_BYTES
 
 from .analysis import placed_here, saved_diagnostics, static_diagnostics
 from .complete import completions
 from .convert import path_to_uri, to_lsp, uri_to_path
+from .guard import BoundedReader, GuardedProtocol, one_line_logs
 from .hover import hover
 from .navigate import definition, document_symbols
 
@@ -94,13 +99,24 @@ def make_server() -> LanguageServer:
         release = version("rulesdsl")
     except PackageNotFoundError:  # pragma: no cover - run from a checkout without installing
         release = "0"
-    server = LanguageServer("rulesdsl", release)
+    server = LanguageServer("rulesdsl", release, protocol_cls=GuardedProtocol)
 
-    def text_of(uri: str) -> str:
-        return server.workspace.get_text_document(uri).source
+    def text_of(uri: str) -> str | None:
+        """The document's text: the open buffer, else the file on disk; ``None`` when neither exists."""
+        if uri in server.workspace.text_documents:
+            return server.workspace.get_text_document(uri).source
+        path = Path(uri_to_path(uri)) if uri.startswith("file:") else None
+        try:
+            if path is None or not path.is_file() or path.stat().st_size > MAX_RULES_BYTES:
+                return None
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
 
     def check_now(uri: str) -> None:
         text = text_of(uri)
+        if text is None:
+            return
         _publish(server, uri, text, static_diagnostics(text, uri_to_path(uri)))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -120,6 +136,8 @@ def make_server() -> LanguageServer:
         if not uri.startswith("file:"):  # an unsaved buffer has no file for check to run on
             return
         text = text_of(uri)
+        if text is None:
+            return
         found = await asyncio.to_thread(saved_diagnostics, uri_to_path(uri))
         if text_of(uri) == text:  # not edited meanwhile
             _publish(server, uri, text, placed_here(found, uri_to_path(uri), text))
@@ -128,6 +146,8 @@ def make_server() -> LanguageServer:
     @guarded(server)
     def on_hover(params: lsp.HoverParams) -> lsp.Hover | None:
         text = text_of(params.text_document.uri)
+        if text is None:
+            return None
         markdown = hover(text, *_from_client(server, text, params.position))
         if markdown is None:
             return None
@@ -137,6 +157,8 @@ def make_server() -> LanguageServer:
     @guarded(server, default=[])
     def on_completion(params: lsp.CompletionParams) -> list[lsp.CompletionItem]:
         text = text_of(params.text_document.uri)
+        if text is None:
+            return []
         return completions(text, *_from_client(server, text, params.position))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -144,6 +166,8 @@ def make_server() -> LanguageServer:
     def on_definition(params: lsp.DefinitionParams) -> lsp.Location | None:
         uri = params.text_document.uri
         text = text_of(uri)
+        if text is None:
+            return None
         found = definition(text, uri_to_path(uri), *_from_client(server, text, params.position))
         if found is None:
             return None
@@ -156,6 +180,8 @@ def make_server() -> LanguageServer:
     @guarded(server, default=[])
     def on_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
         text = text_of(params.text_document.uri)
+        if text is None:
+            return []
         symbols = document_symbols(text)
         _symbols_to_client(server, text.split("\n"), symbols)
         return symbols
@@ -164,6 +190,8 @@ def make_server() -> LanguageServer:
     @guarded(server, default=[])
     def on_format(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
         text = text_of(params.text_document.uri)
+        if text is None:
+            return []
         try:
             tidy = format_text(text, uri_to_path(params.text_document.uri))
         except RulesdslError:  # a syntax error: the diagnostics already say where
@@ -179,5 +207,7 @@ def make_server() -> LanguageServer:
 
 def serve() -> None:
     """Answer an editor on stdin and stdout until it says goodbye."""
-    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(levelname)s: %(message)s")
-    make_server().start_io()
+    one_line_logs()
+    # pygls closes its output at exit: give it a file of its own, so that sys.stdout stays usable.
+    output = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    make_server().start_io(stdin=BoundedReader(sys.stdin.buffer), stdout=output)
