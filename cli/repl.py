@@ -500,8 +500,8 @@ class Session:
             return
         from rulesdsl.interpreter.load import load_position
 
-        position, _, earlier = arg.strip().partition(")")
-        game, state = load_position(self.game, position + ")")
+        position, closing, earlier = arg.strip().partition(")")
+        game, state = load_position(self.game, position + closing)  # the text as typed: no ')' made up
         if earlier.split():
             state = game.with_history(state, earlier.split())
         self.plies.clear()
@@ -577,7 +577,7 @@ def run_repl(
         else:
             humans = frozenset({game.players[0].index})
     except RulesdslError as exc:
-        print(f"error: {exc}", file=out)
+        print(f"error: {exc}", file=stderr or sys.stderr)
         return 2
     print(intro(game, humans, settings.describe()), file=out)
     session = Session(game, state, humans, settings, reader, out, stderr)

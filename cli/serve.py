@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import click
 
-from rulesdsl.cli.common import EXIT_USAGE, fail
+from rulesdsl.cli.common import EXIT_USAGE, Seconds, fail
 from rulesdsl.cli.serve_limits import IDLE_SECONDS, MAX_WORKERS, BoundedServer, allowed_hosts, host_ok
 from rulesdsl.cli.web_api import MAX_SECONDS, Api, ApiError, ValueSource, entries_for
 
@@ -193,7 +193,7 @@ def make_server(files: tuple[str, ...] = (), host: str = "127.0.0.1", port: int 
 @click.option("--db", metavar="PATH", help="The solver database to show move values from (default: the solver's).")
 @click.option("--workers", default=MAX_WORKERS, show_default=True, type=click.IntRange(1, 256),
               help="Requests handled at once; more get 503 (busy).")
-@click.option("--max-seconds", default=MAX_SECONDS, show_default=True, type=click.FloatRange(0.1, 300),
+@click.option("--max-seconds", default=MAX_SECONDS, show_default=True, type=Seconds(0.1, 300),
               help="The most engine time one request may ask for.")
 @click.option("--verbose", is_flag=True, help="Log each request on stderr.")
 def serve(files, host, port, db, workers, max_seconds, verbose) -> None:

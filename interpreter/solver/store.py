@@ -53,8 +53,8 @@ class DamagedStore(SolveError):
 
 
 def start_over(path: Path) -> str:
-    """How to start over with a damaged database, for the end of a message."""
-    return f"delete {path} (or pass --db another file) to start over"
+    """How to start over with a damaged database ``path`` (named at the start of the message), for its end."""
+    return "delete that file (or pass --db another file) to start over"
 
 
 def unpack(packed: object) -> tuple[int, int | None]:
