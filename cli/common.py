@@ -15,7 +15,6 @@ from rulesdsl.limits import shown
 from rulesdsl.loader import parse_setting
 
 
-
 class Seconds(click.FloatRange):
     """A number of seconds in a range; ``nan`` (which compares false with every bound) is refused too."""
 
