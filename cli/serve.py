@@ -46,6 +46,16 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "rulesdsl"
     quiet = True
     timeout = IDLE_SECONDS  # each read of the socket waits at most this long
+    default_request_version = "HTTP/1.0"  # every answer has a status line, even to a request without a version
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a bad request line, headers too long...) as one line of JSON too."""
+        self.close_connection = True
+        try:
+            text = message or HTTPStatus(code).phrase
+        except ValueError:
+            text = "error"
+        self.error(code, text)
 
     def parse_request(self) -> bool:
         """The request line and headers; then the Host check (a wrong one is answered 421)."""
