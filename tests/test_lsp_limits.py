@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from lsp_client import Client
@@ -123,3 +124,30 @@ def test_n4_the_word_being_typed_is_found_in_one_pass():
     assert partial_start("  stone jum") == 8
     assert partial_start("x 9ab") == 3 and partial_start("a-b_c") == 0
     assert partial_start("foo ") is None and partial_start("") is None and partial_start("12-3") is None
+
+
+def test_a_document_over_the_rule_file_cap_is_not_checked_and_the_server_goes_on(client, tmp_path):
+    uri = (tmp_path / "huge.rules").as_uri()
+    open_doc(client, uri, 'game "x"\n' * 200_000)  # 1.8 million characters: checking it took minutes
+    found = client.diagnostics(uri)
+    assert len(found) == 1 and found[0]["code"] == "E002" and "larger than 1,000,000" in found[0]["message"]
+    assert ask(client, "textDocument/hover", at(uri, 0, 1))["result"] is None
+    small = (tmp_path / "small.rules").as_uri()
+    open_doc(client, small, 'game "x"\n')
+    assert ask(client, "textDocument/hover", at(small, 0, 1))["result"] is not None
+
+
+def test_rapid_edits_end_with_the_findings_of_the_last_text(client, tmp_path):
+    uri = (tmp_path / "typing.rules").as_uri()
+    open_doc(client, uri, "game")
+    text = (Path(__file__).resolve().parent.parent / "rules" / "konane.rules").read_text()
+    for version, end in enumerate(range(10, len(text), max(1, len(text) // 40)), start=2):
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                 "contentChanges": [{"text": text[:end]}]})
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 999},
+                                             "contentChanges": [{"text": text}]})
+    while True:  # the last publication is about the whole file, which has no error
+        found = client.diagnostics(uri)
+        if not any(d["severity"] == 1 for d in found):
+            break
+    assert "Traceback" not in stderr_of(client)

@@ -66,7 +66,7 @@ def test_n3_json_nested_deep_is_a_clean_400(server):
     body = b"[" * 100_000 + b"]" * 100_000
     body = body[: (1 << 20) - 10]
     status, data = raw(server, post("/api/state", body))
-    assert status == 400 and "nested too deep" in data["error"] or "not JSON" in data["error"]
+    assert status == 400 and ("nested too deep" in data["error"] or "not JSON" in data["error"])
     deep = b'{"a":' * 50_000 + b"1" + b"}" * 50_000
     status, data = raw(server, post("/api/state", deep))
     assert status == 400 and "nested too deep" in data["error"]

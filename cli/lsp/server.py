@@ -19,7 +19,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
-from rulesdsl.errors import RulesdslError
+from rulesdsl.errors import Diagnostic, RulesdslError, Span
 from rulesdsl.fmt import format_text
 from rulesdsl.sources import MAX_RULES_BYTES
 
@@ -101,7 +101,7 @@ def make_server() -> LanguageServer:
         release = "0"
     server = LanguageServer("rulesdsl", release, protocol_cls=GuardedProtocol)
 
-    def text_of(uri: str) -> str | None:
+    def source_of(uri: str) -> str | None:
         """The document's text: the open buffer, else the file on disk; ``None`` when neither exists."""
         if uri in server.workspace.text_documents:
             return server.workspace.get_text_document(uri).source
@@ -113,21 +113,43 @@ def make_server() -> LanguageServer:
         except (OSError, UnicodeDecodeError, ValueError):
             return None
 
-    def check_now(uri: str) -> None:
-        text = text_of(uri)
+    def text_of(uri: str) -> str | None:
+        """The document's text for a request, ``None`` when there is none or it is over the rule file cap."""
+        text = source_of(uri)
+        return None if text is None or len(text) > MAX_RULES_BYTES else text
+
+    checking: dict[str, int] = {}  # uri -> the number of the latest check asked for
+
+    async def check_now(uri: str) -> None:
+        """Publish the static findings of the document, worked out off the message loop; a check that a
+        newer edit has overtaken is skipped (rapid typing costs one check, not one per keystroke)."""
+        text = source_of(uri)
         if text is None:
             return
-        _publish(server, uri, text, static_diagnostics(text, uri_to_path(uri)))
+        ticket = checking[uri] = checking.get(uri, 0) + 1
+        path = uri_to_path(uri)
+        if len(text) > MAX_RULES_BYTES:
+            too_big = Diagnostic(Span(1, 1, file=path), f"the document is larger than {MAX_RULES_BYTES:,} "
+                                 "characters, the most a rule file may hold: it is not checked", "E002")
+            _publish(server, uri, text, [too_big])
+            return
+
+        def check_if_latest() -> list[Diagnostic] | None:
+            return static_diagnostics(text, path) if checking.get(uri) == ticket else None
+
+        found = await asyncio.to_thread(check_if_latest)
+        if found is not None and checking.get(uri) == ticket:
+            _publish(server, uri, text, found)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     @guarded(server)
-    def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
-        check_now(params.text_document.uri)
+    async def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
+        await check_now(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     @guarded(server)
-    def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
-        check_now(params.text_document.uri)
+    async def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+        await check_now(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
     @guarded(server)
