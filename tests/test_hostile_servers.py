@@ -393,7 +393,7 @@ def lsp_actions(draw) -> list[tuple]:
     """A session: documents opened, edited fast, asked about at odd places, and malformed frames between."""
     actions = []
     for _ in range(draw(st.integers(1, 6))):
-        kind = draw(st.sampled_from(["open", "edits", "ask", "ask", "frame", "close"]))
+        kind = draw(st.sampled_from(["open", "edits", "ranged", "ask", "ask", "frame", "close"]))
         doc = draw(st.integers(0, 2))
         if kind == "open":
             actions.append(("open", doc, draw(st.sampled_from(DOCS))))
@@ -401,6 +401,10 @@ def lsp_actions(draw) -> list[tuple]:
             texts = draw(st.lists(st.sampled_from(DOCS[:4] + [KONANE[: n] for n in (10, 200, 900)]),
                                   min_size=1, max_size=30))
             actions.append(("edits", doc, texts))
+        elif kind == "ranged":  # incremental edits at any place, in range or not
+            ends = [{"line": draw(st.sampled_from(POSITION_VALUES[:6])), "character": draw(st.sampled_from(
+                POSITION_VALUES[:6]))} for _ in range(2)]
+            actions.append(("ranged", doc, ends, draw(st.sampled_from(["", "x", "\n" * 50, "(" * 1000]))))
         elif kind == "ask":
             position = {"line": draw(st.sampled_from(POSITION_VALUES)),
                         "character": draw(st.sampled_from(POSITION_VALUES))}
@@ -429,6 +433,13 @@ def fuzz_lsp(tmp: Path, actions: list[tuple]) -> None:
                     child.notify("textDocument/didChange", {"textDocument": {"uri": uris[action[1]],
                                                                              "version": versions[action[1]]},
                                                             "contentChanges": [{"text": text}]})
+            elif action[0] == "ranged":
+                versions[action[1]] += 1
+                child.notify("textDocument/didChange", {"textDocument": {"uri": uris[action[1]],
+                                                                         "version": versions[action[1]]},
+                                                        "contentChanges": [{"range": {"start": action[2][0],
+                                                                                      "end": action[2][1]},
+                                                                            "text": action[3]}]})
             elif action[0] == "ask":
                 params = {"textDocument": {"uri": uris[action[1]]}, "position": action[3]}
                 if action[2] in ("textDocument/documentSymbol", "textDocument/formatting"):
