@@ -107,7 +107,7 @@ def test_n15_engine_time_cap_is_an_option():
 
 
 def test_n2_idle_connections_fill_the_workers_then_503_then_recover(monkeypatch):
-    monkeypatch.setattr(serve_limits, "READ_SECONDS", 1.5)
+    monkeypatch.setattr(serve_limits, "READ_SECONDS", 3.0)
     with web_server(("konane",), workers=3) as base:
         address = (urlsplit(base).hostname, urlsplit(base).port)
         idle = [socket.create_connection(address, timeout=10) for _ in range(3)]
