@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from rulesdsl.cli.analyze_pictures import parse_sweep, write_pictures
-from rulesdsl.cli.common import fail, game_options, prepare, reports_errors
+from rulesdsl.cli.common import Seconds, fail, game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine
 from rulesdsl.interpreter.analyze import Record, play_games, summarize
 from rulesdsl.interpreter.engines import SELF_PLAY
@@ -22,7 +22,7 @@ from rulesdsl.interpreter.game import Game, State
               help="Games to play.")
 @click.option("--engine", type=click.Choice(SELF_PLAY), default="random", show_default=True,
               help="Who plays every side.")
-@click.option("--time", "seconds", type=click.FloatRange(0, 3600), default=0.05, show_default=True,
+@click.option("--time", "seconds", type=Seconds(0, 3600), default=0.05, show_default=True,
               help="Seconds per move (alphabeta and mcts).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
 @click.option("--max-plies", type=click.IntRange(1, 1_000_000), default=500, show_default=True,

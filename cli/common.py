@@ -16,6 +16,20 @@ from rulesdsl.limits import shown
 if TYPE_CHECKING:  # the engine loads when a command runs, not when the command line starts
     from rulesdsl.interpreter.game import Game, State
 
+
+class Seconds(click.FloatRange):
+    """A number of seconds in a range; ``nan`` (which compares false with every bound) is refused too."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        """The float, or click's usage error for nan, infinity or a value out of range."""
+        number = super().convert(value, param, ctx)
+        if number != number:  # nan
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return number
+
+
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
@@ -78,7 +92,7 @@ def engine_options(command: Callable) -> Callable:
                            help="Print each iteration on stderr: depth, score, nodes, nodes/s, best line.")(command)
     command = click.option("--engine", "-e", type=click.Choice(ENGINES), default="alphabeta", show_default=True,
                            help="alphabeta (iterative deepening) or mcts (UCT with random playouts).")(command)
-    command = click.option("--time", "-t", "seconds", type=click.FloatRange(0, 3600, min_open=True),
+    command = click.option("--time", "-t", "seconds", type=Seconds(0, 3600, min_open=True),
                            help="Seconds to think per move (default 1 unless --depth is given).")(command)
     return click.option("--depth", "-d", type=click.IntRange(1, 64),
                         help="Search exactly this many plies (alphabeta), or at most this many with --time.")(command)

@@ -519,8 +519,8 @@ class Session:
             return
         from rulesdsl.interpreter.load import load_position
 
-        position, _, earlier = arg.strip().partition(")")
-        game, state = load_position(self.game, position + ")")
+        position, closing, earlier = arg.strip().partition(")")
+        game, state = load_position(self.game, position + closing)  # the text as typed: no ')' made up
         if earlier.split():
             state = game.with_history(state, earlier.split())
         self.plies.clear()
@@ -581,7 +581,7 @@ def run_repl(
         state = game.initial_state() if state is None else state
         humans = humans_for(game, as_player) if as_player is not None else frozenset({game.players[0].index})
     except RulesdslError as exc:
-        print(f"error: {exc}", file=out)
+        print(f"error: {exc}", file=stderr or sys.stderr)
         return 2
     print(intro(game, humans, settings.describe(), chosen=as_player is not None), file=out)
     session = Session(game, state, humans, settings, reader, out, stderr)

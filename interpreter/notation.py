@@ -47,6 +47,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
 
     def parse(text: str) -> State:
         raw = text.strip()
+        if raw.startswith("(") and not raw.endswith(")"):
+            raise fail(text, "the closing ')' is missing; a position reads like " + example())
         if not (raw.startswith("(") and raw.endswith(")")):
             raise fail(text, "expected it in parentheses, like " + example())
         words = raw[1:-1].split()

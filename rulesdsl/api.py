@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulesdsl.errors import Span
+from rulesdsl.errors import ArgumentError, MoveError, PositionError, RulesdslError, Span
 from rulesdsl.interpreter import game as engine
 from rulesdsl.interpreter import search
 from rulesdsl.interpreter.load import load_game, load_position
@@ -25,16 +25,36 @@ __all__ = ["Game", "Outcome", "Position", "Value", "load"]
 
 def _setting(value: object) -> str:
     """An option value as the command line would write it (``True`` -> ``true``)."""
+    if not isinstance(value, (bool, int, str)):
+        raise ArgumentError(f"an option value must be a whole number, text or True/False, not {value!r:.60}")
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _text(value: object, what: str, error: type[RulesdslError]) -> str:
+    """``value`` when it is a string; else ``error`` naming ``what`` and the type given."""
+    if not isinstance(value, str):
+        raise error(f"{what} must be a string, not {type(value).__name__}")
+    return value
+
+
+def _depth(value: object, lowest: int) -> int:
+    """``value`` when it is a whole number of plies of at least ``lowest``; else :class:`ArgumentError`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(f"depth must be a whole number of plies, not {type(value).__name__}")
+    if value < lowest:
+        raise ArgumentError(f"depth must be at least {lowest}, not {value}")
+    return value
 
 
 def load(spec: str, **options: object) -> Game:
     """The game in a rule file, named by path or bundled name, with options as keyword arguments.
 
     ``load(NAME, rows=6, cols=6)`` is ``rulesdsl play NAME --set rows=6 --set cols=6``.
-    Raises :class:`~rulesdsl.errors.RulesError` for a file with errors and
-    :class:`~rulesdsl.errors.OptionError` for an unknown or out-of-range option.
+    Raises :class:`~rulesdsl.errors.RulesError` for a file with errors,
+    :class:`~rulesdsl.errors.OptionError` for an unknown or out-of-range option and
+    :class:`~rulesdsl.errors.ArgumentError` for a ``spec`` that is not a string.
     """
+    _text(spec, "the game (a path or bundled name)", ArgumentError)
     return Game(load_game(spec, {name: _setting(value) for name, value in options.items()}))
 
 
@@ -102,7 +122,7 @@ class Game:
 
         A position for another board size recompiles the game for that size.
         """
-        game, state = load_position(self.engine, text)
+        game, state = load_position(self.engine, _text(text, "a position", PositionError))
         return Position(game, state)
 
     def solve(self, *, db: str | Path | None = None, store: bool = True, workers: int = 1) -> Value:
@@ -153,7 +173,7 @@ class Position:
 
     def play(self, move: str) -> Position:
         """The position after ``move`` (in the game's notation); raises MoveError when it is not legal."""
-        chosen = self.engine.parse_move(self.state, move)
+        chosen = self.engine.parse_move(self.state, _text(move, "a move", MoveError))
         return Position(self.engine, self.engine.apply(self.state, chosen))
 
     @property
@@ -167,10 +187,13 @@ class Position:
         return Outcome(winner, result.reason, rule.number if rule else None, rule.span if rule else None)
 
     def perft(self, depth: int) -> int:
-        """The number of move sequences of exactly ``depth`` plies from here."""
-        return search.perft(self.engine, self.state, depth)
+        """The number of move sequences of exactly ``depth`` plies from here (0 or more; else ArgumentError)."""
+        return search.perft(self.engine, self.state, _depth(depth, 0))
 
     def best_move(self, depth: int) -> str | None:
-        """The move alpha-beta search to ``depth`` plies picks (``None`` when the game is over)."""
-        choice = search.best_move(self.engine, self.state, depth)
+        """The move alpha-beta search to ``depth`` plies picks (``None`` when the game is over).
+
+        ``depth`` is 1 or more; else :class:`~rulesdsl.errors.ArgumentError`.
+        """
+        choice = search.best_move(self.engine, self.state, _depth(depth, 1))
         return None if choice is None else self.engine.format_move(self.state, choice.move)

@@ -234,6 +234,10 @@ class Checker(TypeChecks, Lints):
             self.error(again[0].span, f"a game with '{word}' needs a 'position' statement with the 'last' field "
                        f"(the default position format has none), or {unwritten}", "E045",
                        "e.g. position (turn last rows)")
+        players = self.resolved.of(m.Players)
+        if formats and "turn" not in formats[0].fields and players and len(players[-1].players) > 1:
+            self.error(formats[0].span, "the position format needs the 'turn' field: without it a position "
+                       "string cannot say whose turn it is", "E040", "e.g. position (turn rows)")
         hands = self.resolved.of(m.Hand)
         if hands and formats and "hand" not in formats[0].fields:
             self.error(formats[0].span, "a game with 'hand' needs the 'hand' field in its position format, "

@@ -104,6 +104,7 @@ def test_bad_bodies_and_methods(server):
 
     conn = http.client.HTTPConnection(urlsplit(server).netloc, timeout=30)
     conn.putrequest("POST", "/api/state")
+    conn.putheader("Content-Type", "application/json")
     conn.putheader("Content-Length", str(2 << 20))  # announced, never sent: refused before reading
     conn.endheaders()
     answer = conn.getresponse()

@@ -357,7 +357,7 @@ async function engineTurn() {
   page.busy = true;
   $("status").textContent = `${data.turn} (engine) is thinking...`;
   try {
-    const seconds = Math.min(30, Math.max(0.1, Number($("seconds").value) || 1));
+    const seconds = Math.min(10, Math.max(0.1, Number($("seconds").value) || 1));
     const answer = await call("/api/engine", request({ seconds }));
     page.busy = false;
     show(answer, true);
@@ -397,7 +397,7 @@ async function hint() {
   if (!page.data || page.data.over) return;
   $("hint-text").textContent = "thinking...";
   try {
-    const seconds = Math.min(30, Math.max(0.1, Number($("seconds").value) || 1));
+    const seconds = Math.min(10, Math.max(0.1, Number($("seconds").value) || 1));
     const answer = await call("/api/hint", request({ seconds }));
     $("hint-text").textContent = `hint: ${answer.move} (${answer.score}, depth ${answer.depth})`;
   } catch (error) { $("hint-text").textContent = ""; showError(error.message); }
