@@ -13,6 +13,7 @@ instead under ``RULESDSL_REQUIRE_SYSTEM_TOOLS=1``.
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import re
 import shutil
@@ -179,58 +180,39 @@ def test_neovim_colours_a_rule_file_as_the_python_binding_does(library, language
     assert expected["keyword"] > 20
 
 
-def js_literals() -> set[str]:
-    """The literal tokens written in grammar.js (not field names, comments or regular expressions)."""
-    text = (GRAMMAR / "grammar.js").read_text(encoding="utf-8")
-    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
-    text = re.sub(r"field\('[^']*',|name: '[^']*'", "", text)
-    text = re.sub(r"([(,>] ?)/(?:[^/\n\\]|\\.)+/", r"\1", text)
-    return set(re.findall(r"'([^'\s]+)'", text))
+def keywords_script():
+    """scripts/tree_sitter_keywords.py, which lists what grammar.js lacks of grammar.lark."""
+    spec = importlib.util.spec_from_file_location("tree_sitter_keywords", ROOT / "scripts" / "tree_sitter_keywords.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def lark_words() -> set[str]:
-    """Every keyword of grammar.lark: its quoted literals and the words of its keyword terminals."""
-    lark = re.sub(r"^\s*//[^\n]*", "", (ROOT / "rulesdsl" / "grammar.lark").read_text(encoding="utf-8"), flags=re.M)
-    words = {w for w in re.findall(r'"([^"\s]+)"', lark) if re.fullmatch(r"[a-z][a-z-]*", w)}
-    skip = {"NAME", "INT", "SIGNED_NUMBER", "STRING", "COMMENT", "RELDIR", "COMPARE", "ADD_OP", "MUL_OP"}
-    for name, body in re.findall(r"^([A-Z_]+)(?:\.\d+)?:\s*(.*)$", lark, flags=re.M):
-        if name not in skip:
-            words |= set(re.findall(r"[a-z][a-z-]*", re.sub(r"\\[a-z]", " ", body)))
-    return words
+KEYWORDS = keywords_script()
 
 
 def test_every_keyword_of_the_language_is_a_keyword_of_the_tree_sitter_grammar():
-    assert len(lark_words()) > 80
-    assert sorted(lark_words() - js_literals()) == []
+    assert len(KEYWORDS.lark_words()) > 80
+    assert sorted(KEYWORDS.lark_words() - KEYWORDS.js_literals()) == [], "run: python scripts/tree_sitter_keywords.py"
 
 
 def test_the_generated_parser_is_up_to_date_with_grammar_js():
     """src/grammar.json (written by ``tree-sitter generate``) has exactly the keywords grammar.js has."""
-    import json
-
-    generated = json.loads((GRAMMAR / "src" / "grammar.json").read_text(encoding="utf-8"))
-    strings: set[str] = set()
-
-    def walk(rule):
-        if isinstance(rule, dict):
-            if rule.get("type") == "STRING":
-                strings.add(rule["value"])
-            for value in rule.values():
-                walk(value)
-        elif isinstance(rule, list):
-            for value in rule:
-                walk(value)
-
-    walk(generated["rules"])
-    assert strings == js_literals()
+    assert KEYWORDS.generated_literals() == KEYWORDS.js_literals()
 
 
 def test_every_keyword_is_coloured():
-    queries = (GRAMMAR / "queries" / "highlights.scm").read_text(encoding="utf-8")
-    in_named_nodes = {"step", "jump", "slide", "push", "wins", "loses", "true", "false", "material", "mobility",
-                      "advancement", "centrality", "captures", "threatened"}
-    keywords = {w for w in js_literals() if re.fullmatch(r"[a-z][a-z-]*", w)}
-    assert sorted(keywords - in_named_nodes - set(re.findall(r'"([^"\s]+)"', queries))) == []
+    assert sorted(KEYWORDS.uncoloured()) == []
+
+
+def test_the_keywords_script_names_a_missing_keyword_and_the_lark_lines_using_it(monkeypatch, capsys):
+    assert KEYWORDS.main() == 0
+    monkeypatch.setattr(KEYWORDS, "js_literals", lambda: {"game", "style"})
+    assert KEYWORDS.main() == 1
+    out = capsys.readouterr().out
+    assert "missing from grammar.js: 'points'" in out and "missing from grammar.js: 'game'" not in out
+    assert re.search(r"grammar\.lark:\d+: STYLE: /points\\b/", out)
+    assert "src/grammar.json is stale" in out
 
 
 def test_a_missing_system_tool_skips_or_under_ci_fails(monkeypatch):

@@ -39,6 +39,7 @@ module.exports = grammar({
       $.piece_statement,
       $.start_statement,
       $.moves_statement,
+      $.style_statement,
       $.again_statement,
       $.then_statement,
       $.freeze_statement,
@@ -89,6 +90,7 @@ module.exports = grammar({
     name_part: ($) => seq(
       choice('column', 'row'), choice($.string, $.integer),
       optional(seq('from', choice('top', 'right'))),
+      optional(seq('skipping', field('skipped', $.string))),
     ),
 
     position_statement: ($) => seq(
@@ -121,7 +123,7 @@ module.exports = grammar({
     cell_xy: ($) => seq('(', $._expression, ',', $._expression, ')'),
 
     moves_statement: ($) => seq('moves', optional($.guard), '{', repeat($._move_rule), '}'),
-    _move_rule: ($) => choice($.move_rule, $.place_rule, $.fly_rule, $.remove_rule),
+    _move_rule: ($) => choice($.move_rule, $.place_rule, $.pass_rule, $.fly_rule, $.remove_rule),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
       optional($.when), optional($.guard),
@@ -131,8 +133,11 @@ module.exports = grammar({
       optional(choice(seq('from', 'last', $.action, $.direction_list), seq('from', 'hand'))),
       optional(seq('falling', $.direction)),
       optional(seq('flanking', $.direction_list)),
+      optional($.enclosing),
       optional($.when), optional($.guard),
     ),
+    enclosing: ($) => seq('enclosing', $.direction_list),
+    pass_rule: ($) => seq('pass', optional($.when), optional($.guard)),
     fly_rule: ($) => seq('fly', field('kind', $.name), optional($.when), optional($.guard)),
     remove_rule: ($) => seq(
       'remove', field('kind', $.name),
@@ -147,7 +152,12 @@ module.exports = grammar({
       'capture',
       seq('by', 'pieces', 'in', 'line'),
       'flying',
+      $.custodial,
       seq('line', $.integer, optional(seq('..', optional($.integer)))),
+    ),
+    custodial: ($) => seq(
+      'custodial', $.direction_list, optional(seq('of', 'any', 'length')),
+      optional(seq('against', commaSep1(field('against', $.name)))),
     ),
     direction_list: ($) => prec.right(commaSep1($.direction)), // a comma after a direction continues the list
     direction: ($) => choice($.name, $.relative_direction),
@@ -164,7 +174,10 @@ module.exports = grammar({
       optional($.guard),
     ),
     freeze_statement: ($) => seq('freeze', choice('strict', 'loose'), optional($.guard)),
-    forbid_statement: ($) => seq('forbid', choice('repetition', seq('corner', 'push-off')), optional($.guard)),
+    forbid_statement: ($) => seq('forbid', choice(
+      'repetition', seq('corner', 'push-off'), seq('immediate', 'repetition'), 'suicide',
+    ), optional($.guard)),
+    style_statement: (_) => seq('style', 'points'),
     misere_statement: ($) => seq('misere', optional($.guard)),
     pass_statement: ($) => seq('pass', 'when', 'no', 'moves', optional($.guard)),
     promote_statement: ($) => seq(
@@ -181,7 +194,7 @@ module.exports = grammar({
 
     evaluate_statement: ($) => seq('evaluate', optional($.guard), '{', repeat($.feature), '}'),
     feature: ($) => seq($.feature_name, optional(field('kind', $.name)), field('weight', $.signed_number)),
-    feature_name: (_) => choice('material', 'mobility', 'advancement', 'centrality', 'captures', 'threatened'),
+    feature_name: (_) => choice('material', 'mobility', 'advancement', 'centrality', 'captures', 'threatened', 'area'),
 
     example_statement: ($) => seq(
       'example', optional(field('title', $.string)),
@@ -200,7 +213,7 @@ module.exports = grammar({
 
     // ---- expressions ----------------------------------------------------
     _expression: ($) => choice(
-      $.binary_expression, $.not_expression, $.negation, $.integer, $.boolean, $.string, $.name,
+      $.binary_expression, $.not_expression, $.negation, $.integer, $.decimal, $.boolean, $.string, $.name,
       $.call, $.parenthesized, $.condition,
     ),
     binary_expression: ($) => choice(
@@ -226,11 +239,14 @@ module.exports = grammar({
       seq(field('player', $.name), 'forms', 'one', 'group', optional(seq('along', $.direction_list))),
       seq('plies', 'without', 'capture'),
       seq('turns', 'played'),
+      seq('passes', 'in', 'a', 'row'),
+      seq('board', 'repeated'),
     ),
 
     // ---- tokens ---------------------------------------------------------
     name: (_) => /[A-Za-z_][A-Za-z0-9_]*/,
     integer: (_) => /[0-9]+/,
+    decimal: (_) => /[0-9]+\.[0-9]+/,
     signed_number: (_) => /[+-]?[0-9]+(\.[0-9]+)?/,
     string: (_) => token(choice(/"([^"\\\n]|\\.)*"/, /'([^'\\\n]|\\.)*'/)),
     comment: (_) => token(seq('#', /[^\n]*/)),

@@ -3,6 +3,7 @@
 (comment) @comment
 (string) @string
 (integer) @number
+(decimal) @number
 (signed_number) @number
 (boolean) @boolean
 
@@ -23,6 +24,7 @@
 (place_rule kind: (name) @type)
 (fly_rule kind: (name) @type)
 (remove_rule kind: (name) @type)
+(custodial against: (name) @constant)
 (place_at kind: (name) @type player: (name) @constant)
 (place_where kind: (name) @type player: (name) @constant)
 (promote_statement kind: (name) @type to: (name) @type)
@@ -43,7 +45,7 @@
 
 [
   "game" "extends" "option" "players" "forward" "board" "lines" "hand" "cells" "position"
-  "notation" "directions" "piece" "start" "moves" "again" "then" "freeze" "forbid" "end"
+  "notation" "directions" "piece" "start" "moves" "style" "again" "then" "freeze" "forbid" "end"
   "misere" "pass" "promote" "must" "evaluate" "example"
 ] @keyword
 
@@ -53,7 +55,8 @@
   "except" "a" "when" "over" "capture" "by" "pieces" "line" "flying" "after" "with" "any"
   "same" "one" "move" "direction" "strict" "loose" "repetition" "corner" "push-off" "no" "on"
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"
-  "along" "forms" "group" "plies" "without" "turns" "played"
+  "along" "forms" "group" "plies" "without" "turns" "played" "skipping" "enclosing" "custodial"
+  "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
