@@ -18,6 +18,7 @@ from rulesdsl.interpreter.history import History
 
 if TYPE_CHECKING:
     from rulesdsl.interpreter.kernel import Kernel
+    from rulesdsl.interpreter.marks import Marks
 
 NO_CELL = -1
 
@@ -40,6 +41,7 @@ class State(NamedTuple):
     quiet: int = 0  # plies since the last capture, kept only by games that count them
     hand: tuple[int, ...] | None = None  # pieces in hand per player (games with ``hand`` only)
     turns: int = 0  # turns played, kept only by games whose end rules read ``turns played``
+    marks: Marks | None = None  # what a piece's past allows (interpreter/marks.py), kept only by games that ask
 
 
 class Move(NamedTuple):
@@ -63,6 +65,7 @@ class Move(NamedTuple):
     captures: int = 0
     path: tuple[int, ...] = ()
     heading: int = -1
+    passed: tuple[int, ...] = ()  # the cells a ``passing`` move leaves open to ``to passed`` for one ply
 
 
 PASS_ACTION = "pass"

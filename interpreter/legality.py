@@ -20,6 +20,7 @@ from rulesdsl.interpreter.endings import ConditionCompiler
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.history import as_history
 from rulesdsl.interpreter.movegen import compile_player
+from rulesdsl.interpreter.piece_legality import PieceRules
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
 
@@ -35,6 +36,7 @@ class Legality(NamedTuple):
     nobody_moves: Callable[[State], bool]
     apply: Callable[[State, Move], State]
     has_moves: Callable[[State], bool] | None = None  # bool(legal(state)), often without listing the moves
+    pieces: PieceRules | None = None  # rules that ask about a piece's past and attacks (piece_legality.py)
 
 
 def board_after(board: str, move: Move) -> str:
@@ -111,7 +113,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     moves_stmt = active.first(m.Moves)
     every_rule = [r for r in (moves_stmt.rules if moves_stmt else ())
                   if r.guard is None or evaluate(r.guard, options)]
-    rules = [r for r in every_rule if r.when is None and not r.from_hand]
+    pieces = PieceRules(active, tables, options, every_rule, start_board or (lambda: ""),
+                        lambda rs, p: compile_player(rs, tables, p, corner_rule)[0])
+    rules = [r for r in every_rule if r.when is None and not r.from_hand and not pieces.generates(r)]
     compiled = [compile_player(rules, tables, p, corner_rule, chains) for p in range(nplayers)]
     raw = [moves for moves, _ in compiled]
     threats = [found for _, found in compiled]
@@ -171,6 +175,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 moves = conditional(state, moves, when_second)
         else:
             moves = raw[player](board)
+            if pieces.active:
+                moves = pieces.more_moves(state, moves)
             if when_rules:
                 moves = conditional(state, moves, when_rules)
         continuing = again is not None and state.last != NO_CELL
@@ -188,6 +194,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         if repetition and moves:
             seen = state.history or frozenset()
             moves = [mv for mv in moves if (b := board_after(board, mv)) not in seen and b != board]
+        if pieces.protects and moves:
+            moves = pieces.keep_safe(board, player, moves)
         if must_capture:
             capturing = [mv for mv in moves if mv.captures]
             if most and capturing:
@@ -213,7 +221,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         return moves
 
     exists = [getattr(moves, "exists", None) for moves in raw]
-    plain = freeze is None and not repetition and not when_rules
+    plain = freeze is None and not repetition and not when_rules and not pieces.active
 
     def has_moves(state: State) -> bool:
         """Whether ``legal(state)`` is not empty; a plain position asks the move rules to stop at the first move."""
@@ -230,6 +238,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         return not own_moves(state) and not own_moves(other)
 
     def apply(state: State, move: Move) -> State:
+        after = apply_rules(state, move)
+        return pieces.after(state, move, after) if pieces.active else after
+
+    def apply_rules(state: State, move: Move) -> State:
         board = board_after(state.board, move) if move.changes else state.board
         history = as_history(state.history).with_board(state.board) if repetition else None
         other = next_player[state.turn]
@@ -255,4 +267,4 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 return cont
         return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
 
-    return Legality(raw, threats, legal, nobody_moves, apply, has_moves)
+    return Legality(raw, threats, legal, nobody_moves, apply, has_moves, pieces)

@@ -170,6 +170,18 @@ class QuietPlies(Expr):
 
 
 @dataclass(frozen=True)
+class PliesSince(QuietPlies):
+    """``plies since KIND move or capture``: plies since the last capture or move of a piece of KIND."""
+
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Repetitions(Expr):
+    """``repetitions``: how many times the position (board, player to move, rights, passed cell) has stood."""
+
+
+@dataclass(frozen=True)
 class TurnsPlayed(Expr):
     """``turns played``: how many turns have been played (a turn ends when the other player is to move)."""
 
@@ -309,6 +321,19 @@ class DirectionSet(Statement):
 
 
 @dataclass(frozen=True)
+class Region(Statement):
+    """``region NAME where EXPR``: the cells where EXPR holds (on ``col``, ``row`` and ``rank``, the row
+    counted from each player's own side), per player."""
+
+    name: str
+    where: Expr
+
+    @property
+    def key(self) -> str:
+        return f"region {self.name}"
+
+
+@dataclass(frozen=True)
 class PieceDecl(Statement):
     kind: str
     symbols: tuple[tuple[str, str, Span], ...]  # (player, symbol, span); player "" for a neutral piece
@@ -378,6 +403,12 @@ class MoveRule(Statement):
     from_hand: bool = False  # place from hand: the piece comes from the player's hand (``hand``)
     when: Expr | None = None  # only in positions where this condition holds (``when count(mover) == 3``)
     spared: Expr | None = None  # remove: pieces in this many in a row are spared, unless all are
+    distance: int | None = None  # slide: ``exactly N`` cells
+    region: str | None = None  # ``from REGION``: only a piece standing in the region moves so
+    unmoved: bool = False  # ``unmoved``: only a piece that has not moved (nor its companion, with ``bringing``)
+    safe: bool = False  # ``safe``: the piece's cell and the cells it passes are not attacked
+    bringing: str | None = None  # ``bringing KIND``: the first piece beyond along the line comes along
+    passing: bool = False  # ``passing``: the cells passed stay open to ``to passed`` for one ply
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 
@@ -416,6 +447,7 @@ class Freeze(Statement):
 @dataclass(frozen=True)
 class Forbid(Statement):
     what: str
+    kind: str = ""  # ``forbid leaving KIND attacked``: the kind (what is "leaving attacked")
 
     @property
     def key(self) -> str:
@@ -433,6 +465,7 @@ class Promote(Statement):
 
     kind: str
     to_kind: str
+    choices: tuple[str, ...] = ()  # ``to A, B, C``: the mover picks one (more than one kind)
 
     @property
     def key(self) -> str:
