@@ -16,7 +16,7 @@ from rulesdsl.expr import BINARY, ExprError, Value, evaluate
 from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.marks import repetitions
-from rulesdsl.interpreter.piece_counts import in_region, attacked_count, region_count
+from rulesdsl.interpreter.piece_counts import attacked_count, in_region, region_count
 from rulesdsl.interpreter.tables import Tables
 
 MovesThunk = Callable[[], list[Move]]

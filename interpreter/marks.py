@@ -93,8 +93,9 @@ def repetitions(state: State) -> int:
 class MarkBook:
     """The rights of a game and how a move changes the marks, compiled once."""
 
-    def __init__(self, active, tables: Tables, start: str, options: Mapping):
+    def __init__(self, active, tables: Tables, start: str, options: Mapping, regions: Mapping | None = None):
         self.tables = tables
+        self.takers = _takers(active, tables, options, regions or {})
         self.repetitions = counts_repetitions(active)
         rules = [r for block in active.all(m.Moves) for r in block.rules if r.unmoved
                  and (r.guard is None or evaluate(r.guard, options))]
@@ -135,10 +136,29 @@ class MarkBook:
             passed, passer = (), NO_CELL
         else:
             passed, passer = move.passed, (move.target if move.passed else NO_CELL)
+            if passed and not self._can_take(new.board, passed, new.turn):
+                passed, passer = (), NO_CELL  # nobody could take in passing: nothing is open
         if new.turn == state.turn and new.last != NO_CELL:  # a turn that goes on keeps what it opened
             passed, passer = passed or marks.passed, passer if passed else marks.passer
         past = Past(key_of(state), marks.past) if self.repetitions else None
         return new._replace(marks=Marks(rights, passed, passer, past))
+
+    def _can_take(self, board: str, cells: tuple[int, ...], player: int) -> bool:
+        """True when a ``to passed`` rule of ``player`` reaches one of ``cells`` on ``board``."""
+        empty = self.tables.empty
+        for symbols, backs, sliding, region in self.takers[player]:
+            for back in backs:
+                for cell in cells:
+                    s = back[cell]
+                    while s >= 0:
+                        if board[s] != empty:
+                            if board[s] in symbols and (region is None or s in region):
+                                return True
+                            break
+                        if not sliding:
+                            break
+                        s = back[s]
+        return False
 
     # -- position fields -------------------------------------------------------------------------
     def parse_field(self, field: str, word: str, text: str, marks: Marks, turn: int) -> Marks:
@@ -198,4 +218,17 @@ def _rights_of(rule: m.MoveRule, tables: Tables, player: int, start: str) -> lis
                 t = ray[t]
             if t >= 0:
                 out.append((c, t))
+    return out
+
+
+def _takers(active, tables: Tables, options: Mapping, regions: Mapping) -> list[list[tuple]]:
+    """Per player, the rules that may land ``to passed``: (symbols, back rays, sliding, region)."""
+    out: list[list[tuple]] = [[] for _ in tables.player_names]
+    rules = [r for block in active.all(m.Moves) for r in block.rules if "passed" in r.targets
+             and (r.guard is None or evaluate(r.guard, options))]
+    for rule in rules:
+        for player in range(len(tables.player_names)):
+            backs = tuple(tables.neighbours((-x, -y)) for x, y in tables.vectors(rule.directions, player))
+            region = regions[rule.region][player] if rule.region is not None else None
+            out[player].append((tables.symbols_of(player, rule.kind), backs, rule.action == "slide", region))
     return out

@@ -71,7 +71,7 @@ class PieceRules:
                                     "write the start as a layout (start { ... })")
             self._finding = True
             try:
-                self._book = MarkBook(self._active, self.tables, self._start_board(), self._options)
+                self._book = MarkBook(self._active, self.tables, self._start_board(), self._options, self.regions)
             finally:
                 self._finding = False
         return self._book
