@@ -6,8 +6,9 @@ or pawn move, the set of legal moves and, at the end, the result. Moves are
 compared as OpenSpiel's long algebraic strings (``Move.to_lan``: ``e2e4``,
 ``e1g1`` castles, ``e7e8q`` promotes); ours writes the new piece's symbol,
 so white's ``e7e8Q`` is compared in lower case. A promotion is one action in
-both. OpenSpiel's player 0 is black, ours is white (``seat``). Perft figures are the published ones (the issue's table), and
-OpenSpiel's perft from the same positions is counted in the same run.
+both. OpenSpiel's player 0 is black, ours is white (``seat``). Perft figures
+are the published ones (the issue's table), and OpenSpiel's perft from the
+same positions is counted in the same run.
 """
 
 from __future__ import annotations
