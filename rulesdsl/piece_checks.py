@@ -44,6 +44,24 @@ class PieceRuleChecks:
         for stmt in self.resolved.of(m.Promote):
             for kind in stmt.choices:
                 self.check_piece(stmt.span, kind, None)
+        self._check_remembered()
+
+    def _check_remembered(self) -> None:
+        """W034: rules that read what a position remembers, with no position field to write it in."""
+        rules = [r for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)) for r in block.rules]
+        conditions = [n for end in self.resolved.of(m.End) for rule in end.rules for n in m.walk(rule.condition)]
+        needs = {"unmoved": any(r.unmoved for r in rules),
+                 "passed": any(r.passing for r in rules) and any("passed" in r.targets for r in rules),
+                 "clock": any(isinstance(n, m.QuietPlies) for n in conditions)
+                 and any(r.unmoved or r.passing for r in rules)}
+        formats = self.resolved.of(m.PositionFormat)
+        fields = formats[0].fields if formats else ()
+        missing = [name for name, needed in needs.items() if needed and name not in fields]
+        if missing:
+            where = formats[0].span if formats else Span(1, 1, 1, 2, self.file)
+            self.warning(where, f"the rules remember what a position string cannot say: add the field "
+                         f"{' and '.join(repr(f) for f in missing)} to the position format", "W034",
+                         "e.g. position (turn unmoved passed clock rows)")
 
     def _check_rule(self, rule: m.MoveRule, regions: dict[str, m.Region]) -> None:
         spans = dict(rule.option_spans)
