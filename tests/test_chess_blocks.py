@@ -71,7 +71,8 @@ def test_the_pawn_double_step_and_en_passant(chess):
     assert chess.format_position(state).split()[2] == "d6"
     assert {"e5d6", "e5e6"} <= moves_of(chess, state)
     taken = chess.apply(state, chess.parse_move(state, "e5d6"))
-    assert chess.format_position(taken).endswith("----k--- -------- ---P---- -------- -------- -------- -------- ----K---)")
+    rows = "----k--- -------- ---P---- -------- -------- -------- -------- ----K---"
+    assert chess.format_position(taken).endswith(rows + ")")
 
 
 def test_en_passant_is_open_for_one_ply_only(chess):
@@ -126,7 +127,8 @@ def test_fools_mate_and_a_stalemate(chess):
         state = chess.apply(state, chess.parse_move(state, move))
     outcome = chess.outcome(state)
     assert outcome is not None and outcome.winner == 1
-    stalemate = chess.parse_position("(b - - 0 k------- --Q----- -------- -------- -------- -------- -------- ----K---)")
+    rows = "k------- --Q----- -------- -------- -------- -------- -------- ----K---"
+    stalemate = chess.parse_position(f"(b - - 0 {rows})")
     outcome = chess.outcome(stalemate)
     assert outcome is not None and outcome.winner is None
 
@@ -150,7 +152,7 @@ def test_the_fifty_move_rule_and_threefold_repetition(chess):
     state = chess.apply(state, chess.parse_move(state, "a1a2"))
     assert chess.outcome(state) is not None and chess.format_position(state).split()[3] == "100"
     state = chess.initial_state()
-    for round_ in range(2):
+    for _ in range(2):
         for move in ("g1f3", "g8f6", "f3g1", "f6g8"):
             assert chess.outcome(state) is None
             state = chess.apply(state, chess.parse_move(state, move))
