@@ -230,7 +230,8 @@ def move_codec(tables: Tables, parts: tuple[str, ...], suffix: Callable[[str, Mo
         for move in moves:
             if normal(format_(state, move)) == wanted:
                 return move
-        unknown = [w for w in _cell_words(wanted, parts) if tables.geometry.index_of(w) is None]
+        unknown = [w for w in split_cell_words(wanted, parts, tables.geometry)
+                   if tables.geometry.index_of(w) is None]
         if unknown and wanted != PASS:
             raise MoveError(f"{text.strip()!r}: {unknown[0]!r} is not a cell of this board")
         if not moves:
@@ -249,3 +250,21 @@ def _cell_words(text: str, parts: tuple[str, ...]) -> list[str]:
             sep = part.strip().lower()
             pieces = [p for chunk in pieces for p in chunk.split(sep)]
     return [p for chunk in pieces for p in chunk.split() if p]
+
+
+def split_cell_words(text: str, parts: tuple[str, ...], geometry) -> list[str]:
+    """The words of a move's text, one per ``from``/``to`` of its notation: split at the literal separators,
+    and where ``from`` and ``to`` are written together (``e2e4``), at the first place both halves are cells
+    (a letter after the second cell, a promotion's ``e7e8q``, is left out)."""
+    words = _cell_words(text, parts)
+    wanted = sum(p in ("from", "to") for p in parts)
+    if len(words) == 1 and wanted == 2:
+        word = words[0]
+        for cut in range(1, len(word)):
+            first, rest = word[:cut], word[cut:]
+            if geometry.index_of(first) is None:
+                continue
+            for end in (len(rest), len(rest) - 1):
+                if end > 0 and geometry.index_of(rest[:end]) is not None:
+                    return [first, rest[:end]]
+    return words

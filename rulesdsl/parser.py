@@ -448,7 +448,7 @@ class _Builder(Transformer):
                          guard=guard)
 
     def must_stmt(self, meta, items):
-        return m.MustCapture(self._span(meta), items[0] is not None, guard=items[1])
+        return m.MustCapture(self._span(meta), items[0] is not None, items[1] is not None, guard=items[2])
 
     def pass_stmt(self, meta, items):
         return m.PassWhenStuck(self._span(meta), guard=items[0])

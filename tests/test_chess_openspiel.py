@@ -67,8 +67,10 @@ def test_perft_deep(chess):
 
 
 def fen_of(game, state) -> str:
-    """Our position as the first five fields of a FEN."""
+    """Our position as the first five fields of a FEN (a game without castling has no ``unmoved`` field)."""
     words = game.format_position(state)[1:-1].split()
+    if len(words) == 11:  # turn, passed, clock and eight rows
+        words.insert(1, "-")
     turn, unmoved, passed, clock, rows = words[0], words[1].split(","), words[2], words[3], words[4:]
     placement = "/".join(_fen_row(row) for row in rows)
     rights = "".join(letter for letter, king, rook in RIGHTS if king in unmoved and rook in unmoved) or "-"
@@ -95,9 +97,25 @@ class Divergence(AssertionError):
     """The two implementations disagree."""
 
 
-def play_side_by_side(game, seed: int) -> int:
+def chess_keys(theirs) -> dict[str, int]:
+    """OpenSpiel's chess actions by their long algebraic strings."""
+    board = theirs.board()
+    return {pyspiel.chess.action_to_move(a, board).to_lan(): a for a in theirs.legal_actions()}
+
+
+def child_keys(theirs) -> dict[str, int]:
+    """OpenSpiel's actions by the position each leads to (its antichess state has no board to name them)."""
+    return {" ".join(str(theirs.child(a)).split()[:4]): a for a in theirs.legal_actions()}
+
+
+def our_child_keys(game, state, moves) -> dict[str, object]:
+    """Our moves by the position each leads to, as :func:`child_keys` writes it."""
+    return {" ".join(fen_of(game, game.apply(state, mv)).split()[:4]): mv for mv in moves}
+
+
+def play_side_by_side(game, seed: int, spiel_name: str = "chess") -> int:
     """One random game in both; returns its length in plies. Raises :class:`Divergence`."""
-    spiel = pyspiel.load_game("chess")
+    spiel = pyspiel.load_game(spiel_name)
     ours, theirs = game.initial_state(), spiel.new_initial_state()
     rng = random.Random(seed)
     history: list[str] = []
@@ -121,9 +139,11 @@ def play_side_by_side(game, seed: int) -> int:
             return len(history)
         if seat(theirs.current_player()) != game.to_move(ours):
             fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
-        written = {game.format_move(ours, mv).lower(): mv for mv in moves}
-        board = theirs.board()
-        actions = {pyspiel.chess.action_to_move(a, board).to_lan(): a for a in theirs.legal_actions()}
+        if spiel_name == "chess":
+            written = {game.format_move(ours, mv).lower(): mv for mv in moves}
+            actions = chess_keys(theirs)
+        else:
+            written, actions = our_child_keys(game, ours, moves), child_keys(theirs)
         if set(written) != set(actions) or len(written) != len(moves):
             fail(f"only here: {sorted(set(written) - set(actions))}; "
                  f"only in OpenSpiel: {sorted(set(actions) - set(written))}")
@@ -150,3 +170,33 @@ def test_a_thousand_random_games_agree_with_openspiel(chess):
 
 def test_the_kiwipete_position_reads_as_its_fen(chess):
     assert fen_of(chess, chess.parse_position(KIWIPETE)) == " ".join(KIWIPETE_FEN.split()[:5])
+
+
+@pytest.fixture(scope="module")
+def antichess():
+    return load_game("antichess")
+
+
+@pytest.mark.parametrize("depth, count", [(1, 20), (2, 400), (3, 8067)])
+def test_antichess_perft(antichess, depth, count):
+    assert antichess.perft(antichess.initial_state(), depth) == count
+
+
+def test_openspiel_counts_the_same_antichess_perft():
+    assert spiel_perft(pyspiel.load_game("antichess").new_initial_state(), 3) == 8067
+
+
+def test_random_antichess_games_agree_with_openspiel(antichess):
+    """Antichess moves are compared by the position each leads to (OpenSpiel's antichess state lends no
+    board to name them); as many seeded games as fit in a third of RULESDSL_CHESS_SECONDS."""
+    began, seed, lengths = time.monotonic(), 0, []
+    while seed < 3 or time.monotonic() - began < SECONDS / 3:
+        lengths.append(play_side_by_side(antichess, seed, "antichess"))
+        seed += 1
+    assert min(lengths) > 0
+
+
+@pytest.mark.deep
+def test_a_thousand_random_antichess_games_agree_with_openspiel(antichess):
+    lengths = [play_side_by_side(antichess, seed, "antichess") for seed in range(DEEP_GAMES)]
+    assert len(lengths) == DEEP_GAMES
