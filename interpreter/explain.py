@@ -43,7 +43,7 @@ class Reason:
     ``line-length``, ``off-board``, ``line-not-longer``, ``blocked-beyond``,
     ``corner``, ``falls-further``, ``no-flank``, ``must-continue``,
     ``not-a-continuation``, ``frozen``, ``repeats``, ``capture-compulsory``,
-    ``no-pass``, ``no-rule``; for a trace also ``rule``, ``pushed``,
+    ``no-pass``, ``no-rule``, ``piece-condition``, ``leaves-attacked``; for a trace also ``rule``, ``pushed``,
     ``captured``, ``promoted``, ``again``, ``turn``, ``end``.
     """
 

@@ -478,7 +478,7 @@ class MustCapture(Statement):
     (with ``most``: only those that take the most pieces)."""
 
     most: bool = False
-    onto: bool = False  # ``onto enemy``: only a move that lands on an enemy piece obliges (not one in passing)
+    onto: str = ""  # ``onto enemy``: only a move that lands on an enemy piece obliges (not one in passing)
 
 
 @dataclass(frozen=True)

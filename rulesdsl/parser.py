@@ -448,7 +448,10 @@ class _Builder(Transformer):
                          guard=guard)
 
     def must_stmt(self, meta, items):
-        return m.MustCapture(self._span(meta), items[0] is not None, items[1] is not None, guard=items[2])
+        return m.MustCapture(self._span(meta), items[0] is not None, items[1] or "", guard=items[2])
+
+    def must_onto(self, meta, items):
+        return str(items[0])
 
     def pass_stmt(self, meta, items):
         return m.PassWhenStuck(self._span(meta), guard=items[0])

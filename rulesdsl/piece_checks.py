@@ -44,6 +44,10 @@ class PieceRuleChecks:
         for stmt in self.resolved.of(m.Promote):
             for kind in stmt.choices:
                 self.check_piece(stmt.span, kind, None)
+        for stmt in self.resolved.of(m.MustCapture):
+            if stmt.onto and stmt.onto != "enemy":
+                self.error(stmt.span, f"'must capture onto {stmt.onto}': a capture lands onto an enemy", "E060",
+                           "write must capture onto enemy")
         self._check_remembered()
 
     def _check_remembered(self) -> None:

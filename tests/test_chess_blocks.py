@@ -186,6 +186,7 @@ def test_chess_has_no_kernel(chess):
     ("moves { pawn step forward }\nend { draw if attacked(mover) > 0 }", "E071"),
     ("moves { pawn step forward }\nforbid leaving queen attacked", "E032"),
     ("moves { pawn step forward\n king slide e, w exactly 2 unmoved bringing pawn }", "W034"),
+    ("moves { pawn step forward }\nmust capture onto friend", "E060"),
 ])
 def test_checker_messages(tmp_path, body, code):
     base = """game "base"
@@ -214,3 +215,23 @@ def test_vectors_are_for_grids(tmp_path):
                     'moves { t step (1, 2) }\nend { opponent loses if no moves }\n')
     report = check_file(str(path), playouts=0)
     assert "E050" in {d.code for d in report.diagnostics}
+
+
+def test_why_names_the_condition_that_failed(chess):
+    from rulesdsl.interpreter.explain import explain_move
+
+    start = chess.initial_state()
+    said = explain_move(chess, start, "e2e5")
+    assert not said.legal and "exactly 2 cells" in said.reasons[0].message
+    pinned = chess.parse_position("(w - - 0 ----r--k -------- -------- -------- -------- -------- ----N--- ----K---)")
+    assert "leave white's king attacked" in explain_move(chess, pinned, "e2c3").reasons[0].message
+    moved = chess.parse_position("(w a1,e1,a8,e8 - 0 r---k--- -------- -------- -------- -------- -------- -------- "
+                                 "R---K--R)")
+    assert "has moved" in explain_move(chess, moved, "e1g1").reasons[0].message
+
+
+def test_an_illegal_move_written_without_separator_is_named_as_illegal(chess):
+    from rulesdsl.errors import MoveError
+
+    with pytest.raises(MoveError, match="not a legal move here"):
+        chess.parse_move(chess.initial_state(), "e2e5")
