@@ -15,7 +15,7 @@ from typing import NamedTuple
 from rulesdsl import model as m
 from rulesdsl.interpreter.game import Move
 from rulesdsl.interpreter.regions import Regions
-from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.tables import Tables, first_step
 
 
 class Pattern(NamedTuple):
@@ -26,6 +26,7 @@ class Pattern(NamedTuple):
     sliding: bool
     distance: int | None  # a slide of exactly this many cells, or None
     region: frozenset[int] | None  # the attacker must stand here
+    legs: tuple[tuple[int, ...] | None, ...] = ()  # ``blocked``: per direction, each cell's first step of the leap
 
 
 def _reads_backwards(rule: m.MoveRule) -> bool:
@@ -57,9 +58,13 @@ class Attacks:
                 symbols = tables.symbols_of(player, rule.kind)
                 if not symbols:
                     continue
-                backs = tuple(tables.neighbours((-x, -y)) for x, y in tables.vectors(rule.directions, player))
+                vectors = tables.vectors(rule.directions, player)
+                backs = tuple(tables.neighbours((-x, -y)) for x, y in vectors)
                 region = regions[rule.region][player] if rule.region is not None else None
-                self.patterns[player].append(Pattern(symbols, backs, rule.action == "slide", rule.distance, region))
+                legs = tuple(tables.neighbours(first_step(v)) if rule.blocked and first_step(v) != v else None
+                             for v in vectors)
+                self.patterns[player].append(Pattern(symbols, backs, rule.action == "slide", rule.distance, region,
+                                                     legs))
             rest = [r for r in rules if _displaces(r)]
             if rest:
                 self.others[player] = generate(rest, player)
@@ -67,9 +72,11 @@ class Attacks:
     def attacked(self, board: str, cell: int, by: int) -> bool:
         """True when ``by`` could take the piece on ``cell`` (or one put there)."""
         empty = self.empty
-        for symbols, backs, sliding, distance, region in self.patterns[by]:
-            for back in backs:
+        for symbols, backs, sliding, distance, region, legs in self.patterns[by]:
+            for i, back in enumerate(backs):
                 s, k = back[cell], 1
+                if legs and legs[i] is not None and s >= 0 and board[legs[i][s]] != empty:
+                    continue  # the leap from s is blocked
                 while s >= 0:
                     there = board[s]
                     if there != empty:

@@ -16,7 +16,7 @@ from rulesdsl.interpreter.attacks import Attacks
 from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.marks import Marks
 from rulesdsl.interpreter.regions import Regions
-from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.tables import Tables, first_step
 
 StateGenerator = Callable[[State, list[Move]], None]
 
@@ -32,7 +32,7 @@ class RightsIndex(Protocol):
 def asks_piece(rule: m.MoveRule) -> bool:
     """True for a rule this module generates."""
     return (rule.region is not None or rule.unmoved or rule.safe or rule.bringing is not None or rule.passing
-            or rule.distance is not None or "passed" in rule.targets)
+            or rule.distance is not None or "passed" in rule.targets or rule.blocked)
 
 
 def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: Regions, book: RightsIndex,
@@ -42,7 +42,9 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
     movers = tables.symbols_of(player, rule.kind)
     theirs = tables.enemy_symbols(player)
     empty = tables.empty
-    rays = [tables.neighbours(v) for v in tables.vectors(rule.directions, player)]
+    vectors = tables.vectors(rule.directions, player)
+    rays = [tables.neighbours(v) for v in vectors]
+    legs = [tables.neighbours(first_step(v)) if rule.blocked else None for v in vectors]
     sliding = rule.action == "slide"
     distance = rule.distance if sliding else 1
     targets = set(rule.targets or ("empty",))
@@ -71,7 +73,9 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
                 continue
             if rule.safe and attacks.attacked(board, c, opponent):
                 continue
-            for ray in rays:
+            for ray, leg in zip(rays, legs):
+                if leg is not None and leg[c] >= 0 and board[leg[c]] != empty and leg[c] != ray[c]:
+                    continue  # the leap's way is blocked
                 t, steps, passed = ray[c], 1, []
                 while t >= 0:
                     there = board[t]

@@ -120,6 +120,13 @@ class Tables:
         return (x, y)
 
 
+def first_step(vector: Vector) -> Vector:
+    """The first cell of a leap's way: one step along its longer axis (diagonally when both are equal)."""
+    x, y = vector
+    longest = max(abs(x), abs(y))
+    return ((x > 0) - (x < 0) if abs(x) == longest else 0, (y > 0) - (y < 0) if abs(y) == longest else 0)
+
+
 def vector_images(name: str) -> list[Vector]:
     """``(1, 2)`` and its images under the eight symmetries of the square, each once, in a fixed order."""
     x, y = (int(part) for part in name.strip("()").split(","))

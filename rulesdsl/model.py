@@ -409,6 +409,7 @@ class MoveRule(Statement):
     safe: bool = False  # ``safe``: the piece's cell and the cells it passes are not attacked
     bringing: str | None = None  # ``bringing KIND``: the first piece beyond along the line comes along
     passing: bool = False  # ``passing``: the cells passed stay open to ``to passed`` for one ply
+    blocked: bool = False  # ``blocked``: a leap is not made when its first step's cell holds a piece
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 

@@ -416,6 +416,9 @@ class _Builder(Transformer):
     def passing(self, meta, items):
         return ("passing", True, self._span(meta))
 
+    def blocked(self, meta, items):
+        return ("blocked", True, self._span(meta))
+
     def line_exact(self, meta, items):
         return ("line", (number(items[0]), number(items[0])), self._span(meta))
 

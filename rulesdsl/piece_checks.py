@@ -14,7 +14,7 @@ from rulesdsl.vocabulary import ACTIONS, misplaced_message
 
 # Move options (the model's field) by the word that writes them.
 PIECE_OPTIONS = (("exactly", "distance"), ("from", "region"), ("unmoved", "unmoved"), ("safe", "safe"),
-                 ("bringing", "bringing"), ("passing", "passing"))
+                 ("bringing", "bringing"), ("passing", "passing"), ("blocked", "blocked"))
 REGION_NAMES = ("col", "row", "rank")
 
 

@@ -68,7 +68,8 @@ class Feature:
 
 
 ACTIONS: dict[str, Action] = {a.name: a for a in (
-    Action("step", "one cell (or one leap, along a vector such as `(1, 2)`)", ("to", "from", "unmoved", "safe"),
+    Action("step", "one cell (or one leap, along a vector such as `(1, 2)`)", ("to", "from", "unmoved", "safe",
+                                                                             "blocked"),
            reaches=True),
     Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying")),
     Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line", "exactly", "from",
@@ -95,6 +96,8 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
              "player", (), ("safe",)),
     Modifier("bringing", "`bringing KIND`: past the landing cell, over empty cells, the first piece along the "
              "line is the mover's KIND, which comes along to the last cell the mover passed", (), ("bringing",)),
+    Modifier("blocked", "`blocked` (step): a leap is not made when the cell of its first step (one cell along "
+             "its longer axis, or diagonally when both are equal) holds a piece", (), ("blocked",)),
     Modifier("passing", "`passing`: for one ply, the cells this slide passed over may be taken with `to passed`",
              (), ("passing",)),
     Modifier("over", "`over enemy` (default), `over friend`, `over any`: a jump's jumped piece; the pieces a "

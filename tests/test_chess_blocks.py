@@ -235,3 +235,63 @@ def test_an_illegal_move_written_without_separator_is_named_as_illegal(chess):
 
     with pytest.raises(MoveError, match="not a legal move here"):
         chess.parse_move(chess.initial_state(), "e2e5")
+
+
+HORSES = """
+game "Horses"
+players red "r", black "b"
+board grid 9 x 10
+piece horse red "H", black "h"
+piece soldier red "S", black "s"
+start {
+  horse red at b1
+  soldier red at b2
+  horse black at h10
+  soldier black at h9
+}
+moves {
+  horse step (1, 2) blocked to empty or enemy
+  soldier step e, w
+}
+end { opponent loses if no moves }
+"""
+
+
+def test_a_blocked_leap_is_not_made_past_a_piece_on_its_first_step(tmp_path):
+    path = tmp_path / "horses.rules"
+    path.write_text(HORSES)
+    game = load_game(str(path))
+    start = game.initial_state()
+    # b1: the leaps north (a3, c3) pass b2, which holds the soldier; d2 passes c1, empty; a leap to
+    # the west (-2, 1) would leave the board. By hand: d2 only, and the soldier's a2, c2.
+    assert moves_of(game, start) == {"b1-d2", "b2-a2", "b2-c2"}
+
+
+HORSE_CHECKS = """
+game "Horse checks"
+players red "r", black "b"
+board grid 5 x 5
+position (turn rows) top first
+piece king red "K", black "k"
+piece horse red "H", black "h"
+piece soldier red "S", black "s"
+moves {
+  king step all to empty or enemy
+  horse step (1, 2) blocked to empty or enemy
+  soldier step e, w
+}
+forbid leaving king attacked
+end { opponent loses if no moves }
+"""
+
+
+def test_a_blocked_leap_attacks_only_when_its_way_is_clear(tmp_path):
+    path = tmp_path / "checks.rules"
+    path.write_text(HORSE_CHECKS)
+    game = load_game(str(path))
+    # The black horse on c3 attacks d1 (by c2) and e2 (by d3), not d2: the red king on e1 may go to d2 only.
+    clear = game.parse_position("(r k---- ----- --h-- ----- ----K)")
+    assert moves_of(game, clear) == {"e1-d2"}
+    # A black soldier on d3 blocks the leap to e2.
+    blocked = game.parse_position("(r k---- ----- --hs- ----- ----K)")
+    assert moves_of(game, blocked) == {"e1-d2", "e1-e2"}
