@@ -81,7 +81,7 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
                     there = board[t]
                     if distance is None or steps == distance:
                         put = promoted.get(sym, sym) if t in far else sym
-                        _land(c, t, sym, put, there, passed, marks, out)
+                        _land(board, c, t, put, passed, marks, out)
                     if there != empty or (distance is not None and steps >= distance):
                         break
                     if rule.safe and attacks.attacked(board, t, opponent):
@@ -89,12 +89,13 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
                     passed.append(t)
                     t, steps = ray[t], steps + 1
 
-    def _land(c: int, t: int, sym: str, put: str, there: str, passed: list[int], marks: Marks,
-              out: list[Move]) -> None:
+    def _land(board: str, c: int, t: int, put: str, passed: list[int], marks: Marks, out: list[Move]) -> None:
+        """The move onto ``t``, if the targets allow it (``put``: the piece that lands)."""
         board_passed = tuple(passed) if rule.passing else ()
+        there = board[t]
         if there == empty:
-            if "passed" in targets and t in marks.passed and marks.passer >= 0:
-                victim = marks.passer
+            victim = marks.passer
+            if "passed" in targets and t in marks.passed and victim >= 0 and board[victim] in theirs:
                 out.append(Move(c, t, ((c, empty), (t, put), (victim, empty)), rule.action, (c,), (victim,), 1))
                 return
             if "empty" in targets:
