@@ -191,7 +191,7 @@ def _labels(game: Game, layout: Layout) -> list[str]:
 
 def kind_letters(game: Game) -> dict[str, str]:
     """The letter drawn on each kind's pieces: its initial, or where initials clash, its symbol in capitals
-    (a knight beside a king is N when its symbol is N), else its first two letters."""
+    (two kinds with one initial are told apart by their symbols, N beside K), else their first two letters."""
     symbols: dict[str, str] = {}
     for symbol, (kind, _) in game.piece_names.items():
         symbols.setdefault(kind, symbol)
