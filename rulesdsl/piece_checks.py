@@ -91,7 +91,8 @@ class PieceRuleChecks:
             self.error(ref.span, f"direction {ref.name} is a vector of a square grid, not of a {self.shape} "
                        "board", "E050", "use the board's direction names")
         elif ref.name == "(0, 0)":
-            self.error(ref.span, "the vector (0, 0) goes nowhere", "E050", "e.g. (1, 2): a leap one cell one way and two the other")
+            self.error(ref.span, "the vector (0, 0) goes nowhere", "E050",
+                       "e.g. (1, 2): a leap one cell one way and two the other")
 
     def check_count_args(self, span: Span, args: tuple[str, ...], roles: tuple[str, ...]) -> None:
         """``count([PLAYER] [KIND] [REGION])``: each word where it may stand."""
