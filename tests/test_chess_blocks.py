@@ -51,6 +51,14 @@ def test_a_vector_stands_for_its_images():
     assert sorted(vector_images("(0, 2)")) == [(-2, 0), (0, -2), (0, 2), (2, 0)]
 
 
+def test_a_direction_set_of_vectors_reads_as_the_issue_wrote_it(tmp_path):
+    path = tmp_path / "knights.rules"
+    sets = "directions knight = (1, 2), (2, 1)\n"
+    path.write_text(KNIGHTS.replace("knight step (1, 2)", "knight step knight") + sets)
+    game = load_game(str(path))
+    assert moves_of(game, game.initial_state()) == {"a1-b3", "a1-c2", "e1-d3", "e1-c2"}
+
+
 def test_knights_leap_and_the_kernel_agrees(tmp_path):
     path = tmp_path / "knights.rules"
     path.write_text(KNIGHTS)
