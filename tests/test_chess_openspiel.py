@@ -200,3 +200,9 @@ def test_random_antichess_games_agree_with_openspiel(antichess):
 def test_a_thousand_random_antichess_games_agree_with_openspiel(antichess):
     lengths = [play_side_by_side(antichess, seed, "antichess") for seed in range(DEEP_GAMES)]
     assert len(lengths) == DEEP_GAMES
+
+
+@pytest.mark.deep
+def test_antichess_perft_4_is_openspiels(antichess):
+    theirs = spiel_perft(pyspiel.load_game("antichess").new_initial_state(), 4)
+    assert antichess.perft(antichess.initial_state(), 4) == theirs == 153299
