@@ -27,6 +27,7 @@ class Pattern(NamedTuple):
     distance: int | None  # a slide of exactly this many cells, or None
     region: frozenset[int] | None  # the attacker must stand here
     legs: tuple[tuple[int, ...] | None, ...] = ()  # ``blocked``: per direction, each cell's first step of the leap
+    inside: frozenset[int] | None = None  # ``into``: only cells of this region are attacked
 
 
 def _reads_backwards(rule: m.MoveRule) -> bool:
@@ -63,8 +64,9 @@ class Attacks:
                 region = regions[rule.region][player] if rule.region is not None else None
                 legs = tuple(tables.neighbours(first_step(v)) if rule.blocked and first_step(v) != v else None
                              for v in vectors)
+                inside = regions[rule.into][player] if rule.into is not None else None
                 self.patterns[player].append(Pattern(symbols, backs, rule.action == "slide", rule.distance, region,
-                                                     legs))
+                                                     legs, inside))
             rest = [r for r in rules if _displaces(r)]
             if rest:
                 self.others[player] = generate(rest, player)
@@ -72,7 +74,9 @@ class Attacks:
     def attacked(self, board: str, cell: int, by: int) -> bool:
         """True when ``by`` could take the piece on ``cell`` (or one put there)."""
         empty = self.empty
-        for symbols, backs, sliding, distance, region, legs in self.patterns[by]:
+        for symbols, backs, sliding, distance, region, legs, inside in self.patterns[by]:
+            if inside is not None and cell not in inside:
+                continue
             for i, back in enumerate(backs):
                 s, k = back[cell], 1
                 if legs and legs[i] is not None and s >= 0 and board[legs[i][s]] != empty:

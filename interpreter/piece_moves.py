@@ -31,8 +31,8 @@ class RightsIndex(Protocol):
 
 def asks_piece(rule: m.MoveRule) -> bool:
     """True for a rule this module generates."""
-    return (rule.region is not None or rule.unmoved or rule.safe or rule.bringing is not None or rule.passing
-            or rule.distance is not None or "passed" in rule.targets or rule.blocked)
+    return (rule.region is not None or rule.into is not None or rule.unmoved or rule.safe or rule.passing
+            or rule.bringing is not None or rule.distance is not None or "passed" in rule.targets or rule.blocked)
 
 
 def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: Regions, book: RightsIndex,
@@ -49,6 +49,7 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
     distance = rule.distance if sliding else 1
     targets = set(rule.targets or ("empty",))
     region = regions[rule.region][player] if rule.region is not None else None
+    inside = regions[rule.into][player] if rule.into is not None else None
     brought = tables.symbols_of(player, rule.bringing) if rule.bringing is not None else None
     opponent = tables.seats.opponent[player]
     promoted = tables.promotions
@@ -91,6 +92,8 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
 
     def _land(board: str, c: int, t: int, put: str, passed: list[int], marks: Marks, out: list[Move]) -> None:
         """The move onto ``t``, if the targets allow it (``put``: the piece that lands)."""
+        if inside is not None and t not in inside:
+            return
         board_passed = tuple(passed) if rule.passing else ()
         there = board[t]
         if there == empty:

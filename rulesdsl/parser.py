@@ -404,6 +404,9 @@ class _Builder(Transformer):
     def from_region(self, meta, items):
         return ("region", str(items[0]), self._span(meta))
 
+    def into_region(self, meta, items):
+        return ("into", str(items[0]), self._span(meta))
+
     def unmoved(self, meta, items):
         return ("unmoved", True, self._span(meta))
 

@@ -13,8 +13,8 @@ from rulesdsl.errors import Span
 from rulesdsl.vocabulary import ACTIONS, misplaced_message
 
 # Move options (the model's field) by the word that writes them.
-PIECE_OPTIONS = (("exactly", "distance"), ("from", "region"), ("unmoved", "unmoved"), ("safe", "safe"),
-                 ("bringing", "bringing"), ("passing", "passing"), ("blocked", "blocked"))
+PIECE_OPTIONS = (("exactly", "distance"), ("from", "region"), ("into", "into"), ("unmoved", "unmoved"),
+                 ("safe", "safe"), ("bringing", "bringing"), ("passing", "passing"), ("blocked", "blocked"))
 REGION_NAMES = ("col", "row", "rank")
 
 
@@ -78,6 +78,8 @@ class PieceRuleChecks:
                 self.error(spans.get(attribute, rule.span), misplaced_message(word, rule.action), "E061")
         if rule.region is not None and rule.region not in regions:
             self.unknown(spans.get("region", rule.span), "region", rule.region, regions, "E054")
+        if rule.into is not None and rule.into not in regions:
+            self.unknown(spans.get("into", rule.span), "region", rule.into, regions, "E054")
         if rule.bringing is not None:
             self.check_piece(spans.get("bringing", rule.span), rule.bringing, None)
         if rule.distance is not None and rule.distance < 1:

@@ -303,3 +303,31 @@ def test_a_blocked_leap_attacks_only_when_its_way_is_clear(tmp_path):
     # A black soldier on d3 blocks the leap to e2.
     blocked = game.parse_position("(r k---- ----- --hs- ----- ----K)")
     assert moves_of(game, blocked) == {"e1-d2", "e1-e2"}
+
+
+PALACE = """
+game "Palace"
+players red "r", black "b"
+forward red n, black s
+board grid 9 x 10
+position (turn rows) top first
+region palace where col >= 4 and col <= 6 and rank <= 3
+piece general red "G", black "g"
+piece chariot red "C", black "c"
+moves {
+  general step orthogonal into palace to empty or enemy
+  chariot slide orthogonal to empty or enemy
+}
+forbid leaving general attacked
+end { opponent loses if no moves }
+"""
+
+
+def test_a_piece_kept_in_its_region(tmp_path):
+    path = tmp_path / "palace.rules"
+    path.write_text(PALACE)
+    game = load_game(str(path))
+    # The red general on d1 (the palace is d1-f3 for red, d8-f10 for black): c1 lies outside, so only e1 and d2.
+    corner = game.parse_position("(r ----g---- --------- --------- --------- --------- --------- --------- "
+                                 "--------- --------- ---G-----)")
+    assert moves_of(game, corner) == {"d1-e1", "d1-d2"}
