@@ -41,6 +41,13 @@ def chess():
     return load_game("chess")
 
 
+def game_of(tmp_path, text: str):
+    """The game a rule file's text describes (written to a file first)."""
+    path = tmp_path / "game.rules"
+    path.write_text(text)
+    return load_game(str(path))
+
+
 def moves_of(game, state) -> set[str]:
     return {game.format_move(state, m) for m in game.legal_moves(state)}
 
@@ -52,17 +59,13 @@ def test_a_vector_stands_for_its_images():
 
 
 def test_a_direction_set_of_vectors_reads_as_the_issue_wrote_it(tmp_path):
-    path = tmp_path / "knights.rules"
     sets = "directions knight = (1, 2), (2, 1)\n"
-    path.write_text(KNIGHTS.replace("knight step (1, 2)", "knight step knight") + sets)
-    game = load_game(str(path))
+    game = game_of(tmp_path, KNIGHTS.replace("knight step (1, 2)", "knight step knight") + sets)
     assert moves_of(game, game.initial_state()) == {"a1-b3", "a1-c2", "e1-d3", "e1-c2"}
 
 
 def test_knights_leap_and_the_kernel_agrees(tmp_path):
-    path = tmp_path / "knights.rules"
-    path.write_text(KNIGHTS)
-    game = load_game(str(path))
+    game = game_of(tmp_path, KNIGHTS)
     start = game.initial_state()
     # a1: b3, c2; e1: d3, c2 (by hand)
     assert moves_of(game, start) == {"a1-b3", "a1-c2", "e1-d3", "e1-c2"}
@@ -266,9 +269,7 @@ end { opponent loses if no moves }
 
 
 def test_a_blocked_leap_is_not_made_past_a_piece_on_its_first_step(tmp_path):
-    path = tmp_path / "horses.rules"
-    path.write_text(HORSES)
-    game = load_game(str(path))
+    game = game_of(tmp_path, HORSES)
     start = game.initial_state()
     # b1: the leaps north (a3, c3) pass b2, which holds the soldier; d2 passes c1, empty; a leap to
     # the west (-2, 1) would leave the board. By hand: d2 only, and the soldier's a2, c2.
@@ -294,9 +295,7 @@ end { opponent loses if no moves }
 
 
 def test_a_blocked_leap_attacks_only_when_its_way_is_clear(tmp_path):
-    path = tmp_path / "checks.rules"
-    path.write_text(HORSE_CHECKS)
-    game = load_game(str(path))
+    game = game_of(tmp_path, HORSE_CHECKS)
     # The black horse on c3 attacks d1 (by c2) and e2 (by d3), not d2: the red king on e1 may go to d2 only.
     clear = game.parse_position("(r k---- ----- --h-- ----- ----K)")
     assert moves_of(game, clear) == {"e1-d2"}
@@ -324,9 +323,7 @@ end { opponent loses if no moves }
 
 
 def test_a_piece_kept_in_its_region(tmp_path):
-    path = tmp_path / "palace.rules"
-    path.write_text(PALACE)
-    game = load_game(str(path))
+    game = game_of(tmp_path, PALACE)
     # The red general on d1 (the palace is d1-f3 for red, d8-f10 for black): c1 lies outside, so only e1 and d2.
     corner = game.parse_position("(r ----g---- --------- --------- --------- --------- --------- --------- "
                                  "--------- --------- ---G-----)")
