@@ -27,7 +27,7 @@ class Pattern(NamedTuple):
     distance: int | None  # a slide of exactly this many cells, or None
     region: frozenset[int] | None  # the attacker must stand here
     legs: tuple[tuple[int, ...] | None, ...] = ()  # ``blocked``: per direction, each cell's first step of the leap
-    inside: frozenset[int] | None = None  # ``into``: only cells of this region are attacked
+    inside: frozenset[int] | None = None  # ``within``: only cells of this region are attacked
 
 
 def _reads_backwards(rule: m.MoveRule) -> bool:
@@ -64,7 +64,7 @@ class Attacks:
                 region = regions[rule.region][player] if rule.region is not None else None
                 legs = tuple(tables.neighbours(first_step(v)) if rule.blocked and first_step(v) != v else None
                              for v in vectors)
-                inside = regions[rule.into][player] if rule.into is not None else None
+                inside = regions[rule.within][player] if rule.within is not None else None
                 self.patterns[player].append(Pattern(symbols, backs, rule.action == "slide", rule.distance, region,
                                                      legs, inside))
             rest = [r for r in rules if _displaces(r)]

@@ -109,7 +109,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     stuck_passes = bool(active.all(m.PassWhenStuck))
     must_capture = bool(active.all(m.MustCapture))
     most = any(s.most for s in active.all(m.MustCapture))
-    onto = any(s.onto for s in active.all(m.MustCapture))
+    landing = any(s.landing for s in active.all(m.MustCapture))
     counts_quiet = counts_quiet_plies(active)
     moves_stmt = active.first(m.Moves)
     every_rule = [r for r in (moves_stmt.rules if moves_stmt else ())
@@ -198,7 +198,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         if pieces.protects and moves:
             moves = pieces.keep_safe(board, player, moves)
         if must_capture:
-            capturing = [mv for mv in moves if mv.captures and (not onto or board[mv.target] != tables.empty)]
+            capturing = [mv for mv in moves if mv.captures and (not landing or board[mv.target] != tables.empty)]
             if most and capturing:
                 best = max(mv.captures for mv in capturing)
                 capturing = [mv for mv in capturing if mv.captures == best]

@@ -20,8 +20,8 @@ def piece_reason(pieces: PieceRules, rule: m.MoveRule, player: int, board: str, 
         return f"this rule slides exactly {rule.distance} cells, and {names[target]} is {len(path) + 1} away"
     if rule.region is not None and origin not in pieces.regions[rule.region][player]:
         return f"{names[origin]} is not in the region {rule.region}, where this rule starts"
-    if rule.into is not None and target not in pieces.regions[rule.into][player]:
-        return f"{names[target]} is not in the region {rule.into}, where this rule ends"
+    if rule.within is not None and target not in pieces.regions[rule.within][player]:
+        return f"{names[target]} is not in the region {rule.within}, where this rule ends"
     index = pieces.index
     opponent = tables.seats.opponent[player]
     if rule.unmoved and rule.bringing is None and not marks.rights >> index.get((origin,), 99) & 1:

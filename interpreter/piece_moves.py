@@ -31,7 +31,7 @@ class RightsIndex(Protocol):
 
 def asks_piece(rule: m.MoveRule) -> bool:
     """True for a rule this module generates."""
-    return (rule.region is not None or rule.into is not None or rule.unmoved or rule.safe or rule.passing
+    return (rule.region is not None or rule.within is not None or rule.unmoved or rule.safe or rule.passing
             or rule.bringing is not None or rule.distance is not None or "passed" in rule.targets or rule.blocked)
 
 
@@ -49,7 +49,7 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
     distance = rule.distance if sliding else 1
     targets = set(rule.targets or ("empty",))
     region = regions[rule.region][player] if rule.region is not None else None
-    inside = regions[rule.into][player] if rule.into is not None else None
+    inside = regions[rule.within][player] if rule.within is not None else None
     brought = tables.symbols_of(player, rule.bringing) if rule.bringing is not None else None
     opponent = tables.seats.opponent[player]
     promoted = tables.promotions

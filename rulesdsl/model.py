@@ -405,7 +405,7 @@ class MoveRule(Statement):
     spared: Expr | None = None  # remove: pieces in this many in a row are spared, unless all are
     distance: int | None = None  # slide: ``exactly N`` cells
     region: str | None = None  # ``from REGION``: only a piece standing in the region moves so
-    into: str | None = None  # ``into REGION``: only onto a cell of the region
+    within: str | None = None  # ``within REGION``: only onto a cell of the region
     unmoved: bool = False  # ``unmoved``: only a piece that has not moved (nor its companion, with ``bringing``)
     safe: bool = False  # ``safe``: the piece's cell and the cells it passes are not attacked
     bringing: str | None = None  # ``bringing KIND``: the first piece beyond along the line comes along
@@ -480,7 +480,7 @@ class MustCapture(Statement):
     (with ``most``: only those that take the most pieces)."""
 
     most: bool = False
-    onto: str = ""  # ``onto enemy``: only a move that lands on an enemy piece obliges (not one in passing)
+    landing: bool = False  # ``by landing``: only a move that lands on an enemy piece obliges (not one in passing)
 
 
 @dataclass(frozen=True)

@@ -404,8 +404,8 @@ class _Builder(Transformer):
     def from_region(self, meta, items):
         return ("region", str(items[0]), self._span(meta))
 
-    def into_region(self, meta, items):
-        return ("into", str(items[0]), self._span(meta))
+    def within_region(self, meta, items):
+        return ("within", str(items[0]), self._span(meta))
 
     def unmoved(self, meta, items):
         return ("unmoved", True, self._span(meta))
@@ -454,10 +454,7 @@ class _Builder(Transformer):
                          guard=guard)
 
     def must_stmt(self, meta, items):
-        return m.MustCapture(self._span(meta), items[0] is not None, items[1] or "", guard=items[2])
-
-    def must_onto(self, meta, items):
-        return str(items[0])
+        return m.MustCapture(self._span(meta), items[0] is not None, items[1] is not None, guard=items[2])
 
     def pass_stmt(self, meta, items):
         return m.PassWhenStuck(self._span(meta), guard=items[0])

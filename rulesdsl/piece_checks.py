@@ -13,7 +13,7 @@ from rulesdsl.errors import Span
 from rulesdsl.vocabulary import ACTIONS, misplaced_message
 
 # Move options (the model's field) by the word that writes them.
-PIECE_OPTIONS = (("exactly", "distance"), ("from", "region"), ("into", "into"), ("unmoved", "unmoved"),
+PIECE_OPTIONS = (("exactly", "distance"), ("from", "region"), ("within", "within"), ("unmoved", "unmoved"),
                  ("safe", "safe"), ("bringing", "bringing"), ("passing", "passing"), ("blocked", "blocked"))
 REGION_NAMES = ("col", "row", "rank")
 
@@ -44,10 +44,6 @@ class PieceRuleChecks:
         for stmt in self.resolved.of(m.Promote):
             for kind in stmt.choices:
                 self.check_piece(stmt.span, kind, None)
-        for stmt in self.resolved.of(m.MustCapture):
-            if stmt.onto and stmt.onto != "enemy":
-                self.error(stmt.span, f"'must capture onto {stmt.onto}': a capture lands onto an enemy", "E060",
-                           "write must capture onto enemy")
         self._check_remembered()
 
     def _check_remembered(self) -> None:
@@ -78,8 +74,8 @@ class PieceRuleChecks:
                 self.error(spans.get(attribute, rule.span), misplaced_message(word, rule.action), "E061")
         if rule.region is not None and rule.region not in regions:
             self.unknown(spans.get("region", rule.span), "region", rule.region, regions, "E054")
-        if rule.into is not None and rule.into not in regions:
-            self.unknown(spans.get("into", rule.span), "region", rule.into, regions, "E054")
+        if rule.within is not None and rule.within not in regions:
+            self.unknown(spans.get("within", rule.span), "region", rule.within, regions, "E054")
         if rule.bringing is not None:
             self.check_piece(spans.get("bringing", rule.span), rule.bringing, None)
         if rule.distance is not None and rule.distance < 1:

@@ -68,12 +68,12 @@ class Feature:
 
 
 ACTIONS: dict[str, Action] = {a.name: a for a in (
-    Action("step", "one cell (or one leap, along a vector such as `(1, 2)`)", ("to", "from", "into", "unmoved",
+    Action("step", "one cell (or one leap, along a vector such as `(1, 2)`)", ("to", "from", "within", "unmoved",
                                                                              "safe", "blocked"),
            reaches=True),
     Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying")),
     Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line", "exactly", "from",
-                                                               "into", "unmoved", "safe", "bringing", "passing"),
+                                                               "within", "unmoved", "safe", "bringing", "passing"),
            reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
     Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last", "from hand"),
@@ -90,7 +90,7 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("exactly", "`exactly N`: a slide of exactly N cells (over empty cells)", (), ("exactly",)),
     Modifier("from", "`from REGION`: only a piece standing in the region (`region NAME where ...`)", (),
              ("from_region",)),
-    Modifier("into", "`into REGION`: only onto a cell of the region (a palace)", (), ("into_region",)),
+    Modifier("within", "`within REGION`: only onto a cell of the region (a palace)", (), ("within_region",)),
     Modifier("unmoved", "`unmoved`: only a piece that has not moved since the start (with `bringing`: nor the "
              "piece brought)", (), ("unmoved",)),
     Modifier("safe", "`safe`: the piece's cell and every cell it passes over are not attacked by the other "
