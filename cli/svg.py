@@ -126,6 +126,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     geometry = game.geometry
     colours = player_colours(game)
     kinds = sorted({kind for kind, _ in game.piece_names.values()})
+    letters = kind_letters(game)
     marked: set[int] = set()
     if move is not None:
         marked.update(c for c in (move.origin, move.target) if c != NO_CELL)
@@ -174,7 +175,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
                    f'stroke="{stroke}"{attrs}/>')
         if len(kinds) > 1:
             ink = "#fff" if fill in ("#262626", "#2f5fb3", "#c8322d", "#3a8f4a") else "#222"
-            letter = escape(kind[:1].upper())
+            letter = escape(letters[kind])
             out.append(f'<text x="{_num(cx)}" y="{_num(cy + 5)}" font-size="15" text-anchor="middle" fill="{ink}" '
                        f'pointer-events="none">{letter}</text>')
     out.append("</g>")
@@ -222,3 +223,22 @@ def _labels(game: Game, layout: Layout) -> list[str]:
         below = cy - layout.row_height * 0.35
         out.append(f'<text x="{_num(cx)}" y="{_num(below + 4.5)}" {style}>{escape(cols[x])}</text>')
     return out
+
+
+def kind_letters(game: Game) -> dict[str, str]:
+    """The letter drawn on each kind's pieces: its initial, or where initials clash, its symbol in capitals
+    (two kinds with one initial are told apart by their symbols, N beside K), else their first two letters."""
+    symbols: dict[str, str] = {}
+    for symbol, (kind, _) in game.piece_names.items():
+        symbols.setdefault(kind, symbol)
+    initials = [kind[:1].upper() for kind in symbols]
+    letters = {}
+    for kind, symbol in symbols.items():
+        letter = kind[:1].upper()
+        if initials.count(letter) > 1 and kind[:1] != symbol[:1].lower():
+            letter = symbol[:1].upper()
+        letters[kind] = letter
+    for kind, letter in letters.items():
+        if list(letters.values()).count(letter) > 1:
+            letters[kind] = kind[:2].title()
+    return letters

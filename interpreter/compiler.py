@@ -19,6 +19,7 @@ from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.passing import reads
+from rulesdsl.interpreter.piece_moves import promotion_suffix
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
 from rulesdsl.limits import MAX_CELLS
@@ -126,7 +127,7 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         forward[player_names.index(player)] = geometry.directions[direction]
     sets = {s.name: s.directions for s in active.all(m.DirectionSet)}
     promotions = {symbol[(p, rule.kind)]: symbol[(p, rule.to_kind)]
-                  for rule in active.all(m.Promote) for p in range(len(player_names))
+                  for rule in active.all(m.Promote) if not rule.choices for p in range(len(player_names))
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
                     owner, kind, symbol, forward, sets, promotions, neutral, dict(options))
@@ -160,21 +161,39 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     misere = bool(active.all(m.Misere))
     opponent = tables.seats.opponent  # misere: the win goes to the other side
 
-    parse_position, format_position = position_codec(tables, fields, keeps_history)
+    legality_box: list = []  # the compiled legality, for the position fields that read its marks
+    parse_plain, _ = position_codec(tables, fields, keeps_history)
+    parse_position, format_position = position_codec(tables, fields, keeps_history,
+                                                     lambda: legality_box[0].pieces.book if legality_box else None)
 
     # -- the start ---------------------------------------------------------
     start_cache: list[State] = []
+    plain_cache: list[State] = []  # the start without marks: where the marks' rights are found
+
+    def plain_start() -> State:
+        if not plain_cache:
+            plain_cache.append(_start_state(start_statement(), tables, options, parse_plain, keeps_history))
+        return plain_cache[0]
+
+    def start_statement():
+        return active.first(m.StartPosition) or active.first(m.StartLayout)
 
     def initial() -> State:
         if not start_cache:
-            start = active.first(m.StartPosition) or active.first(m.StartLayout)
-            start_cache.append(_start_state(start, tables, options, parse_position, keeps_history))
+            state = plain_start()
+            book = legality.pieces.book
+            if book is not None:
+                start = start_statement()
+                state = (_start_state(start, tables, options, parse_position, keeps_history)
+                         if isinstance(start, m.StartPosition) else book.initial(state))
+            start_cache.append(state)
         return start_cache[0]
 
     def start_board_text() -> str:
-        return initial().board
+        return plain_start().board
 
     legality = compile_legality(active, tables, options, start_board_text)
+    legality_box.append(legality)
     legal, apply = legality.legal, legality.apply
 
     # -- the end ---------------------------------------------------------------
@@ -231,7 +250,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     compiled = CompiledPlay(active, tables, options, start_board_text, EMPTY, misere, reasons, fired)
 
     format_move, parse_move_against = move_codec(tables, active.first(m.Notation).parts
-                                                 if active.first(m.Notation) else ("from", "-", "to"))
+                                                 if active.first(m.Notation) else ("from", "-", "to"),
+                                                 promotion_suffix(active, tables))
 
     def parse_move(state: State, text: str) -> Move:
         return parse_move_against(state, text, lambda s: status(s)[0])

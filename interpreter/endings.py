@@ -16,7 +16,9 @@ from rulesdsl.expr import BINARY, ExprError, Value, evaluate
 from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.groups import area_scorer
+from rulesdsl.interpreter.marks import repetitions
 from rulesdsl.interpreter.passing import board_repeated
+from rulesdsl.interpreter.piece_counts import attacked_count, in_region, region_count
 from rulesdsl.interpreter.tables import Tables
 
 MovesThunk = Callable[[], list[Move]]
@@ -50,7 +52,7 @@ class ConditionCompiler(m.ExprVisitor):
     """Turns end-rule expressions into closures: one ``visit_<Node>`` per kind of node."""
 
     # The functions _call compiles: those of rulesdsl.vocabulary.FUNCTIONS (tests/test_vocabulary.py).
-    FUNCTIONS = ("count", "lost", "area")
+    FUNCTIONS = ("count", "lost", "area", "attacked")
 
     def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
                  nobody_moves: Callable[[State], bool]):
@@ -145,10 +147,15 @@ class ConditionCompiler(m.ExprVisitor):
         return lambda state, moves: op(left(state, moves), right(state, moves))
 
     def visit_Call(self, expr: m.Call) -> Condition:
-        who = expr.args[0]
-        kind = expr.args[1] if len(expr.args) > 1 else None
         if expr.function not in self.FUNCTIONS:
             raise RulesdslError(f"no compiled form for the function {expr.function!r}", expr.span)
+        if expr.function == "attacked":
+            return attacked_count(self.tables, player_ref(expr.args[0], self.tables), expr.args[1])
+        if expr.function == "count" and (expr.args[0] not in ("mover", "opponent", *self.tables.player_names)
+                                         or in_region(self.tables, expr.args)):
+            return region_count(self.tables, expr.args, lambda name: player_ref(name, self.tables))
+        who = expr.args[0]
+        kind = expr.args[1] if len(expr.args) > 1 else None
         if expr.function == "area":
             ref, area = player_ref(who, self.tables), self._area()
             return lambda state, moves: area(state.board, ref(state))
@@ -248,6 +255,12 @@ class ConditionCompiler(m.ExprVisitor):
 
     def visit_QuietPlies(self, expr: m.QuietPlies) -> Condition:
         return lambda state, moves: state.quiet
+
+    def visit_PliesSince(self, expr: m.PliesSince) -> Condition:
+        return lambda state, moves: state.quiet
+
+    def visit_Repetitions(self, expr: m.Repetitions) -> Condition:
+        return lambda state, moves: repetitions(state)
 
     def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> Condition:
         return lambda state, moves: state.turns

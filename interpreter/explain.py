@@ -29,6 +29,8 @@ from rulesdsl.interpreter.legality import board_after, promotes
 from rulesdsl.interpreter.movegen import compile_player, compile_rule
 from rulesdsl.interpreter.notation import cell_words, side_by_side
 from rulesdsl.interpreter.passing import recreates
+from rulesdsl.interpreter.piece_explain import piece_reason
+from rulesdsl.interpreter.piece_legality import PieceRules
 from rulesdsl.interpreter.tables import Tables
 
 PASS_WORD = "pass"
@@ -43,7 +45,7 @@ class Reason:
     ``line-length``, ``off-board``, ``line-not-longer``, ``blocked-beyond``,
     ``corner``, ``falls-further``, ``no-flank``, ``must-continue``,
     ``not-a-continuation``, ``frozen``, ``repeats``, ``capture-compulsory``,
-    ``no-pass``, ``no-rule``; for a trace also ``rule``, ``pushed``,
+    ``no-pass``, ``no-rule``, ``piece-condition``, ``leaves-attacked``; for a trace also ``rule``, ``pushed``,
     ``captured``, ``promoted``, ``again``, ``turn``, ``end``.
     """
 
@@ -128,7 +130,11 @@ class Explainer:
         notation = self.active.first(m.Notation)
         self.notation: tuple[str, ...] = notation.parts if notation else ("from", "-", "to")
         corner_rule = self.corner is not None
-        self._per_rule = [[compile_rule(r, self.tables, p, corner_rule) for r in self.rules]
+        self.pieces = PieceRules(self.active, self.tables, game.options, self.rules,
+                                 lambda: game.initial_state().board,
+                                 lambda rs, p: compile_player(rs, self.tables, p, corner_rule)[0])
+        self._marks = None  # the marks of the position being explained (for rules that read the past)
+        self._per_rule = [[self._rule_generator(r, p, corner_rule) for r in self.rules]
                           for p in range(self.nplayers)]
         self._threats = [compile_player(self.rules, self.tables, p, corner_rule)
                          for p in range(self.nplayers)]
@@ -151,6 +157,14 @@ class Explainer:
     def piece(self, symbol: str) -> str:
         """``black's stone``."""
         return f"{self.player(self.tables.owner[symbol])}'s {self.tables.kind[symbol]}"
+
+    def _rule_generator(self, rule: m.MoveRule, player: int, corner_rule: bool):
+        """``gen(board, out)`` for one rule; a rule that reads the past reads the explained position's marks."""
+        if not self.pieces.generates(rule):
+            return compile_rule(rule, self.tables, player, corner_rule)
+        index = self.pieces.own.index(rule)
+        gen = self.pieces.generators[player][index]
+        return lambda board, out: gen(State(board, player, marks=self._marks), out)
 
     # -- moves of one rule ----------------------------------------------------
     def rule_moves(self, player: int, board: str) -> list[tuple[m.MoveRule, Move]]:
@@ -192,6 +206,7 @@ class Explainer:
     def explain(self, state: State, text: str) -> Answer:
         """Is the move named by ``text`` legal in ``state``, and if not, what stopped it?"""
         shown = " ".join(text.split()) or text
+        self._marks = state.marks
         legal, outcome = self.game.status(state)
         if outcome is not None:
             return Answer(shown, False, (self.game_over(state, outcome),))
@@ -309,6 +324,11 @@ class Explainer:
         if piece not in wanted:
             return 1, self.cite("wrong-kind", f"{self.cell(origin)} holds your {self.tables.kind[piece]}; "
                                 f"this rule moves a {rule.kind}", rule)
+        if self.pieces.generates(rule):
+            names = [c.name for c in self.geometry.cells]
+            said = piece_reason(self.pieces, rule, player, board, origin, target, vector, self._marks, names)
+            if said is not None:
+                return 0, self.cite("piece-condition", said, rule)
         if rule.action in ("step", "slide"):
             return 0, self.check_step(rule, player, board, origin, target, vector)
         if rule.action == "jump":
@@ -458,6 +478,10 @@ class Explainer:
                 example = self.game.format_move(state, capturing[0])
                 return self.cite("capture-compulsory", f"a capture is compulsory: {example} captures",
                                  self.must_capture)
+        protected = next((f for f in self.active.all(m.Forbid) if f.what == "leaving attacked"), None)
+        if protected is not None and not self.pieces.keep_safe(board, player, mine):
+            return self.cite("leaves-attacked", f"it would leave {self.player(player)}'s {protected.kind} attacked",
+                             protected)
         return Reason("no-rule", "the rules make this move, yet it is not among the legal moves")
 
     def threat(self, enemy: int, board: str, cell: int) -> str:

@@ -18,6 +18,7 @@ from rulesdsl.interpreter.history import History
 
 if TYPE_CHECKING:
     from rulesdsl.interpreter.kernel import Kernel
+    from rulesdsl.interpreter.marks import Marks
 
 NO_CELL = -1
 
@@ -42,6 +43,7 @@ class State(NamedTuple):
     turns: int = 0  # turns played, kept only by games whose end rules read ``turns played``
     passes: int = 0  # passes played in a row, kept only by games whose end rules read them
     before: str | None = None  # the board before the last ply, kept only by games that forbid immediate repetition
+    marks: Marks | None = None  # what a piece's past allows (interpreter/marks.py), kept only by games that ask
 
 
 class Move(NamedTuple):
@@ -65,6 +67,7 @@ class Move(NamedTuple):
     captures: int = 0
     path: tuple[int, ...] = ()
     heading: int = -1
+    passed: tuple[int, ...] = ()  # the cells a ``passing`` move leaves open to ``to passed`` for one ply
 
 
 PASS_ACTION = "pass"

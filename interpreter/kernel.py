@@ -617,6 +617,8 @@ class _Conditions(m.ExprVisitor):
         return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
 
     def visit_Call(self, expr: m.Call) -> str:
+        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", *self.builder.tables.player_names):
+            raise Unsupported("a count over both players or in a region")
         kind = expr.args[1] if len(expr.args) > 1 else None
         bits, player = self.pieces(expr.args[0], kind)
         now = f"{bits}.bit_count()" if bits != "0" else "0"

@@ -23,6 +23,7 @@ from rulesdsl.interpreter.groups import is_suicide
 from rulesdsl.interpreter.history import as_history
 from rulesdsl.interpreter.movegen import compile_player
 from rulesdsl.interpreter.passing import counts_passes, forbids, reads, recreates, remember
+from rulesdsl.interpreter.piece_legality import PieceRules
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
 
@@ -38,6 +39,7 @@ class Legality(NamedTuple):
     nobody_moves: Callable[[State], bool]
     apply: Callable[[State, Move], State]
     has_moves: Callable[[State], bool] | None = None  # bool(legal(state)), often without listing the moves
+    pieces: PieceRules | None = None  # rules that ask about a piece's past and attacks (piece_legality.py)
 
 
 def board_after(board: str, move: Move) -> str:
@@ -113,11 +115,14 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     stuck_passes = bool(active.all(m.PassWhenStuck))
     must_capture = bool(active.all(m.MustCapture))
     most = any(s.most for s in active.all(m.MustCapture))
+    landing = any(s.landing for s in active.all(m.MustCapture))
     counts_quiet = counts_quiet_plies(active)
     moves_stmt = active.first(m.Moves)
     every_rule = [r for r in (moves_stmt.rules if moves_stmt else ())
                   if r.guard is None or evaluate(r.guard, options)]
-    rules = [r for r in every_rule if r.when is None and not r.from_hand]
+    pieces = PieceRules(active, tables, options, every_rule, start_board or (lambda: ""),
+                        lambda rs, p: compile_player(rs, tables, p, corner_rule)[0])
+    rules = [r for r in every_rule if r.when is None and not r.from_hand and not pieces.generates(r)]
     compiled = [compile_player(rules, tables, p, corner_rule, chains) for p in range(nplayers)]
     raw = [moves for moves, _ in compiled]
     threats = [found for _, found in compiled]
@@ -177,6 +182,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 moves = conditional(state, moves, when_second)
         else:
             moves = raw[player](board)
+            if pieces.active:
+                moves = pieces.more_moves(state, moves)
             if when_rules:
                 moves = conditional(state, moves, when_rules)
         continuing = again is not None and state.last != NO_CELL
@@ -199,8 +206,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             moves = [mv for mv in moves if not is_suicide(mv, tables.empty)]
         if no_return and moves and state.before is not None:
             moves = [mv for mv in moves if not recreates(board, mv, state.before)]
+        if pieces.protects and moves:
+            moves = pieces.keep_safe(board, player, moves)
         if must_capture:
-            capturing = [mv for mv in moves if mv.captures]
+            capturing = [mv for mv in moves if mv.captures and (not landing or board[mv.target] != tables.empty)]
             if most and capturing:
                 best = max(mv.captures for mv in capturing)
                 capturing = [mv for mv in capturing if mv.captures == best]
@@ -224,7 +233,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         return moves
 
     exists = [getattr(moves, "exists", None) for moves in raw]
-    plain = freeze is None and not repetition and not when_rules and not no_suicide and not no_return
+    plain = (freeze is None and not repetition and not when_rules and not no_suicide and not no_return
+             and not pieces.active)
 
     def has_moves(state: State) -> bool:
         """Whether ``legal(state)`` is not empty; a plain position asks the move rules to stop at the first move."""
@@ -241,6 +251,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         return not own_moves(state) and not own_moves(other)
 
     def apply(state: State, move: Move) -> State:
+        after = apply_rules(state, move)
+        return pieces.after(state, move, after) if pieces.active else after
+
+    def apply_rules(state: State, move: Move) -> State:
         board = board_after(state.board, move) if move.changes else state.board
         history = as_history(state.history).with_board(state.board) if keeps_history else None
         other = next_player[state.turn]
@@ -272,4 +286,4 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         def apply(state: State, move: Move) -> State:  # noqa: F811
             return remember(state, plain_apply(state, move), move, keeps_passes, no_return)
 
-    return Legality(raw, threats, legal, nobody_moves, apply, has_moves)
+    return Legality(raw, threats, legal, nobody_moves, apply, has_moves, pieces)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from rulesdsl.errors import MoveError, PositionError
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.history import History
+from rulesdsl.interpreter.marks import MarkBook, Marks
 from rulesdsl.interpreter.tables import Tables
 
 PASS = "pass"
@@ -31,8 +32,10 @@ class SizeMismatch(PositionError):
         self.implied_options: dict[str, int] = {}
 
 
-def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool):
-    """``(parse, format)`` for the declared position format."""
+def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
+                   marks_book: Callable[[], MarkBook | None] | None = None):
+    """``(parse, format)`` for the declared position format (``marks_book()``: the game's marks, for the
+    fields ``unmoved`` and ``passed``)."""
     geometry = tables.geometry
     rows = geometry.rows_listed
     ncells = len(geometry.cells)
@@ -54,6 +57,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         words = raw[1:-1].split()
         turn, last, last_word = None, NO_CELL, '""'
         hand: tuple[int, ...] | None = None
+        marked: list[tuple[str, str]] = []  # (field, word) of unmoved and passed, read once the board is known
+        clock = 0
         cells: list[str] = []
         i = 0
         for field in fields:
@@ -84,6 +89,12 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
                     raise fail(text, f"hand {word!r} is not the pieces in each player's hand, like "
                                      f"{'/'.join(['9'] * nplayers)}")
                 hand = tuple(int(c) for c in counts)
+            elif field in ("unmoved", "passed"):
+                marked.append((field, word))
+            elif field == "clock":
+                if not word.isdigit() or len(word) > 6:
+                    raise fail(text, f"clock {word!r} is not a number of plies")
+                clock = int(word)
             elif field == "board":
                 if len(word) != ncells:
                     side = math.isqrt(len(word))
@@ -105,8 +116,14 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         if bad:
             raise fail(text, f"unknown piece symbol {bad[0]!r} (expected one of {''.join(sorted(legal))})")
         board = "".join(cells)
-        return State(board, turn if turn is not None else 0, last, History() if keeps_history else None,
-                     -1, 0, hand)
+        turn = turn if turn is not None else 0
+        book = marks_book() if marks_book is not None else None
+        marks = None
+        if book is not None:
+            marks = Marks(book.held_on(board))
+            for field, word in marked:
+                marks = book.parse_field(field, word, text, marks, turn)
+        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks)
 
     def example() -> str:
         if "rows" in fields:
@@ -123,6 +140,11 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
                 parts.append('""' if state.last == NO_CELL else geometry.cells[state.last].name)
             elif field == "hand":
                 parts.append("/".join(str(n) for n in state.hand or (0,) * nplayers))
+            elif field in ("unmoved", "passed"):
+                book = marks_book() if marks_book is not None else None
+                parts.append(book.format_field(field, state) if book is not None else "-")
+            elif field == "clock":
+                parts.append(str(state.quiet))
             elif field == "rows":
                 parts.extend("".join(board[c] for c in row) for row in rows)
             else:
@@ -146,6 +168,10 @@ def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str]
                 words.append('""')
             elif field == "hand":
                 words.append("/".join("0" * len(tables.player_names)))
+            elif field in ("unmoved", "passed"):
+                words.append("-")
+            elif field == "clock":
+                words.append("0")
             else:
                 words.append(board.strip())
         return "(" + " ".join(words) + ")"
@@ -167,8 +193,9 @@ def _size_error(text: str, given: list[str], shape: str, want_rows: int, lengths
     return PositionError(message)
 
 
-def move_codec(tables: Tables, parts: tuple[str, ...]):
-    """``(format, parse)`` for moves; parsing matches against the legal moves."""
+def move_codec(tables: Tables, parts: tuple[str, ...], suffix: Callable[[str, Move], str] | None = None):
+    """``(format, parse)`` for moves; parsing matches against the legal moves (``suffix(board, move)``: text
+    written after a move, the kind a promotion with a choice makes)."""
     names = [c.name for c in tables.geometry.cells]
     # A capture chain writes each cell it lands on, joined by the text written before 'to' ("a1-c3-e5").
     joint = next((parts[i - 1] for i in range(1, len(parts)) if parts[i] == "to" and parts[i - 1] != "from"),
@@ -192,6 +219,8 @@ def move_codec(tables: Tables, parts: tuple[str, ...]):
                 out.append("".join(names[c] + joint for c in move.path) + names[move.target])
             else:
                 out.append(part)
+        if suffix is not None:
+            out.append(suffix(state.board, move))
         return "".join(out)
 
     def normal(text: str) -> str:
@@ -234,9 +263,20 @@ def cell_words(text: str, parts: tuple[str, ...], is_cell: Callable[[str], bool]
         return words
     split: list[str] = []
     for word in words:
-        halves = [(word[:i], word[i:]) for i in range(1, len(word)) if is_cell(word[:i]) and is_cell(word[i:])]
-        split.extend(halves[0] if len(halves) == 1 and not is_cell(word) else (word,))
+        split.extend(_two_cells(word, is_cell) or (word,))
     return split
+
+
+def _two_cells(word: str, is_cell: Callable[[str], bool]) -> tuple[str, str] | None:
+    """``(first, second)`` where ``word`` is no cell but two cells written together, split at the one place that
+    leaves two cells (a letter after the second cell, a promotion's ``e7e8q``, is left out), or ``None``."""
+    if is_cell(word):
+        return None
+    for end in (len(word), len(word) - 1):
+        halves = [(word[:i], word[i:end]) for i in range(1, end) if is_cell(word[:i]) and is_cell(word[i:end])]
+        if len(halves) == 1:
+            return halves[0]
+    return None
 
 
 def side_by_side(parts: tuple[str, ...]) -> bool:

@@ -15,6 +15,7 @@ from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
 from rulesdsl.options import fold_options, option_hint, option_problem
+from rulesdsl.piece_checks import PieceRuleChecks, is_vector
 from rulesdsl.typecheck import TypeChecks
 from rulesdsl.vocabulary import (
     ACTIONS,
@@ -38,7 +39,7 @@ STATEMENT_WORDS = {
 }
 
 
-class Checker(TypeChecks, Lints):
+class Checker(TypeChecks, Lints, PieceRuleChecks):
     """Names, structure and values of one resolved rule file; types and warnings come from
     the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
 
@@ -62,6 +63,7 @@ class Checker(TypeChecks, Lints):
         self.check_start()
         self.check_moves()
         self.check_promotions()
+        self.check_piece_rules()
         self.check_end()
         self.check_evaluate()
         self.check_guards()
@@ -269,7 +271,9 @@ class Checker(TypeChecks, Lints):
     def check_dirs(self, refs: tuple[m.DirRef, ...]) -> None:
         known = self.direction_names()
         for ref in refs:
-            if ref.name not in known:
+            if is_vector(ref.name):
+                self.check_vector(ref)
+            elif ref.name not in known:
                 self.unknown(ref.span, "direction", ref.name, known - set(RELATIVE), "E050")
             elif ref.name in RELATIVE and not self.has_forward:
                 self.missing_forward(ref.span, f"direction {ref.name!r} is relative to the player")
@@ -613,6 +617,10 @@ class ConditionChecks(m.ExprVisitor):
         c = self.c
         if expr.function not in FUNCTIONS:
             c.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
+        elif expr.function == "count":
+            c.check_count_args(expr.span, expr.args, ROLES)
+        elif expr.function == "attacked" and len(expr.args) != 2:
+            c.error(expr.span, "attacked() takes a player and a piece kind", "E071")
         elif FUNCTIONS[expr.function].args == "PLAYER" and len(expr.args) != 1:
             c.error(expr.span, f"{expr.function}() takes one player", "E071", f"e.g. {expr.function}(mover)")
         elif not 1 <= len(expr.args) <= 2:
@@ -621,6 +629,9 @@ class ConditionChecks(m.ExprVisitor):
             c.player_ref(expr.span, expr.args[0])
             if len(expr.args) == 2:
                 c.check_piece(expr.span, expr.args[1], None)
+
+    def visit_PliesSince(self, expr: m.PliesSince) -> None:
+        self.c.check_piece(expr.span, expr.kind, None)
 
     def visit_HasNone(self, expr: m.HasNone) -> None:
         c = self.c

@@ -170,6 +170,18 @@ class QuietPlies(Expr):
 
 
 @dataclass(frozen=True)
+class PliesSince(QuietPlies):
+    """``plies since KIND move or capture``: plies since the last capture or move of a piece of KIND."""
+
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Repetitions(Expr):
+    """``repetitions``: how many times the position (board, player to move, rights, passed cell) has stood."""
+
+
+@dataclass(frozen=True)
 class TurnsPlayed(Expr):
     """``turns played``: how many turns have been played (a turn ends when the other player is to move)."""
 
@@ -320,6 +332,19 @@ class DirectionSet(Statement):
 
 
 @dataclass(frozen=True)
+class Region(Statement):
+    """``region NAME where EXPR``: the cells where EXPR holds (on ``col``, ``row`` and ``rank``, the row
+    counted from each player's own side), per player."""
+
+    name: str
+    where: Expr
+
+    @property
+    def key(self) -> str:
+        return f"region {self.name}"
+
+
+@dataclass(frozen=True)
 class PieceDecl(Statement):
     kind: str
     symbols: tuple[tuple[str, str, Span], ...]  # (player, symbol, span); player "" for a neutral piece
@@ -393,6 +418,14 @@ class MoveRule(Statement):
     custodial: tuple[DirRef, ...] = ()  # an enemy piece next to the landing cell, with a friend beyond, is removed
     hostile: tuple[tuple[str, Span], ...] = ()  # custodial: cells that act as a friend when empty
     custodial_runs: bool = False  # custodial ``of any length``: a whole run of enemy pieces may be caught
+    distance: int | None = None  # slide: ``exactly N`` cells
+    region: str | None = None  # ``from REGION``: only a piece standing in the region moves so
+    within: str | None = None  # ``within REGION``: only onto a cell of the region
+    unmoved: bool = False  # ``unmoved``: only a piece that has not moved (nor its companion, with ``bringing``)
+    safe: bool = False  # ``safe``: the piece's cell and the cells it passes are not attacked
+    bringing: str | None = None  # ``bringing KIND``: the first piece beyond along the line comes along
+    passing: bool = False  # ``passing``: the cells passed stay open to ``to passed`` for one ply
+    blocked: bool = False  # ``blocked``: a leap is not made when its first step's cell holds a piece
     option_spans: tuple[tuple[str, Span], ...] = ()
 
 
@@ -431,6 +464,7 @@ class Freeze(Statement):
 @dataclass(frozen=True)
 class Forbid(Statement):
     what: str
+    kind: str = ""  # ``forbid leaving KIND attacked``: the kind (what is "leaving attacked")
 
     @property
     def key(self) -> str:
@@ -448,6 +482,7 @@ class Promote(Statement):
 
     kind: str
     to_kind: str
+    choices: tuple[str, ...] = ()  # ``to A, B, C``: the mover picks one (more than one kind)
 
     @property
     def key(self) -> str:
@@ -460,6 +495,7 @@ class MustCapture(Statement):
     (with ``most``: only those that take the most pieces)."""
 
     most: bool = False
+    landing: bool = False  # ``by landing``: only a move that lands on an enemy piece obliges (not one in passing)
 
 
 @dataclass(frozen=True)

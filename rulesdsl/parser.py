@@ -177,6 +177,12 @@ class _Builder(Transformer):
     def quiet_plies(self, meta, items):
         return m.QuietPlies(self._span(meta))
 
+    def quiet_plies_since(self, meta, items):
+        return m.PliesSince(self._span(meta), str(items[0]))
+
+    def repetitions(self, meta, items):
+        return m.Repetitions(self._span(meta))
+
     def turns_played(self, meta, items):
         return m.TurnsPlayed(self._span(meta))
 
@@ -292,7 +298,15 @@ class _Builder(Transformer):
         return tuple(items)
 
     def direction(self, meta, items):
+        if isinstance(items[0], m.DirRef):
+            return items[0]
         return m.DirRef(self._tspan(items[0]), str(items[0]))
+
+    def vector(self, meta, items):
+        return m.DirRef(self._span(meta), f"({number(items[0])}, {number(items[1])})")
+
+    def region_stmt(self, meta, items):
+        return m.Region(self._span(meta), str(items[0]), items[1], guard=items[2])
 
     def piece_stmt(self, meta, items):
         return m.PieceDecl(self._span(meta), str(items[0]), tuple(items[1:]))
@@ -414,6 +428,30 @@ class _Builder(Transformer):
     def flying(self, meta, items):
         return ("flying", True, self._span(meta))
 
+    def exactly(self, meta, items):
+        return ("distance", number(items[0]), self._span(meta))
+
+    def from_region(self, meta, items):
+        return ("region", str(items[0]), self._span(meta))
+
+    def within_region(self, meta, items):
+        return ("within", str(items[0]), self._span(meta))
+
+    def unmoved(self, meta, items):
+        return ("unmoved", True, self._span(meta))
+
+    def safe(self, meta, items):
+        return ("safe", True, self._span(meta))
+
+    def bringing(self, meta, items):
+        return ("bringing", str(items[0]), self._span(meta))
+
+    def passing(self, meta, items):
+        return ("passing", True, self._span(meta))
+
+    def blocked(self, meta, items):
+        return ("blocked", True, self._span(meta))
+
     def line_exact(self, meta, items):
         return ("line", (number(items[0]), number(items[0])), self._span(meta))
 
@@ -433,14 +471,20 @@ class _Builder(Transformer):
     def forbid_stmt(self, meta, items):
         return m.Forbid(self._span(meta), " ".join(str(items[0]).split()), guard=items[1])
 
+    def forbid_attacked(self, meta, items):
+        return m.Forbid(self._span(meta), "leaving attacked", str(items[0]), guard=items[1])
+
     def misere_stmt(self, meta, items):
         return m.Misere(self._span(meta), guard=items[0])
 
     def promote_stmt(self, meta, items):
-        return m.Promote(self._span(meta), str(items[0]), str(items[1]), guard=items[2])
+        *kinds, guard = items
+        choices = tuple(str(k) for k in kinds[1:])
+        return m.Promote(self._span(meta), str(kinds[0]), choices[0], choices if len(choices) > 1 else (),
+                         guard=guard)
 
     def must_stmt(self, meta, items):
-        return m.MustCapture(self._span(meta), items[0] is not None, guard=items[1])
+        return m.MustCapture(self._span(meta), items[0] is not None, items[1] is not None, guard=items[2])
 
     def pass_stmt(self, meta, items):
         return m.PassWhenStuck(self._span(meta), guard=items[0])

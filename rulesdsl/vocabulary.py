@@ -68,9 +68,13 @@ class Feature:
 
 
 ACTIONS: dict[str, Action] = {a.name: a for a in (
-    Action("step", "one cell", ("to", "custodial"), reaches=True),
+    Action("step", "one cell (or one leap, along a vector such as `(1, 2)`)", ("to", "from", "within", "unmoved",
+                                                                             "safe", "blocked", "custodial"),
+           reaches=True),
     Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying", "custodial")),
-    Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line", "custodial"),
+    Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line", "exactly", "from",
+                                                               "within", "unmoved", "safe", "bringing", "passing",
+                                                               "custodial"),
            reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
     Action("place", "a new piece onto an empty cell (no origin)",
@@ -83,7 +87,23 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
 )}
 
 MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
-    Modifier("to", "`to empty` (default), `to enemy`, `to empty or enemy`", ("empty", "enemy"), ("to",)),
+    Modifier("to", "`to empty` (default), `to enemy`, `to empty or enemy`; `to passed`: onto a cell the last "
+             "move passed over with `passing`, taking the piece that made it", ("empty", "enemy", "passed"),
+             ("to",)),
+    Modifier("exactly", "`exactly N`: a slide of exactly N cells (over empty cells)", (), ("exactly",)),
+    Modifier("from", "`from REGION`: only a piece standing in the region (`region NAME where ...`)", (),
+             ("from_region",)),
+    Modifier("within", "`within REGION`: only onto a cell of the region (a palace)", (), ("within_region",)),
+    Modifier("unmoved", "`unmoved`: only a piece that has not moved since the start (with `bringing`: nor the "
+             "piece brought)", (), ("unmoved",)),
+    Modifier("safe", "`safe`: the piece's cell and every cell it passes over are not attacked by the other "
+             "player", (), ("safe",)),
+    Modifier("bringing", "`bringing KIND`: past the landing cell, over empty cells, the first piece along the "
+             "line is the mover's KIND, which comes along to the last cell the mover passed", (), ("bringing",)),
+    Modifier("blocked", "`blocked` (step): a leap is not made when the cell of its first step (one cell along "
+             "its longer axis, or diagonally when both are equal) holds a piece", (), ("blocked",)),
+    Modifier("passing", "`passing`: for one ply, the cells this slide passed over may be taken with `to passed`",
+             (), ("passing",)),
     Modifier("over", "`over enemy` (default), `over friend`, `over any`: a jump's jumped piece; the pieces a "
              "slide may pass", ("enemy", "friend", "any"), ("over",)),
     Modifier("by pieces in line", "`by pieces in line`: exactly as many cells as there are pieces on the whole "
@@ -129,6 +149,13 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "how many plies have been played since the last capture, a number (counted from 0 when a game starts "
               "or a position is read from a string, and kept only by games whose end rules read it): "
               "`draw if plies without capture >= 40`"),
+    Condition("plies since KIND move or capture", "PliesSince", "quiet_plies_since",
+              "how many plies have been played since the last capture or move of a piece of KIND, a number (as "
+              "`plies without capture`): `draw if plies since pawn move or capture >= 100`"),
+    Condition("repetitions", "Repetitions", "repetitions",
+              "how many times this position has stood in the game so far, this time included (the board, the "
+              "player to move, who still may make `unmoved` moves, the cells open to `to passed`): "
+              "`draw if repetitions >= 3`"),
     Condition("turns played", "TurnsPlayed", "turns_played",
               "how many turns have been played, a number (a turn ends when the other player is to move, so a "
               "go-again turn or a turn in two parts counts once; counted from 0 when a game starts or a position "
@@ -150,7 +177,11 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
 )}
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in (
-    Function("count", "how many pieces (of KIND) PLAYER has on the board and in hand (`hand`)"),
+    Function("count", "how many pieces (of KIND) PLAYER has on the board and in hand (`hand`); without PLAYER, "
+             "both players' pieces; a last REGION counts only the pieces standing in it",
+             "[PLAYER] [KIND] [REGION]"),
+    Function("attacked", "how many of PLAYER's pieces of KIND the other player attacks: could take with a move "
+             "rule, were it that player's turn", "PLAYER KIND"),
     Function("lost", "how many pieces (of KIND) PLAYER has fewer than in the start position for the options "
              "in force"),
     Function("area", "PLAYER's pieces on the board plus the empty cells whose empty region (cells touching along "

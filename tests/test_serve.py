@@ -73,7 +73,7 @@ def test_options_and_positions(server):
 
 
 @pytest.mark.parametrize(("path", "body", "status", "words"), [
-    ("/api/state", {"game": "chess"}, 404, "no such game"),
+    ("/api/state", {"game": "no-such-game"}, 404, "no such game"),
     ("/api/state", {}, 400, "missing 'game'"),
     ("/api/state", {"game": "konane", "options": {"rows": 99}}, 400, "rows"),
     ("/api/state", {"game": "konane", "options": {"colour": 1}}, 400, "unknown option"),

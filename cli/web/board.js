@@ -302,6 +302,15 @@ async function clickCell(name) {
   if (!humanPlays(data.turn)) return;
   showError("");
   const here = data.moves.filter((m) => m.to === name && m.from === page.selected);
+  if (here.length > 1) {  // one move per choice (a promotion's kind): ask which
+    const texts = here.map((m) => m.text);
+    const picked = window.prompt(`Which move? ${texts.join(", ")}`, texts[0]);
+    if (picked === null) return;
+    const chosen = here.find((m) => m.text.toLowerCase() === picked.trim().toLowerCase());
+    if (!chosen) { showError(`${picked} is not one of ${texts.join(", ")}`); return; }
+    await play(chosen.text);
+    return;
+  }
   if (here.length > 0) { await play(here[0].text); return; }
   const hasPiece = $("board").querySelector(`.piece[data-cell="${name}"]`) !== null;
   const movesFrom = data.moves.some((m) => m.from === name);

@@ -112,6 +112,10 @@ def check_solvable(game: Game, state: State) -> None:
         what = "ends when a board repeats" if _ends_on_repetition(game) else "forbids repeating an earlier board"
         raise SolveError(f"this game {what}, so a position's future depends on the whole game history; the solver "
                          "cannot solve it exactly")
+    if state.marks is not None:
+        raise SolveError("this game's rules read which pieces have not moved, the cells the last move passed or "
+                         "the positions before ('unmoved', 'to passed', 'repetitions'), which the solver's position "
+                         "key does not hold; the solver cannot solve it")
     if state.hand is not None:
         raise SolveError("this game keeps pieces in hand, which the solver's position key does not hold; "
                          "the solver cannot solve it")
