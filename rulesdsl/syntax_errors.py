@@ -34,6 +34,7 @@ TERMINAL_WORDS = {
     "RELDIR": "a direction such as forward-left", "AGAIN_MODE": "in one move or in same direction",
     "MOST": "most", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "WS": "a space",
     "COMMENT": "a comment", "ANY_LENGTH": "of any length", "STYLE": "points", "DECIMAL": "a number",
+    "LANDING": "by landing",
 }
 
 

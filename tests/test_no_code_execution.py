@@ -77,7 +77,7 @@ def test_no_source_evaluates_or_imports_by_name(path):
             func = node.func
             if isinstance(func, ast.Name) and func.id in FORBIDDEN_CALLS and id(node) not in allowed:
                 problems.append(f"{where}: calls {func.id}()")
-            json_text = func.attr == "loads" and _is_name(func.value, "json")  # reads data, runs nothing
+            json_text = isinstance(func, ast.Attribute) and func.attr == "loads" and _is_name(func.value, "json")
             if isinstance(func, ast.Attribute) and func.attr in FORBIDDEN_ATTRIBUTES and not json_text:
                 problems.append(f"{where}: calls .{func.attr}()")
             if (isinstance(func, ast.Attribute) and func.attr in ("load", "compose")
