@@ -22,9 +22,12 @@ import click
 import yaml
 
 from rulesdsl.cli.common import reports_errors
+from rulesdsl.cli.progress import ProgressLine
 from rulesdsl.errors import OptionError
+from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.bench import adaptive_depth, perft_nodes, playouts, search_depth, timed
 from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.processes import can_fork, fork_process, stop_process
 from rulesdsl.interpreter.search import perft
 from rulesdsl.loader import bundled_dir
 
@@ -104,10 +107,10 @@ def _child(case: dict, quick: bool, pipe, how=None) -> None:
     """Measure in a forked process and send the figures back."""
     try:
         pipe.send(("ok", (how or measure)(case, quick)))
+    except ModuleNotFoundError as error:  # an optional dependency: the extra that installs it
+        pipe.send(("error", missing_extra(error) or str(error)))
     except Exception as error:  # reported by the parent as one line
         pipe.send(("error", str(error)))
-    except KeyboardInterrupt:
-        pipe.send(("error", "interrupted"))
 
 
 def run_case(case: dict, quick: bool, how=None) -> dict:
@@ -115,21 +118,32 @@ def run_case(case: dict, quick: bool, how=None) -> dict:
 
     ``how(case, quick)`` measures it (default: :func:`measure`).
     """
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if not can_fork():
         return (how or measure)(case, quick)
-    context = multiprocessing.get_context("fork")
-    parent, child = context.Pipe(duplex=False)
-    worker = context.Process(target=_child, args=(case, quick, child, how))
-    worker.start()
+    parent, child = multiprocessing.Pipe(duplex=False)
+    worker = fork_process(_child, case, quick, child, how)
+    child.close()  # the parent's copy: so that a measuring process that dies gives EOFError, not a wait
     try:
         status, payload = parent.recv()
     except EOFError:
         status, payload = "error", "the measuring process died"
-    finally:
-        worker.join()
+    except BaseException:  # Ctrl-C: the measuring process ignores it, so it is ended here
+        stop_process(worker)
+        raise
+    worker.join()
     if status != "ok":
         raise OptionError(f"bench {case['game']}: {payload}")
     return payload
+
+
+def run_cases(cases: list[dict], quick: bool, how=None) -> list[dict]:
+    """Every case in turn, with a progress line after each (cases done, percentage, ETA) on stderr."""
+    bar = ProgressLine(noun="cases", every=0.0, lines=True)
+    results = []
+    for case in cases:
+        results.append(run_case(case, quick, how))
+        bar("bench", len(cases), len(results))
+    return results
 
 
 def table(results: list[dict]) -> str:
@@ -164,14 +178,14 @@ def bench(games: tuple[str, ...], as_json: bool, quick: bool, solver: bool, work
         from rulesdsl.cli.bench_solver import chosen_solver_cases, echo_results, measure_solve
 
         how = lambda case, _quick: measure_solve(case, workers)  # noqa: E731
-        echo_results([run_case(case, quick, how) for case in chosen_solver_cases(games, quick)], as_json)
+        echo_results(run_cases(chosen_solver_cases(games, quick), quick, how), as_json)
         return
     cases = default_cases()
     if games:
         chosen = [c for c in cases if c["game"] in games]
         chosen += [{"game": g} for g in games if not any(c["game"] == g for c in cases)]
         cases = chosen
-    results = [run_case(case, quick) for case in cases]
+    results = run_cases(cases, quick)
     if as_json:
         click.echo(json.dumps({"results": [{k: r[k] for k in FIELDS} for r in results]}, indent=1))
     else:

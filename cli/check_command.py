@@ -72,7 +72,7 @@ def as_github(diagnostic: Diagnostic) -> str:
     props.append(f"title={_escape_property(diagnostic.code)}")
     message = diagnostic.message + (f" ({diagnostic.hint})" if diagnostic.hint else "")
     message = shown(message, 2 * MAX_ECHO, keep="\r\n")  # line breaks: escaped as GitHub wants below
-    level = "error" if diagnostic.severity == "error" else "warning"
+    level = {"error": "error", "information": "notice"}.get(diagnostic.severity, "warning")
     return f"::{level} {','.join(props)}::{_escape_data(message)}"
 
 

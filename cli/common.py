@@ -5,14 +5,30 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from rulesdsl.errors import OptionError, RulesdslError, RulesError
-from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.load import load_game, start_from
+from rulesdsl.extras import missing_extra
 from rulesdsl.limits import shown
-from rulesdsl.loader import parse_setting
+
+if TYPE_CHECKING:  # the engine loads when a command runs, not when the command line starts
+    from rulesdsl.interpreter.game import Game, State
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds in a range; ``nan`` (which compares false with every bound) is refused too."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        """The float, or click's usage error for nan, infinity or a value out of range."""
+        number = super().convert(value, param, ctx)
+        if number != number:  # nan
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return number
+
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -44,6 +60,11 @@ def reports_errors(command: Callable) -> Callable:
             fail("the search went too deep for Python's stack; use a smaller depth")
         except KeyboardInterrupt:
             fail("interrupted", EXIT_INTERRUPTED)
+        except ModuleNotFoundError as error:  # an optional dependency: name the extra that installs it
+            said = missing_extra(error)
+            if said is None:
+                raise
+            fail(said)
 
     return wrapper
 
@@ -71,7 +92,7 @@ def engine_options(command: Callable) -> Callable:
                            help="Print each iteration on stderr: depth, score, nodes, nodes/s, best line.")(command)
     command = click.option("--engine", "-e", type=click.Choice(ENGINES), default="alphabeta", show_default=True,
                            help="alphabeta (iterative deepening) or mcts (UCT with random playouts).")(command)
-    command = click.option("--time", "-t", "seconds", type=click.FloatRange(0, 3600, min_open=True),
+    command = click.option("--time", "-t", "seconds", type=Seconds(0, 3600, min_open=True),
                            help="Seconds to think per move (default 1 unless --depth is given).")(command)
     return click.option("--depth", "-d", type=click.IntRange(1, 64),
                         help="Search exactly this many plies (alphabeta), or at most this many with --time.")(command)
@@ -98,4 +119,7 @@ def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds
 def prepare(file: str, settings: tuple[str, ...], position: str | None,
             history: tuple[str, ...] = ()) -> tuple[Game, State]:
     """Load the game with its options and the position to work from."""
+    from rulesdsl.interpreter.load import load_game, start_from
+    from rulesdsl.loader import parse_setting
+
     return start_from(load_game(file, dict(parse_setting(s) for s in settings)), position, history)

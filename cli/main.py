@@ -15,10 +15,6 @@ import sys
 
 import click
 
-from rulesdsl.cli.analyze_command import analyze
-from rulesdsl.cli.bench_command import bench
-from rulesdsl.cli.capture_command import capture
-from rulesdsl.cli.check_command import check
 from rulesdsl.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -30,14 +26,23 @@ from rulesdsl.cli.common import (
     run_engine,
     setting_text,
 )
-from rulesdsl.cli.fmt_command import fmt
-from rulesdsl.cli.lsp_command import lsp
+from rulesdsl.cli.lazy import LazyGroup
 from rulesdsl.cli.output import ClosedStream, OutputFailed
-from rulesdsl.cli.serve import serve
-from rulesdsl.cli.show_command import show
-from rulesdsl.cli.solve_command import solve_command
-from rulesdsl.interpreter.search import perft
 from rulesdsl.limits import shown
+
+# The commands in modules of their own, imported only when one runs (so that `rulesdsl --version` is quick).
+COMMAND_MODULES = {
+    "analyze": "rulesdsl.cli.analyze_command:analyze",
+    "bench": "rulesdsl.cli.bench_command:bench",
+    "capture": "rulesdsl.cli.capture_command:capture",
+    "check": "rulesdsl.cli.check_command:check",
+    "db": "rulesdsl.cli.db_command:db",
+    "fmt": "rulesdsl.cli.fmt_command:fmt",
+    "lsp": "rulesdsl.cli.lsp_command:lsp",
+    "serve": "rulesdsl.cli.serve:serve",
+    "show": "rulesdsl.cli.show_command:show",
+    "solve": "rulesdsl.cli.solve_command:solve_command",
+}
 
 
 def wants_json(args: list[str]) -> bool:
@@ -46,7 +51,7 @@ def wants_json(args: list[str]) -> bool:
         a == "--format" and b == "json" for a, b in zip(args, args[1:]))
 
 
-class OneLineErrors(click.Group):
+class OneLineErrors(LazyGroup):
     """A command group whose usage errors are one line on stderr (exit 2), not click's three.
 
     Under ``--json`` a usage error is also a JSON object on stdout, so a
@@ -85,7 +90,8 @@ class OneLineErrors(click.Group):
             raise OutputFailed(error) from None
 
 
-@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, lazy_subcommands=COMMAND_MODULES,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulesdsl")
 def cli() -> None:
     """Board games as rule files: check them, explore them, play them."""
@@ -132,6 +138,13 @@ def moves(file, settings, position, history, as_json, why) -> None:
             click.echo(f"{mv}\t{pos}")
 
 
+def perft(game, state, depth: int) -> int:
+    """The perft count (the engine is imported when a count is asked for)."""
+    from rulesdsl.interpreter.search import perft as count
+
+    return count(game, state, depth)
+
+
 @cli.command(name="perft")
 @game_options
 @click.option("--depth", "-d", type=click.IntRange(0, 64), required=True, help="Plies to count.")
@@ -145,15 +158,20 @@ def perft_command(file, settings, position, history, depth, as_json, divide) -> 
     progress and Ctrl-C keeps what was finished (with --json: the counts so
     far and "interrupted": true; exit 130).
     """
+    from rulesdsl.cli.progress import ProgressLine, perft_with_progress
+
     game, state = prepare(file, settings, position, history)
     counts: list[int] = []
+    bar = ProgressLine(noun="first moves")
     try:
         for d in range(1, depth + 1):
-            counts.append(perft(game, state, d))
+            counts.append(perft_with_progress(game, state, d, bar, perft))
+            bar.close()
             if not as_json:
                 click.echo(f"{d}\t{counts[-1]}")
                 sys.stdout.flush()
     except KeyboardInterrupt:
+        bar.close()
         if as_json:
             click.echo(json.dumps({"counts": counts, "interrupted": True}))
         click.echo(f"rulesdsl: interrupted after depth {len(counts)}", err=True)
@@ -222,16 +240,6 @@ def games() -> None:
         line = f"{name:<20}{titles[-1].title if titles else name}"
         click.echo(f"{line:<56}{'options: ' + options if options else ''}".rstrip())
 
-
-cli.add_command(check)
-cli.add_command(capture)
-cli.add_command(bench)
-cli.add_command(show)
-cli.add_command(serve)
-cli.add_command(fmt)
-cli.add_command(solve_command)
-cli.add_command(analyze)
-cli.add_command(lsp)
 
 
 def main() -> None:

@@ -132,7 +132,9 @@ def render(game: Game, state: State, marked: Collection[int] = ()) -> str:
         where = column(cell.x, cell.y)
         canvas.write(maxy - cell.y, where - 1, LAST_MARKS[0])
         canvas.write(maxy - cell.y, where + 1, LAST_MARKS[1])
-    grid = geometry.shape == "grid"  # a grid with holes (board ... where) keeps its labels on the edges
+    # A grid or rhombus, holes (board ... where) or none, keeps its labels on its edges: a label drawn at the
+    # end of a shortened row or column would read like a piece. A hexagon labels its diagonals along its edge.
+    grid = geometry.shape in ("grid", "rhombus")
     minx = geometry.bounds[0]
     for y in sorted(row_labels, reverse=True):
         first = minx if grid else leftmost[y]

@@ -21,6 +21,7 @@ from rulesdsl.cli.render import render
 from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.tally import tally_line
 from rulesdsl.errors import OptionError, RulesdslError, suggest
+from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.endings import EndRulesError
 from rulesdsl.interpreter.engine import Result
 from rulesdsl.interpreter.engines import ENGINES, choose, describe_iteration
@@ -403,8 +404,11 @@ class Session:
 
     def do_value(self, _: str) -> None:
         """The exact value and remoteness of the position and of each move, best first."""
-        from rulesdsl.interpreter.solver import SolveError, best_first, solve
-
+        try:
+            from rulesdsl.interpreter.solver import SolveError, best_first, solve
+        except ModuleNotFoundError as exc:
+            self.say(f"value: {missing_extra(exc) or exc}")
+            return
         try:
             result = solve(self.game, self.state, limit=VALUE_LIMIT, with_moves=True, workers=1)
         except SolveError as exc:
@@ -515,8 +519,8 @@ class Session:
             return
         from rulesdsl.interpreter.load import load_position
 
-        position, _, earlier = arg.strip().partition(")")
-        game, state = load_position(self.game, position + ")")
+        position, closing, earlier = arg.strip().partition(")")
+        game, state = load_position(self.game, position + closing)  # the text as typed: no ')' made up
         if earlier.split():
             state = game.with_history(state, earlier.split())
         self.plies.clear()
@@ -577,7 +581,7 @@ def run_repl(
         state = game.initial_state() if state is None else state
         humans = humans_for(game, as_player) if as_player is not None else frozenset({game.players[0].index})
     except RulesdslError as exc:
-        print(f"error: {exc}", file=out)
+        print(f"error: {exc}", file=stderr or sys.stderr)
         return 2
     print(intro(game, humans, settings.describe(), chosen=as_player is not None), file=out)
     session = Session(game, state, humans, settings, reader, out, stderr)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import time
+from typing import TYPE_CHECKING
 
 import click
 
-from rulesdsl.cli.common import game_options, prepare, reports_errors
+from rulesdsl.cli.common import fail, game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine, memory_mb
+from rulesdsl.interpreter.game import Game, State
+
+if TYPE_CHECKING:
+    from rulesdsl.interpreter.solver import Solution
 
 
 @click.command(name="solve")
@@ -20,8 +25,12 @@ from rulesdsl.cli.progress import ProgressLine, memory_mb
               help="The solution database (default: solutions.sqlite in the user's cache folder).")
 @click.option("--workers", "-j", type=click.IntRange(1, 256), help="Worker processes (default: all cores).")
 @click.option("--stats", is_flag=True, help="Also print time, peak memory and database size on stderr.")
+@click.option("--draw", "draw_text", is_flag=True, help="Draw the boards as text, beside the moves (with --moves).")
+@click.option("--svg", "svg_dir", metavar="DIR",
+              help="Write the boards as SVG to DIR (DIR/index.html shows them beside the moves).")
 @reports_errors
-def solve_command(file, settings, position, history, with_moves, as_json, db, workers, stats) -> None:
+def solve_command(file, settings, position, history, with_moves, as_json, db, workers, stats, draw_text,
+                  svg_dir) -> None:
     """Solve a position exactly: win, lose or draw for the player to move, and in how many plies."""
     from rulesdsl.interpreter.solver import best_first, solve  # numpy loads only when solving
     from rulesdsl.interpreter.solver.store import default_path
@@ -46,6 +55,8 @@ def solve_command(file, settings, position, history, with_moves, as_json, db, wo
             out["moves"] = [{"move": game.format_move(state, e.move), "position": game.format_position(e.state),
                              "value": e.value, "remoteness": e.remoteness} for e in best_first(result.moves, mover)]
         click.echo(json.dumps(out))
+        if svg_dir:
+            _draw(game, state, result, svg_dir, False)
         return
     who = game.players[mover].name
     value = "draw" if result.value == "draw" else f"{result.value} in {result.remoteness}"
@@ -54,10 +65,39 @@ def solve_command(file, settings, position, history, with_moves, as_json, db, wo
         line += f" ({result.positions:,} positions)"
     click.echo(line + (" [stored]" if result.stored else ""))
     for entry in best_first(result.moves, mover):
-        value, plies = entry.for_mover(mover)
-        said = value if plies is None else f"{value} in {plies}"
+        said = _said(*entry.for_mover(mover))
         click.echo(f"{game.format_move(state, entry.move)}\t{said}\t"
                    f"{game.format_position(entry.state)}")
+    if draw_text or svg_dir:
+        _draw(game, state, result, svg_dir, draw_text)
+
+
+def _said(value: str, plies: int | None) -> str:
+    """``win in 3``, ``lose in 2``, ``draw``."""
+    return value if plies is None or value == "draw" else f"{value} in {plies}"
+
+
+def _draw(game: Game, state: State, result: Solution, svg_dir: str | None, as_text: bool) -> None:
+    """The position and the position after every move (values for the player to move now), as SVG or text."""
+    from pathlib import Path
+
+    from rulesdsl.cli.boards import Step, text_steps, write_steps
+    from rulesdsl.interpreter.solver import best_first
+
+    mover = state.turn
+    steps = [Step(f"{game.players[mover].name} to move: {_said(result.value, result.remoteness)}", state)]
+    for entry in best_first(result.moves, mover):
+        steps.append(Step(f"{game.format_move(state, entry.move)}: {_said(*entry.for_mover(mover))}",
+                          entry.state, entry.move, state))
+    if as_text:
+        click.echo()
+        click.echo(text_steps(game, steps))
+    if svg_dir:
+        try:
+            index = write_steps(game, steps, Path(svg_dir), f"{game.title}: {game.format_position(state)}")
+        except OSError as error:
+            fail(f"{svg_dir}: cannot write: {error.strerror or error}")
+        click.echo(f"boards written to {index}", err=True)
 
 
 def _size(path: str) -> int:

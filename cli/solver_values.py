@@ -24,9 +24,12 @@ def database_values(path: Path | str | None = None):
     """
 
     def values(game: Game, state: State) -> Mapping[str, tuple[str, int | None]] | None:
-        from rulesdsl.interpreter.solver import VALUE_NAMES, MoveValue, SolveError
-        from rulesdsl.interpreter.solver.encoding import PositionCodec, check_solvable
-        from rulesdsl.interpreter.solver.store import Store, default_path, table_name
+        try:
+            from rulesdsl.interpreter.solver import VALUE_NAMES, MoveValue, SolveError
+            from rulesdsl.interpreter.solver.encoding import PositionCodec, check_solvable
+            from rulesdsl.interpreter.solver.store import Store, default_path, table_name
+        except ModuleNotFoundError:  # installed without the 'solve' extra: the board shows no values
+            return None
 
         db = Path(path) if path is not None else default_path()
         if not db.is_file():

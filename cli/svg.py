@@ -24,6 +24,7 @@ from html import escape
 from rulesdsl.cli.render import axis_labels, line_segments
 from rulesdsl.interpreter.counts import count_of, is_count
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
+from rulesdsl.interpreter.geometry import Geometry
 
 UNIT = 40.0  # distance between neighbouring cell centres along a row, in SVG units
 MARGIN = 28.0
@@ -62,8 +63,9 @@ class Layout:
         vectors = set(geometry.directions.values())
         hexagonal = len(vectors) == 6 and (1, -1) not in vectors  # the hexagonal lattice, whatever its outline
         self.shape = "hexagon" if hexagonal else "grid" if len(vectors) == 8 else geometry.shape
-        if geometry.has_lines:  # a board of points joined by lines: points, not cells
+        if geometry.has_lines or game.style == "points":  # a board of points joined by lines: points, not cells
             self.shape = "points"
+        self.segments = line_segments(geometry) if geometry.has_lines else side_segments(geometry)
         self.unit = unit
         self.row_height = unit * (math.sqrt(3) / 2 if hexagonal else 1.0)
         _, _, miny, maxy = geometry.bounds
@@ -88,8 +90,9 @@ class Layout:
         """The SVG element drawing a cell's outline."""
         cx, cy = self.centres[index]
         half = self.unit / 2
-        if self.shape == "points":
-            return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(self.unit * 0.16)}"'
+        if self.shape == "points":  # a drawn board's points are marked; a goban's crossings barely
+            size = 0.16 if self.geometry.has_lines else 0.07
+            return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(self.unit * size)}"'
         if self.shape == "grid":
             return f'<rect x="{_num(cx - half)}" y="{_num(cy - half)}" width="{_num(self.unit)}" ' \
                    f'height="{_num(self.unit)}"'
@@ -102,6 +105,21 @@ class Layout:
         return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(half * 0.95)}"'
 
 
+def side_segments(geometry: Geometry) -> list[tuple[int, int]]:
+    """Each pair of cells that share a side (orthogonal on a grid, the six on a hexagon), once: the lines of a
+    board drawn as points (``style points``, a goban)."""
+    name = "orthogonal" if "orthogonal" in geometry.direction_sets else "all"
+    vectors = [geometry.directions[d] for d in geometry.direction_sets[name]]
+    out = []
+    for cell in geometry.cells:
+        for vector in vectors:
+            if vector > (0, 0):
+                other = geometry.step(cell.index, vector)
+                if other >= 0:
+                    out.append((cell.index, other))
+    return sorted(out)
+
+
 def draw(game: Game, state: State, *, move: Move | None = None, before: State | None = None,
          interactive: bool = False, title: str | None = None) -> str:
     """An SVG document of ``state``; ``move`` (played from ``before``) is marked when given."""
@@ -109,6 +127,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     geometry = game.geometry
     colours = player_colours(game)
     kinds = sorted({kind for kind, _ in game.piece_names.values()})
+    letters = kind_letters(game)
     marked: set[int] = set()
     if move is not None:
         marked.update(c for c in (move.origin, move.target) if c != NO_CELL)
@@ -119,9 +138,15 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     label = title if title is not None else f"{game.title}: {game.format_position(state)}"
     out.append(f"<title>{escape(label)}</title>")
     out.append(f'<rect width="{_num(layout.width)}" height="{_num(layout.height)}" fill="#fbf8f0"/>')
+    if layout.shape == "points" and not geometry.has_lines:  # a goban: a wooden board under the lines
+        xs, ys = [x for x, _ in layout.centres], [y for _, y in layout.centres]
+        pad = layout.unit / 2
+        width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+        out.append(f'<rect x="{_num(min(xs) - pad)}" y="{_num(min(ys) - pad)}" width="{_num(width)}" '
+                   f'height="{_num(height)}" fill="{BOARD_FILL[0]}"/>')
     if layout.shape == "points":  # the board's lines under its points
         out.append(f'<g stroke="{LINE}" stroke-width="3" stroke-linecap="round">')
-        for a, b in line_segments(geometry):
+        for a, b in layout.segments:
             (x1, y1), (x2, y2) = layout.centres[a], layout.centres[b]
             out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}"/>')
         out.append("</g>")
@@ -154,7 +179,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
                    f'stroke="{stroke}"{attrs}/>')
         if len(kinds) > 1:
             ink = "#fff" if fill in ("#262626", "#2f5fb3", "#c8322d", "#3a8f4a") else "#222"
-            letter = escape(kind[:1].upper())
+            letter = escape(letters[kind])
             out.append(f'<text x="{_num(cx)}" y="{_num(cy + 5)}" font-size="15" text-anchor="middle" fill="{ink}" '
                        f'pointer-events="none">{letter}</text>')
     out.append("</g>")
@@ -213,3 +238,22 @@ def _labels(game: Game, layout: Layout) -> list[str]:
         below = cy - layout.row_height * 0.35
         out.append(f'<text x="{_num(cx)}" y="{_num(below + 4.5)}" {style}>{escape(cols[x])}</text>')
     return out
+
+
+def kind_letters(game: Game) -> dict[str, str]:
+    """The letter drawn on each kind's pieces: its initial, or where initials clash, its symbol in capitals
+    (two kinds with one initial are told apart by their symbols, N beside K), else their first two letters."""
+    symbols: dict[str, str] = {}
+    for symbol, (kind, _) in game.piece_names.items():
+        symbols.setdefault(kind, symbol)
+    initials = [kind[:1].upper() for kind in symbols]
+    letters = {}
+    for kind, symbol in symbols.items():
+        letter = kind[:1].upper()
+        if initials.count(letter) > 1 and kind[:1] != symbol[:1].lower():
+            letter = symbol[:1].upper()
+        letters[kind] = letter
+    for kind, letter in letters.items():
+        if list(letters.values()).count(letter) > 1:
+            letters[kind] = kind[:2].title()
+    return letters

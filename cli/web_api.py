@@ -10,6 +10,7 @@ any number of pages can share one server. A bad request raises
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,8 @@ from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
 from rulesdsl.interpreter.load import load_game, load_position, load_rules
 from rulesdsl.loader import bundled_games, find_rules
 
-MAX_SECONDS = 30.0
+MAX_SECONDS = 10.0  # the most engine time a request may ask for (serve --max-seconds)
+MAX_SEARCHES = 2  # engine searches at once; more get 503, so searches cannot take every worker
 MAX_HISTORY = 10_000
 
 # A source of solver values: (game, state) -> {move text: (value, remoteness)} or None.
@@ -48,6 +50,29 @@ class Entry:
     spec: str
 
 
+MEMORY_COUNTS = ("passes", "turns", "quiet")  # what a position remembers besides its string, carried by the page
+
+
+def _with_memory(game: Game, state: State, memory: object) -> State:
+    """``state`` with what the page carried over from the last answer: the counts of passes, turns and quiet
+    plies, and the board before the last ply (games that keep them; position strings do not hold them)."""
+    if memory in (None, {}):
+        return state
+    if not isinstance(memory, dict):
+        raise ApiError(400, "memory must be an object")
+    found = {}
+    for name in MEMORY_COUNTS:
+        value = memory.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
+            raise ApiError(400, f"memory.{name} must be a whole number from 0 to 1000000")
+        found[name] = value
+    before = memory.get("before")
+    if before is not None:
+        symbols = set(game.piece_names) | {game.empty}
+        if not isinstance(before, str) or len(before) != len(state.board) or not set(before) <= symbols:
+            raise ApiError(400, "memory.before must be a board of this game, one symbol per cell")
+    return state._replace(before=before, **found)
+
 def entries_for(files: Iterable[str]) -> dict[str, Entry]:
     """The named rule files (or, with none named, every bundled game), by name.
 
@@ -68,9 +93,12 @@ def entries_for(files: Iterable[str]) -> dict[str, Entry]:
 class Api:
     """The answers of the web board, for a fixed set of rule files."""
 
-    def __init__(self, entries: Mapping[str, Entry], values: ValueSource | None = None) -> None:
+    def __init__(self, entries: Mapping[str, Entry], values: ValueSource | None = None,
+                 max_seconds: float = MAX_SECONDS) -> None:
         self.entries = dict(entries)
         self.values = values
+        self.max_seconds = max_seconds
+        self._searches = threading.BoundedSemaphore(MAX_SEARCHES)
         self._games: dict[tuple[str, tuple[tuple[str, str], ...]], Game] = {}
 
     # -- requests -------------------------------------------------------------
@@ -115,7 +143,7 @@ class Api:
     def engine(self, request: Mapping[str, object]) -> dict[str, object]:
         """The engine's move within ``request["seconds"]``, played; the position after it."""
         game, state = self.load(request)
-        choice, depth = self.search(game, state, _seconds(request))
+        choice, depth = self.search(game, state, _seconds(request, self.max_seconds))
         if choice is None:
             raise ApiError(409, "the game is over: there is no move to make")
         out = self.describe(game, game.apply(state, choice.move), played=(state, choice.move))
@@ -126,7 +154,7 @@ class Api:
     def hint(self, request: Mapping[str, object]) -> dict[str, object]:
         """The engine's suggestion for the player to move (not played)."""
         game, state = self.load(request)
-        choice, depth = self.search(game, state, _seconds(request))
+        choice, depth = self.search(game, state, _seconds(request, self.max_seconds))
         if choice is None:
             raise ApiError(409, "the game is over: there is no hint to give")
         return {"move": game.format_move(state, choice.move), "depth": depth,
@@ -172,6 +200,7 @@ class Api:
                 raise ApiError(413, f"history is longer than {MAX_HISTORY} boards")
             if history and state.history is not None:
                 state = state._replace(history=state.history | {game.parse_board(b) for b in history})
+            state = _with_memory(game, state, request.get("memory"))
         except RulesdslError as error:
             raise ApiError(400, _one_line(error)) from None
         return game, state
@@ -191,7 +220,12 @@ class Api:
         """The engine's choice within ``seconds`` (iterative deepening) and the depth it finished."""
         from rulesdsl.interpreter.engine import think
 
-        result = think(game, state, seconds=seconds)
+        if not self._searches.acquire(blocking=False):
+            raise ApiError(503, f"the engine is busy with {MAX_SEARCHES} searches; try again")
+        try:
+            result = think(game, state, seconds=seconds)
+        finally:
+            self._searches.release()
         if result is None:
             return None, 0
         return result, result.depth
@@ -224,6 +258,7 @@ class Api:
             "board": state.board,
             "history": sorted(state.history) if state.history is not None else None,
             "keepsHistory": state.history is not None,
+            "memory": {"passes": state.passes, "turns": state.turns, "quiet": state.quiet, "before": state.before},
             "turn": turn.name,
             "players": [p.name for p in game.players],
             "again": state.last != NO_CELL,
@@ -288,10 +323,10 @@ def _setting(value: object) -> str:
     raise ApiError(400, f"option value {value!r} is not a number, text or true/false")
 
 
-def _seconds(request: Mapping[str, object]) -> float:
+def _seconds(request: Mapping[str, object], most: float = MAX_SECONDS) -> float:
     value = request.get("seconds", 1.0)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_SECONDS:
-        raise ApiError(400, f"seconds must be a number above 0 and at most {MAX_SECONDS:g}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= most:
+        raise ApiError(400, f"seconds must be a number above 0 and at most {most:g}")
     return float(value)
 
 

@@ -9,15 +9,16 @@ intervals, the first player's advantage, lengths, branching and end rules.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from multiprocessing.pool import Pool
 
 from rulesdsl.interpreter.engines import choose
-from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.processes import can_fork, fork_pool, stop_pool
 
 CUT = "ply limit"
 CHUNK = 20
@@ -35,8 +36,9 @@ class Record:
     scores: tuple[int, ...] | None = None  # each player's score at the end (games with ``score``)
 
 
-def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, max_plies: int) -> Record:
-    """Play one game from ``start`` with ``engine`` on every side."""
+def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, max_plies: int,
+              trail: list[Move] | None = None) -> Record:
+    """Play one game from ``start`` with ``engine`` on every side (its moves appended to ``trail`` when given)."""
     rng = random.Random(seed)
     state, plies, total, widest = start, 0, 0, 0
     while True:
@@ -51,6 +53,13 @@ def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, 
         assert choice is not None  # the game is not over
         state = game.apply(state, choice.move)
         plies += 1
+        if trail is not None:
+            trail.append(choice.move)
+
+
+def game_seed(seed: int, number: int) -> int:
+    """The seed of game ``number`` (from 0) of a run seeded ``seed``."""
+    return seed * 1_000_003 + number
 
 
 _JOB: tuple | None = None
@@ -65,24 +74,25 @@ def _play_chunk(seeds: list[int]) -> list[Record]:
 def play_games(game: Game, start: State, games: int, engine: str = "random", seconds: float = 0.1, seed: int = 0,
                max_plies: int = 500, workers: int = 1,
                progress: Callable[[str, int, int], None] | None = None) -> list[Record]:
-    """Play ``games`` games; game i uses seed ``seed * 1_000_003 + i``."""
+    """Play ``games`` games; game i uses seed :func:`game_seed` ``(seed, i)``."""
     global _JOB
-    seeds = [seed * 1_000_003 + i for i in range(games)]
+    seeds = [game_seed(seed, i) for i in range(games)]
     chunks = [seeds[i:i + CHUNK] for i in range(0, games, CHUNK)]
     records: list[Record] = []
     _JOB = (game, start, engine, seconds, max_plies)
-    parallel = workers > 1 and len(chunks) > 1 and "fork" in multiprocessing.get_all_start_methods()
-    pool = multiprocessing.get_context("fork").Pool(workers) if parallel else None
+    pools: list[Pool] = []
     try:
-        results: Iterator[list[Record]] = pool.imap(_play_chunk, chunks) if pool else map(_play_chunk, chunks)
+        if workers > 1 and len(chunks) > 1 and can_fork():
+            results: Iterator[list[Record]] = fork_pool(workers, pools.append).imap(_play_chunk, chunks)
+        else:
+            results = map(_play_chunk, chunks)
         for done in results:
             records.extend(done)
             if progress:
                 progress("games", games, len(records))
     finally:
-        if pool:
-            pool.terminate()
-            pool.join()
+        for pool in pools:
+            stop_pool(pool)
     return records
 
 

@@ -18,6 +18,8 @@ from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, 
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
+from rulesdsl.interpreter.passing import reads
+from rulesdsl.interpreter.piece_moves import promotion_suffix
 from rulesdsl.interpreter.regions import build_regions, build_tracks
 from rulesdsl.interpreter.scores import compile_scores
 from rulesdsl.interpreter.start import start_board
@@ -72,7 +74,7 @@ def board_problem(shape: str, size: tuple, naming: tuple[NamePart, ...]) -> str:
     for part in naming:
         if isinstance(part.first, str):
             last = "z" if part.first.islower() else "Z"
-            room = ord(last) - ord(part.first) + 1
+            room = ord(last) - ord(part.first) + 1 - (part.first <= part.skip <= last)
             if lines[part.axis] > room:
                 return (f"the board {shape} {shown} has {lines[part.axis]} {part.axis}s but letters from "
                         f"{part.first!r} to {last!r} name only {room}")
@@ -86,7 +88,7 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         raise RulesdslError("no 'board' statement holds for these options")
     size = tuple(evaluate(e, options) for e in board.size)
     names = active.first(m.CellNames)
-    naming = (tuple(NamePart(p.axis, p.first, p.from_end) for p in names.parts)
+    naming = (tuple(NamePart(p.axis, p.first, p.from_end, p.skip) for p in names.parts)
               if names else default_naming(board.shape))
     problem = board_problem(board.shape, size, naming)
     if problem:
@@ -128,11 +130,11 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         forward[player_names.index(player)] = geometry.directions[direction]
     sets = {s.name: s.directions for s in active.all(m.DirectionSet)}
     promotions = {symbol[(p, rule.kind)]: symbol[(p, rule.to_kind)]
-                  for rule in active.all(m.Promote) for p in range(len(player_names))
+                  for rule in active.all(m.Promote) if not rule.choices for p in range(len(player_names))
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
                     owner, kind, symbol, forward, sets, promotions, neutral, dict(options))
-    tables.regions = build_regions(active.all(m.Region), geometry, player_names, options)
+    tables.regions = build_regions(active.all(m.Region), tables, options)
     tables.tracks = build_tracks(active.all(m.Track), geometry)
     counts = active.first(m.Counts)
     tables.counted = counts.kind if counts else None
@@ -161,25 +163,44 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     geometry = tables.geometry
     title_stmt = active.first(m.GameTitle)
     fields = fmt.fields if fmt else ("turn", "hand", "rows") if tables.hand_kind else ("turn", "rows")
-    repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
+    # states keep their earlier boards where a rule forbids repeating one or an end rule asks about it
+    keeps_history = any(f.what == "repetition" for f in active.all(m.Forbid)) or reads(active, m.BoardRepeated)
     misere = bool(active.all(m.Misere))
     opponent = tables.seats.opponent  # misere: the win goes to the other side
 
-    parse_position, format_position = position_codec(tables, fields, repetition)
+    legality_box: list = []  # the compiled legality, for the position fields that read its marks
+    parse_plain, _ = position_codec(tables, fields, keeps_history)
+    parse_position, format_position = position_codec(tables, fields, keeps_history,
+                                                     lambda: legality_box[0].pieces.book if legality_box else None)
 
     # -- the start ---------------------------------------------------------
     start_cache: list[State] = []
+    plain_cache: list[State] = []  # the start without marks: where the marks' rights are found
+
+    def plain_start() -> State:
+        if not plain_cache:
+            plain_cache.append(_start_state(start_statement(), tables, options, parse_plain, keeps_history))
+        return plain_cache[0]
+
+    def start_statement():
+        return active.first(m.StartPosition) or active.first(m.StartLayout)
 
     def initial() -> State:
         if not start_cache:
-            start = active.first(m.StartPosition) or active.first(m.StartLayout)
-            start_cache.append(_start_state(start, tables, options, parse_position, repetition))
+            state = plain_start()
+            book = legality.pieces.book
+            if book is not None:
+                start = start_statement()
+                state = (_start_state(start, tables, options, parse_position, keeps_history)
+                         if isinstance(start, m.StartPosition) else book.initial(state))
+            start_cache.append(state)
         return start_cache[0]
 
     def start_board_text() -> str:
-        return initial().board
+        return plain_start().board
 
     legality = compile_legality(active, tables, options, start_board_text)
+    legality_box.append(legality)
     legal, apply = legality.legal, legality.apply
 
     # -- the end ---------------------------------------------------------------
@@ -237,7 +258,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     compiled = CompiledPlay(active, tables, options, start_board_text, EMPTY, misere, reasons, fired)
 
     format_move, parse_move_against = move_codec(tables, active.first(m.Notation).parts
-                                                 if active.first(m.Notation) else ("from", "-", "to"))
+                                                 if active.first(m.Notation) else ("from", "-", "to"),
+                                                 promotion_suffix(active, tables))
 
     def parse_move(state: State, text: str) -> Move:
         return parse_move_against(state, text, lambda s: status(s)[0])
@@ -277,6 +299,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         _outcome=outcome,
         _scores=scores,
         counted=tables.counted,
+        style=active.first(m.Style).what if active.first(m.Style) else "",
     )
 
 
@@ -301,7 +324,7 @@ def _reason(resolved: Resolved, rule: m.EndRule) -> str:
 
 
 def _start_state(start, tables: Tables, options: Mapping[str, Value],
-                 parse_position: Callable[[str], State], repetition: bool) -> State:
+                 parse_position: Callable[[str], State], keeps_history: bool) -> State:
     if start is None:
         raise PositionError("this game has no start position for these options; give one with --position")
     if isinstance(start, m.StartPosition):
@@ -310,5 +333,5 @@ def _start_state(start, tables: Tables, options: Mapping[str, Value],
         except PositionError as error:
             raise PositionError(f"start position does not fit the board: {error}", start.span) from None
     hand = (tables.hand_start,) * len(tables.player_names) if tables.hand_kind is not None else None
-    return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if repetition else None, -1, 0, hand)
+    return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if keeps_history else None, -1, 0, hand)
 

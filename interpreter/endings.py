@@ -16,6 +16,10 @@ from rulesdsl.expr import BINARY, ExprError, Value, evaluate
 from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.counts import count_of
 from rulesdsl.interpreter.game import NO_CELL, Move, State
+from rulesdsl.interpreter.groups import area_scorer
+from rulesdsl.interpreter.marks import repetitions
+from rulesdsl.interpreter.passing import board_repeated
+from rulesdsl.interpreter.piece_counts import attacked_count, in_region, region_count
 from rulesdsl.interpreter.tables import Tables
 
 MovesThunk = Callable[[], list[Move]]
@@ -49,7 +53,7 @@ class ConditionCompiler(m.ExprVisitor):
     """Turns end-rule expressions into closures: one ``visit_<Node>`` per kind of node."""
 
     # The functions _call compiles: those of rulesdsl.vocabulary.FUNCTIONS (tests/test_vocabulary.py).
-    FUNCTIONS = ("count", "lost", "total", "score")
+    FUNCTIONS = ("count", "lost", "total", "score", "area", "attacked")
 
     def __init__(self, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
                  nobody_moves: Callable[[State], bool]):
@@ -133,6 +137,8 @@ class ConditionCompiler(m.ExprVisitor):
 
             def divide(state: State, moves: MovesThunk) -> int:
                 a, b = left(state, moves), right(state, moves)
+                if isinstance(a, float) or isinstance(b, float):
+                    raise EndRulesError(f"'{expr.op}' divides whole numbers only", where)
                 if b == 0:
                     raise EndRulesError("division by zero in this position", where)
                 return a // b if expr.op == "/" else a % b
@@ -142,14 +148,12 @@ class ConditionCompiler(m.ExprVisitor):
         return lambda state, moves: op(left(state, moves), right(state, moves))
 
     def visit_Call(self, expr: m.Call) -> Condition:
-        who = expr.args[0]
-        kind = expr.args[1] if len(expr.args) > 1 else None
         if expr.function not in self.FUNCTIONS:
             raise RulesdslError(f"no compiled form for the function {expr.function!r}", expr.span)
         if expr.function == "total":
-            return region_total(player_ref(who, self.tables), self.tables, kind or "")
+            return region_total(player_ref(expr.args[0], self.tables), self.tables, expr.args[1])
         if expr.function == "score":  # the scores are compiled after the conditions: read them when asked
-            ref, tables, where = player_ref(who, self.tables), self.tables, expr.span
+            ref, tables, where = player_ref(expr.args[0], self.tables), self.tables, expr.span
 
             def score(state: State, moves: MovesThunk) -> int:
                 if tables.score_of is None:
@@ -157,6 +161,16 @@ class ConditionCompiler(m.ExprVisitor):
                 return tables.score_of(state)[ref(state)]
 
             return score
+        if expr.function == "attacked":
+            return attacked_count(self.tables, player_ref(expr.args[0], self.tables), expr.args[1])
+        if expr.function == "count" and (expr.args[0] not in ("mover", "opponent", *self.tables.player_names)
+                                         or in_region(self.tables, expr.args)):
+            return region_count(self.tables, expr.args, lambda name: player_ref(name, self.tables))
+        who = expr.args[0]
+        kind = expr.args[1] if len(expr.args) > 1 else None
+        if expr.function == "area":
+            ref, area = player_ref(who, self.tables), self._area()
+            return lambda state, moves: area(state.board, ref(state))
         count = self.counter(who, kind)
         if expr.function == "count":
             return lambda state, moves: count(state)[1]
@@ -254,8 +268,26 @@ class ConditionCompiler(m.ExprVisitor):
     def visit_QuietPlies(self, expr: m.QuietPlies) -> Condition:
         return lambda state, moves: state.quiet
 
+    def visit_PliesSince(self, expr: m.PliesSince) -> Condition:
+        return lambda state, moves: state.quiet
+
+    def visit_Repetitions(self, expr: m.Repetitions) -> Condition:
+        return lambda state, moves: repetitions(state)
+
     def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> Condition:
         return lambda state, moves: state.turns
+
+    def visit_PassesInARow(self, expr: m.PassesInARow) -> Condition:
+        return lambda state, moves: state.passes
+
+    def visit_BoardRepeated(self, expr: m.BoardRepeated) -> Condition:
+        return lambda state, moves: board_repeated(state)
+
+    def _area(self) -> Callable[[str, int], int]:
+        """One area scorer for every ``area(...)`` of the game (it keeps the last board's scores)."""
+        if not hasattr(self, "_area_scorer"):
+            self._area_scorer = area_scorer(self.tables)
+        return self._area_scorer
 
     def visit_Connects(self, expr: m.Connects) -> Condition:
         ref = player_ref(expr.player, self.tables)

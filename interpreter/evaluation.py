@@ -19,6 +19,7 @@ from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.game import Move, State
+from rulesdsl.interpreter.groups import area_scorer
 from rulesdsl.interpreter.tables import Tables
 
 Feature = Callable[[str, int], float]
@@ -34,6 +35,7 @@ BUILDERS: dict[str, Callable[..., Feature]] = {
     "threatened": lambda syms, tables, raw_moves, threats, start_board: _threatened(syms, threats,
                                                                                      tables.seats.opponent),
     "score": lambda syms, tables, raw_moves, threats, start_board: _score(tables),
+    "area": lambda syms, tables, raw_moves, threats, start_board: area_scorer(tables),
 }
 
 

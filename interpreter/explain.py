@@ -25,8 +25,13 @@ from rulesdsl.expr import evaluate
 from rulesdsl.interpreter.compiler import Active, build_tables
 from rulesdsl.interpreter.counts import count_of
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
+from rulesdsl.interpreter.groups import is_suicide
 from rulesdsl.interpreter.legality import board_after, promotes
 from rulesdsl.interpreter.movegen import compile_player, compile_rule
+from rulesdsl.interpreter.notation import cell_words, side_by_side
+from rulesdsl.interpreter.passing import recreates
+from rulesdsl.interpreter.piece_explain import piece_reason
+from rulesdsl.interpreter.piece_legality import PieceRules
 from rulesdsl.interpreter.tables import Tables
 from rulesdsl.vocabulary import ACTIONS
 
@@ -42,7 +47,7 @@ class Reason:
     ``line-length``, ``off-board``, ``line-not-longer``, ``blocked-beyond``,
     ``corner``, ``falls-further``, ``no-flank``, ``must-continue``,
     ``not-a-continuation``, ``frozen``, ``repeats``, ``capture-compulsory``,
-    ``no-pass``, ``no-rule``; for a trace also ``rule``, ``pushed``,
+    ``no-pass``, ``no-rule``, ``piece-condition``, ``leaves-attacked``; for a trace also ``rule``, ``pushed``,
     ``captured``, ``promoted``, ``again``, ``turn``, ``end``.
     """
 
@@ -115,6 +120,8 @@ class Explainer:
         forbids = self.active.all(m.Forbid)
         self.repetition = next((f for f in forbids if f.what == "repetition"), None)
         self.corner = next((f for f in forbids if f.what == "corner push-off"), None)
+        self.suicide = next((f for f in forbids if f.what == "suicide"), None)
+        self.undoing = next((f for f in forbids if f.what == "immediate repetition"), None)
         self.freeze: m.Freeze | None = self.active.first(m.Freeze)
         self.again: m.Again | None = self.active.first(m.Again)
         self.must_capture: m.MustCapture | None = self.active.first(m.MustCapture)
@@ -125,7 +132,11 @@ class Explainer:
         notation = self.active.first(m.Notation)
         self.notation: tuple[str, ...] = notation.parts if notation else ("from", "-", "to")
         corner_rule = self.corner is not None
-        self._per_rule = [[compile_rule(r, self.tables, p, corner_rule) for r in self.rules]
+        self.pieces = PieceRules(self.active, self.tables, game.options, self.rules,
+                                 lambda: game.initial_state().board,
+                                 lambda rs, p: compile_player(rs, self.tables, p, corner_rule)[0])
+        self._marks = None  # the marks of the position being explained (for rules that read the past)
+        self._per_rule = [[self._rule_generator(r, p, corner_rule) for r in self.rules]
                           for p in range(self.nplayers)]
         self._threats = [compile_player(self.rules, self.tables, p, corner_rule)
                          for p in range(self.nplayers)]
@@ -149,6 +160,14 @@ class Explainer:
         """``black's stone``."""
         return f"{self.player(self.tables.owner[symbol])}'s {self.tables.kind[symbol]}"
 
+    def _rule_generator(self, rule: m.MoveRule, player: int, corner_rule: bool):
+        """``gen(board, out)`` for one rule; a rule that reads the past reads the explained position's marks."""
+        if not self.pieces.generates(rule):
+            return compile_rule(rule, self.tables, player, corner_rule)
+        index = self.pieces.own.index(rule)
+        gen = self.pieces.generators[player][index]
+        return lambda board, out: gen(State(board, player, marks=self._marks), out)
+
     # -- moves of one rule ----------------------------------------------------
     def rule_moves(self, player: int, board: str) -> list[tuple[m.MoveRule, Move]]:
         """Every move the move rules allow ``player`` on ``board``, with the rule that made it."""
@@ -169,15 +188,13 @@ class Explainer:
     # -- reading a move's text ------------------------------------------------
     def cells_of(self, text: str) -> tuple[int, int] | Reason:
         """``(origin, target)`` named by a move's text (origin ``NO_CELL`` when the notation has none)."""
-        words = [text.strip().lower()]
-        for part in self.notation:
-            if part not in ("from", "to") and part.strip():
-                sep = part.strip().lower()
-                words = [w for chunk in words for w in chunk.split(sep)]
-        words = [w for chunk in words for w in chunk.split() if w]
+        words = cell_words(text.strip().lower(), self.notation, lambda w: self.geometry.index_of(w) is not None)
         wanted = [p for p in self.notation if p in ("from", "to")]
         if len(words) != len(wanted):
             example = "".join({"from": self.cell(0), "to": self.cell(-1)}.get(p, p) for p in self.notation)
+            if side_by_side(self.notation):
+                return Reason("bad-move", f"{text.strip()!r} does not read as cells of this board written side by "
+                              f"side: write it like {example!r}")
             return Reason("bad-move", f"{text.strip()!r} does not read as a move: write it like {example!r}")
         found: dict[str, int] = {}
         for part, word in zip(wanted, words):
@@ -191,6 +208,7 @@ class Explainer:
     def explain(self, state: State, text: str) -> Answer:
         """Is the move named by ``text`` legal in ``state``, and if not, what stopped it?"""
         shown = " ".join(text.split()) or text
+        self._marks = state.marks
         legal, outcome = self.game.status(state)
         if outcome is not None:
             return Answer(shown, False, (self.game_over(state, outcome),))
@@ -313,6 +331,11 @@ class Explainer:
         if piece not in wanted:
             return 1, self.cite("wrong-kind", f"{self.cell(origin)} holds your {self.tables.kind[piece]}; "
                                 f"this rule moves a {rule.kind}", rule)
+        if self.pieces.generates(rule):
+            names = [c.name for c in self.geometry.cells]
+            said = piece_reason(self.pieces, rule, player, board, origin, target, vector, self._marks, names)
+            if said is not None:
+                return 0, self.cite("piece-condition", said, rule)
         if rule.action in ("step", "slide"):
             return 0, self.check_step(rule, player, board, origin, target, vector)
         if rule.action == "jump":
@@ -463,12 +486,22 @@ class Explainer:
             if all(board_after(board, mv) in seen or board_after(board, mv) == board for mv in mine):
                 return self.cite("repeats", "it would repeat an earlier board", self.repetition)
             moves = [mv for mv in moves if board_after(board, mv) not in seen and board_after(board, mv) != board]
+        if self.suicide is not None and all(is_suicide(mv, self.game.empty) for mv in mine):
+            return self.cite("suicide", "its group would have no liberty left, and it captures nothing", self.suicide)
+        if self.undoing is not None and state.before is not None and all(
+                recreates(board, mv, state.before) for mv in mine):
+            return self.cite("undoes", "it would make the board as it was before the opponent's last move at once",
+                             self.undoing)
         if self.must_capture is not None and not any(mv.captures for mv in mine):
             capturing = [mv for mv in moves if mv.captures]
             if capturing:
                 example = self.game.format_move(state, capturing[0])
                 return self.cite("capture-compulsory", f"a capture is compulsory: {example} captures",
                                  self.must_capture)
+        protected = next((f for f in self.active.all(m.Forbid) if f.what == "leaving attacked"), None)
+        if protected is not None and not self.pieces.keep_safe(board, player, mine):
+            return self.cite("leaves-attacked", f"it would leave {self.player(player)}'s {protected.kind} attacked",
+                             protected)
         return Reason("no-rule", "the rules make this move, yet it is not among the legal moves")
 
     def threat(self, enemy: int, board: str, cell: int) -> str:

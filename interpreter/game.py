@@ -18,6 +18,7 @@ from rulesdsl.interpreter.history import History
 
 if TYPE_CHECKING:
     from rulesdsl.interpreter.kernel import Kernel
+    from rulesdsl.interpreter.marks import Marks
 
 NO_CELL = -1
 
@@ -40,6 +41,9 @@ class State(NamedTuple):
     quiet: int = 0  # plies since the last capture, kept only by games that count them
     hand: tuple[int, ...] | None = None  # pieces in hand per player (games with ``hand`` only)
     turns: int = 0  # turns played, kept only by games whose end rules read ``turns played``
+    passes: int = 0  # passes played in a row, kept only by games whose end rules read them
+    before: str | None = None  # the board before the last ply, kept only by games that forbid immediate repetition
+    marks: Marks | None = None  # what a piece's past allows (interpreter/marks.py), kept only by games that ask
 
 
 class Move(NamedTuple):
@@ -63,6 +67,7 @@ class Move(NamedTuple):
     captures: int = 0
     path: tuple[int, ...] = ()
     heading: int = -1
+    passed: tuple[int, ...] = ()  # the cells a ``passing`` move leaves open to ``to passed`` for one ply
     bonus: bool = False  # the mover moves again after it (a seed sown into the store, a box closed)
 
 
@@ -185,6 +190,7 @@ class Game:
     _scores: Callable[[State], tuple[int, ...]] | None = None
     # what the board counts (``counts KIND``), or None
     counted: str | None = None
+    style: str = ""  # how pictures draw the board ('style points': pieces where lines cross), '' by its shape
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:

@@ -44,12 +44,14 @@ class NamePart:
     axis: str
     first: str | int
     from_end: bool = False
+    skip: str = ""  # a letter left out of the labels (goban columns skip "i"), or ""
 
     def label(self, offset: int) -> str:
         """The label of the line ``offset`` steps from where counting starts."""
         if isinstance(self.first, int):
             return str(self.first + offset)
-        return chr(ord(self.first) + offset)
+        letter = chr(ord(self.first) + offset)
+        return chr(ord(letter) + 1) if self.skip and self.first <= self.skip <= letter else letter
 
 
 @dataclass

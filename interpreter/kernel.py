@@ -35,6 +35,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 
@@ -107,16 +108,36 @@ class Group:
     moved: tuple[int, ...] = ()  # the own pieces that move sit this many places back from the landing bit
 
 
+MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
+CACHED = 32  # compile outcomes kept: the same rules and options compile once (examples, suites, playouts)
+_outcomes: OrderedDict[tuple, Kernel | None] = OrderedDict()
+
+
 def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
                    start_board: Callable[[], str]) -> Kernel | None:
     """The compiled playout and perft of a game, or ``None`` when it uses something the kernel lacks.
 
-    ``start_board()`` gives the start position's board (for ``lost``).
+    ``start_board()`` gives the start position's board (for ``lost``). The outcome (a kernel, or none)
+    is kept per set of active statements and options, so a file whose examples share an option set
+    compiles its kernel once, and a kernel that cannot be had is not tried again.
     """
     try:
-        return _Builder(active, tables, options, start_board).build()
+        key: tuple | None = (tuple(active.statements), tuple(sorted((k, repr(v)) for k, v in options.items())))
+        hash(key)
+    except TypeError:  # a statement that cannot be a key: compile without keeping the outcome
+        key = None
+    if key is not None and key in _outcomes:
+        _outcomes.move_to_end(key)
+        return _outcomes[key]
+    try:
+        kernel = _Builder(active, tables, options, start_board).build()
     except (Unsupported, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
-        return None  # the generic path plays every rule file
+        kernel = None  # the generic path plays every rule file
+    if key is not None:
+        _outcomes[key] = kernel
+        while len(_outcomes) > CACHED:
+            _outcomes.popitem(last=False)
+    return kernel
 
 
 class _Builder:
@@ -472,6 +493,8 @@ class _Builder:
         if not self.repetition:
             source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
                                              loop=False)
+        if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
+            raise Unsupported(f"generated source of {len(source):,} characters")
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
@@ -594,6 +617,8 @@ class _Conditions(m.ExprVisitor):
         return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
 
     def visit_Call(self, expr: m.Call) -> str:
+        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", *self.builder.tables.player_names):
+            raise Unsupported("a count over both players or in a region")
         kind = expr.args[1] if len(expr.args) > 1 else None
         bits, player = self.pieces(expr.args[0], kind)
         now = f"{bits}.bit_count()" if bits != "0" else "0"

@@ -2,10 +2,11 @@
 
 The move rules (:mod:`rulesdsl.interpreter.movegen`) propose moves; here the
 statements that judge them are applied, in this order: a go-again turn's
-restriction (or the ``then`` part of a turn), ``freeze``, ``forbid repetition``, ``must capture``, the
-optional pass of a go-again turn, and the forced pass of ``pass when no
-moves``. ``apply`` writes a move's changes and decides who moves next
-(go-again, which a promotion ends; pass).
+restriction (or the ``then`` part of a turn), ``freeze``, ``forbid repetition``, ``forbid suicide``,
+``forbid immediate repetition``, ``must capture``, the optional pass of a go-again turn, and the
+forced pass of ``pass when no moves``. ``apply`` writes a move's changes and decides who moves next
+(go-again, which a promotion ends; pass), and keeps what the end rules and filters read (earlier
+boards, passes in a row, the board before the ply).
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.endings import ConditionCompiler
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
+from rulesdsl.interpreter.groups import is_suicide
 from rulesdsl.interpreter.history import as_history
 from rulesdsl.interpreter.movegen import compile_player
+from rulesdsl.interpreter.passing import counts_passes, forbids, reads, recreates, remember
+from rulesdsl.interpreter.piece_legality import PieceRules
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
 
@@ -35,6 +39,7 @@ class Legality(NamedTuple):
     nobody_moves: Callable[[State], bool]
     apply: Callable[[State, Move], State]
     has_moves: Callable[[State], bool] | None = None  # bool(legal(state)), often without listing the moves
+    pieces: PieceRules | None = None  # rules that ask about a piece's past and attacks (piece_legality.py)
 
 
 def board_after(board: str, move: Move) -> str:
@@ -98,6 +103,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     nplayers = len(tables.player_names)
     next_player, opponent = tables.seats.next_player, tables.seats.opponent
     repetition = any(f.what == "repetition" for f in active.all(m.Forbid))
+    keeps_history = repetition or reads(active, m.BoardRepeated)
+    no_suicide, no_return = forbids(active, "suicide"), forbids(active, "immediate repetition")
+    keeps_passes = counts_passes(active)
     corner_rule = any(f.what == "corner push-off" for f in active.all(m.Forbid))
     freeze = active.first(m.Freeze)
     again = active.first(m.Again)
@@ -107,11 +115,14 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     stuck_passes = bool(active.all(m.PassWhenStuck))
     must_capture = bool(active.all(m.MustCapture))
     most = any(s.most for s in active.all(m.MustCapture))
+    landing = any(s.landing for s in active.all(m.MustCapture))
     counts_quiet = counts_quiet_plies(active)
     moves_stmt = active.first(m.Moves)
     every_rule = [r for r in (moves_stmt.rules if moves_stmt else ())
                   if r.guard is None or evaluate(r.guard, options)]
-    rules = [r for r in every_rule if r.when is None and not r.from_hand]
+    pieces = PieceRules(active, tables, options, every_rule, start_board or (lambda: ""),
+                        lambda rs, p: compile_player(rs, tables, p, corner_rule)[0])
+    rules = [r for r in every_rule if r.when is None and not r.from_hand and not pieces.generates(r)]
     compiled = [compile_player(rules, tables, p, corner_rule, chains) for p in range(nplayers)]
     raw = [moves for moves, _ in compiled]
     threats = [found for _, found in compiled]
@@ -171,6 +182,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 moves = conditional(state, moves, when_second)
         else:
             moves = raw[player](board)
+            if pieces.active:
+                moves = pieces.more_moves(state, moves)
             if when_rules:
                 moves = conditional(state, moves, when_rules)
         continuing = again is not None and state.last != NO_CELL
@@ -187,9 +200,16 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                     moves = [mv for mv in moves if mv.origin not in frozen]
         if repetition and moves:
             seen = state.history or frozenset()
-            moves = [mv for mv in moves if (b := board_after(board, mv)) not in seen and b != board]
+            moves = [mv for mv in moves if mv.action == PASS_ACTION
+                     or ((b := board_after(board, mv)) not in seen and b != board)]
+        if no_suicide and moves:
+            moves = [mv for mv in moves if not is_suicide(mv, tables.empty)]
+        if no_return and moves and state.before is not None:
+            moves = [mv for mv in moves if not recreates(board, mv, state.before)]
+        if pieces.protects and moves:
+            moves = pieces.keep_safe(board, player, moves)
         if must_capture:
-            capturing = [mv for mv in moves if mv.captures]
+            capturing = [mv for mv in moves if mv.captures and (not landing or board[mv.target] != tables.empty)]
             if most and capturing:
                 best = max(mv.captures for mv in capturing)
                 capturing = [mv for mv in capturing if mv.captures == best]
@@ -213,7 +233,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         return moves
 
     exists = [getattr(moves, "exists", None) for moves in raw]
-    plain = freeze is None and not repetition and not when_rules
+    plain = (freeze is None and not repetition and not when_rules and not no_suicide and not no_return
+             and not pieces.active)
 
     def has_moves(state: State) -> bool:
         """Whether ``legal(state)`` is not empty; a plain position asks the move rules to stop at the first move."""
@@ -230,8 +251,12 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         return not own_moves(state) and not own_moves(other)
 
     def apply(state: State, move: Move) -> State:
+        after = apply_rules(state, move)
+        return pieces.after(state, move, after) if pieces.active else after
+
+    def apply_rules(state: State, move: Move) -> State:
         board = board_after(state.board, move) if move.changes else state.board
-        history = as_history(state.history).with_board(state.board) if repetition else None
+        history = as_history(state.history).with_board(state.board) if keeps_history else None
         other = next_player[state.turn]
         quiet = (0 if move.captures else state.quiet + 1) if counts_quiet else 0
         hand, turns = state.hand, state.turns
@@ -257,4 +282,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 return cont
         return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
 
-    return Legality(raw, threats, legal, nobody_moves, apply, has_moves)
+    if keeps_passes or no_return:  # the pass count and the board before the ply, kept beside the rest
+        plain_apply = apply
+
+        def apply(state: State, move: Move) -> State:  # noqa: F811
+            return remember(state, plain_apply(state, move), move, keeps_passes, no_return)
+
+    return Legality(raw, threats, legal, nobody_moves, apply, has_moves, pieces)

@@ -58,7 +58,11 @@ def load_position(game: Game, text: str) -> tuple[Game, State]:
         except OptionError as option_error:
             raise PositionError(f"{error} ({option_error})") from None
         resized = compile_game(resolved, values)
-        return resized, resized.parse_position(text)
+        try:
+            return resized, resized.parse_position(text)
+        except PositionError:  # the size read off the position was a guess (a board cut by 'where')
+            tried = " ".join(f"--set {k}={v}" for k, v in implied.items())
+            raise PositionError(f"{error}; it does not fit {tried} either") from None
 
 
 def start_from(game: Game, position: str | None = None, history: tuple[str, ...] | list[str] = ()

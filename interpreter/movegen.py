@@ -8,6 +8,7 @@ symbol sets. The closures only index strings and tuples.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from rulesdsl import model as m
@@ -16,7 +17,10 @@ from rulesdsl.expr import evaluate
 from rulesdsl.interpreter.boxes import compile_region_place
 from rulesdsl.interpreter.cells import cells_with
 from rulesdsl.interpreter.chains import compile_jumps
+from rulesdsl.interpreter.custodial import custodial
 from rulesdsl.interpreter.game import NO_CELL, Move
+from rulesdsl.interpreter.groups import enclosing_placement
+from rulesdsl.interpreter.passing import gen_pass
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.sowing import compile_sow
 from rulesdsl.interpreter.tables import Tables
@@ -24,17 +28,23 @@ from rulesdsl.interpreter.tables import Tables
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
     """One move rule for one player, as a generator closure."""
     if rule.action not in ACTIONS:
         raise RulesdslError(f"no move generator for the action {rule.action!r}", rule.span)
+    if rule.custodial:  # the rule's moves, each taking the enemy pieces it sandwiches
+        return custodial(compile_rule(replace(rule, custodial=()), tables, player, corner_rule), rule, tables, player)
+    if rule.action == "pass":
+        return gen_pass
     if rule.action == "sow":
         return compile_sow(rule, tables, player)
     if rule.action == "place" and (rule.region or rule.enclose) and not rule.reach:
         return compile_region_place(rule, tables, player)
+    if rule.action == "place" and rule.enclosing:
+        return enclosing_placement(rule, tables, player)
     if rule.action == "place":  # a placement puts down a new piece: its own or a neutral one
         return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
     if rule.action == "fly":

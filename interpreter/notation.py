@@ -16,6 +16,7 @@ from rulesdsl.errors import MoveError, PositionError
 from rulesdsl.interpreter.counts import MAX_COUNT, cell_text, count_symbol, is_count
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.history import History
+from rulesdsl.interpreter.marks import MarkBook, Marks
 from rulesdsl.interpreter.tables import Tables
 
 PASS = "pass"
@@ -32,8 +33,10 @@ class SizeMismatch(PositionError):
         self.implied_options: dict[str, int] = {}
 
 
-def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool):
-    """``(parse, format)`` for the declared position format."""
+def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
+                   marks_book: Callable[[], MarkBook | None] | None = None):
+    """``(parse, format)`` for the declared position format (``marks_book()``: the game's marks, for the
+    fields ``unmoved`` and ``passed``)."""
     geometry = tables.geometry
     rows = geometry.rows_listed
     ncells = len(geometry.cells)
@@ -51,6 +54,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
 
     def parse(text: str) -> State:
         raw = text.strip()
+        if raw.startswith("(") and not raw.endswith(")"):
+            raise fail(text, "the closing ')' is missing; a position reads like " + example())
         if not (raw.startswith("(") and raw.endswith(")")):
             raise fail(text, "expected it in parentheses, like " + example())
         words = raw[1:-1].split()
@@ -58,6 +63,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
             words = words[:board_at] + [_counted_word(text, w, tables.empty) for w in words[board_at:]]
         turn, last, last_word = None, NO_CELL, '""'
         hand: tuple[int, ...] | None = None
+        marked: list[tuple[str, str]] = []  # (field, word) of unmoved and passed, read once the board is known
+        clock = 0
         cells: list[str] = []
         i = 0
         for field in fields:
@@ -88,6 +95,12 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
                     raise fail(text, f"hand {word!r} is not the pieces in each player's hand, like "
                                      f"{'/'.join(['9'] * nplayers)}")
                 hand = tuple(int(c) for c in counts)
+            elif field in ("unmoved", "passed"):
+                marked.append((field, word))
+            elif field == "clock":
+                if not word.isdigit() or len(word) > 6:
+                    raise fail(text, f"clock {word!r} is not a number of plies")
+                clock = int(word)
             elif field == "board":
                 if len(word) != ncells:
                     side = math.isqrt(len(word))
@@ -109,8 +122,14 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
         if bad:
             raise fail(text, f"unknown piece symbol {bad[0]!r} (expected one of {''.join(sorted(legal))})")
         board = "".join(cells)
-        return State(board, turn if turn is not None else 0, last, History() if keeps_history else None,
-                     -1, 0, hand)
+        turn = turn if turn is not None else 0
+        book = marks_book() if marks_book is not None else None
+        marks = None
+        if book is not None:
+            marks = Marks(book.held_on(board))
+            for field, word in marked:
+                marks = book.parse_field(field, word, text, marks, turn)
+        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks)
 
     def example() -> str:
         if "rows" in fields:
@@ -127,6 +146,11 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool)
                 parts.append('""' if state.last == NO_CELL else geometry.cells[state.last].name)
             elif field == "hand":
                 parts.append("/".join(str(n) for n in state.hand or (0,) * nplayers))
+            elif field in ("unmoved", "passed"):
+                book = marks_book() if marks_book is not None else None
+                parts.append(book.format_field(field, state) if book is not None else "-")
+            elif field == "clock":
+                parts.append(str(state.quiet))
             elif field == "rows":
                 parts.extend(joiner.join(shown(board[c]) for c in row) for row in rows)
             else:
@@ -166,6 +190,10 @@ def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str]
                 words.append('""')
             elif field == "hand":
                 words.append("/".join("0" * len(tables.player_names)))
+            elif field in ("unmoved", "passed"):
+                words.append("-")
+            elif field == "clock":
+                words.append("0")
             else:
                 words.append(board.strip())
         return "(" + " ".join(words) + ")"
@@ -180,13 +208,16 @@ def _size_error(text: str, given: list[str], shape: str, want_rows: int, lengths
                f"{' '.join(str(len(w)) for w in given)}")
     if given and shape in ("grid", "rhombus") and len({len(w) for w in given}) == 1:
         return SizeMismatch(message, (len(given[0]), len(given)))
+    if given and shape == "grid" and len(set(lengths)) > 1:  # a board cut by 'where': its widest row, its rows
+        return SizeMismatch(message, (max(len(w) for w in given), len(given)))
     if given and shape == "hexagon" and len(given) % 2 == 1:
         return SizeMismatch(message, ((len(given) + 1) // 2,))
     return PositionError(message)
 
 
-def move_codec(tables: Tables, parts: tuple[str, ...]):
-    """``(format, parse)`` for moves; parsing matches against the legal moves."""
+def move_codec(tables: Tables, parts: tuple[str, ...], suffix: Callable[[str, Move], str] | None = None):
+    """``(format, parse)`` for moves; parsing matches against the legal moves (``suffix(board, move)``: text
+    written after a move, the kind a promotion with a choice makes)."""
     names = [c.name for c in tables.geometry.cells]
     # A capture chain writes each cell it lands on, joined by the text written before 'to' ("a1-c3-e5").
     joint = next((parts[i - 1] for i in range(1, len(parts)) if parts[i] == "to" and parts[i - 1] != "from"),
@@ -210,6 +241,8 @@ def move_codec(tables: Tables, parts: tuple[str, ...]):
                 out.append("".join(names[c] + joint for c in move.path) + names[move.target])
             else:
                 out.append(part)
+        if suffix is not None:
+            out.append(suffix(state.board, move))
         return "".join(out)
 
     def normal(text: str) -> str:
@@ -223,8 +256,12 @@ def move_codec(tables: Tables, parts: tuple[str, ...]):
         for move in moves:
             if normal(format_(state, move)) == wanted:
                 return move
-        unknown = [w for w in _cell_words(wanted, parts) if tables.geometry.index_of(w) is None]
+        is_cell = lambda word: tables.geometry.index_of(word) is not None  # noqa: E731
+        unknown = [w for w in cell_words(wanted, parts, is_cell) if not is_cell(w)]
         if unknown and wanted != PASS:
+            if side_by_side(parts) and moves:
+                raise MoveError(f"{text.strip()!r} does not read as cells of this board written side by side "
+                                f"(like {format_(state, moves[0])!r})")
             raise MoveError(f"{text.strip()!r}: {unknown[0]!r} is not a cell of this board")
         if not moves:
             raise MoveError(f"{text.strip()!r}: the game is over, there are no moves")
@@ -234,11 +271,37 @@ def move_codec(tables: Tables, parts: tuple[str, ...]):
     return format_, parse
 
 
-def _cell_words(text: str, parts: tuple[str, ...]) -> list[str]:
-    """Split a move's text at the literal separators of its notation."""
+def cell_words(text: str, parts: tuple[str, ...], is_cell: Callable[[str], bool] | None = None) -> list[str]:
+    """Split a move's text at the literal separators of its notation; where the notation writes two cells
+    side by side with nothing between (``from to``: ``a5b5``), split a word that is no cell at the one place
+    that leaves two cells (``is_cell`` tells a cell's name)."""
     pieces = [text]
     for part in parts:
         if part not in ("from", "to") and part.strip():
             sep = part.strip().lower()
             pieces = [p for chunk in pieces for p in chunk.split(sep)]
-    return [p for chunk in pieces for p in chunk.split() if p]
+    words = [p for chunk in pieces for p in chunk.split() if p]
+    if is_cell is None or not side_by_side(parts):
+        return words
+    split: list[str] = []
+    for word in words:
+        split.extend(_two_cells(word, is_cell) or (word,))
+    return split
+
+
+def _two_cells(word: str, is_cell: Callable[[str], bool]) -> tuple[str, str] | None:
+    """``(first, second)`` where ``word`` is no cell but two cells written together, split at the one place that
+    leaves two cells (a letter after the second cell, a promotion's ``e7e8q``, is left out), or ``None``."""
+    if is_cell(word):
+        return None
+    for end in (len(word), len(word) - 1):
+        halves = [(word[:i], word[i:end]) for i in range(1, end) if is_cell(word[:i]) and is_cell(word[i:end])]
+        if len(halves) == 1:
+            return halves[0]
+    return None
+
+
+def side_by_side(parts: tuple[str, ...]) -> bool:
+    """Whether the notation writes two cells with no separator between them (``notation from to``)."""
+    cells = [i for i, part in enumerate(parts) if part in ("from", "to")]
+    return any(b == a + 1 or all(not p.strip() for p in parts[a + 1:b]) for a, b in zip(cells, cells[1:]))

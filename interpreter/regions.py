@@ -1,8 +1,13 @@
 """Regions and tracks: named sets of cells (per player) and cyclic orders of cells, resolved to indices.
 
-``region NAME where EXPR`` gives every player the cells where EXPR holds on
-``col`` and ``row``; ``region NAME PLAYER CELLS, PLAYER CELLS`` gives each
-player their own cells. ``track NAME CELLS`` is a cyclic order of cells.
+A region is one set of cells per player. ``region NAME where EXPR`` gives each
+player the cells where EXPR holds on ``col``, ``row`` and ``rank`` (the row
+counted from that player's own side: 1 for the cells from which one step
+backward leaves the board, 2 for the next, and so on); ``region NAME PLAYER
+CELLS, PLAYER CELLS`` gives each player their own cells. Move rules (``from``,
+``within``, ``sow ... from``, ``place ... in``, ``capture ... into``) and end
+rules (``count(... REGION)``, ``total(PLAYER REGION)``) read the mover's or the
+named player's set. ``track NAME CELLS`` is a cyclic order of cells.
 """
 
 from __future__ import annotations
@@ -13,32 +18,57 @@ from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.geometry import Geometry
+from rulesdsl.interpreter.tables import Tables
 
 Regions = dict[str, tuple[frozenset[int], ...]]  # name -> the region's cells, per player
 
 
-def build_regions(statements: list[m.Region], geometry: Geometry, players: tuple[str, ...],
-                  options: Mapping[str, Value]) -> Regions:
+def rank_of(tables: Tables, player: int, cell: int) -> int:
+    """How many cells from ``cell`` back to the edge behind ``player`` (``cell`` included)."""
+    forward = tables.forward.get(player)
+    if forward is None:
+        raise RulesdslError(f"'rank' is counted from {tables.player_names[player]}'s side, but no 'forward' "
+                            "statement gives it")
+    back = (-forward[0], -forward[1])
+    rank, at = 1, tables.geometry.step(cell, back)
+    while at >= 0:
+        rank, at = rank + 1, tables.geometry.step(at, back)
+    return rank
+
+
+def build_regions(statements: list[m.Region], tables: Tables, options: Mapping[str, Value]) -> Regions:
     """Every active region, per player."""
+    geometry, players = tables.geometry, tables.player_names
     out: Regions = {}
     for stmt in statements:
         if stmt.where is not None:
-            env = dict(options)
-            found = set()
-            for cell in geometry.cells:
-                env["col"], env["row"] = cell.x, cell.y
-                if evaluate(stmt.where, env):
-                    found.add(cell.index)
-            if not found:
-                raise RulesdslError(f"region {stmt.name} names no cells: 'where' holds on no cell of this board "
-                                    "for these options", stmt.where.span)
-            out[stmt.name] = (frozenset(found),) * len(players)
+            out[stmt.name] = _where(stmt, tables, options)
             continue
-        per = [set() for _ in players]
+        per: list[set[int]] = [set() for _ in players]
         for player, cells in stmt.cells:
             per[players.index(player)].update(_index(geometry, name, span) for name, span in cells)
         out[stmt.name] = tuple(frozenset(p) for p in per)
     return out
+
+
+def _where(stmt: m.Region, tables: Tables, options: Mapping[str, Value]) -> tuple[frozenset[int], ...]:
+    """``region NAME where EXPR``: per player, the cells where EXPR holds (``rank`` from that player's side)."""
+    assert stmt.where is not None
+    uses_rank = any(isinstance(n, m.NameRef) and n.name == "rank" for n in m.walk(stmt.where))
+    per_player = []
+    for player in range(len(tables.player_names)):
+        found = []
+        for cell in tables.geometry.cells:
+            env = {**options, "col": cell.x, "row": cell.y}
+            if uses_rank:
+                env["rank"] = rank_of(tables, player, cell.index)
+            if evaluate(stmt.where, env):
+                found.append(cell.index)
+        per_player.append(frozenset(found))
+    if not any(per_player):
+        raise RulesdslError(f"region {stmt.name} names no cells: 'where' holds on no cell of this board "
+                            "for these options", stmt.where.span)
+    return tuple(per_player)
 
 
 def build_tracks(statements: list[m.Track], geometry: Geometry) -> dict[str, tuple[int, ...]]:

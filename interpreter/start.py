@@ -58,6 +58,8 @@ def _cell_index(ref: m.CellRef, tables: Tables, options: Mapping[str, Value]) ->
             raise PositionError(f"{ref.name!r} is not a cell of this board", ref.span)
         return index
     x, y = (evaluate(e, options) for e in ref.xy)
+    if isinstance(x, float) or isinstance(y, float):
+        raise PositionError(f"the start layout names ({x}, {y}): a cell's coordinates are whole numbers", ref.span)
     index = geometry.at(int(x), int(y))
     if index < 0:
         raise PositionError(f"the start layout names ({x}, {y}), which is off the board for these options, so "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulesdsl import model as m
 from rulesdsl.directions import RELATIVE, Vector, relative_vector
@@ -42,9 +42,11 @@ class Tables:
     hand_kind: str | None = None  # the kind of piece players hold in hand (``hand``), if any
     hand_start: int = 0  # how many each player holds at the start
     counted: str | None = None  # the kind a cell holds any number of (``counts KIND``), if any
-    regions: dict[str, tuple[frozenset[int], ...]] = field(default_factory=dict)  # name -> cells per player
+    # region name -> its cells, per player (interpreter/regions.py)
+    regions: dict[str, tuple[frozenset[int], ...]] = field(default_factory=dict)
     tracks: dict[str, tuple[int, ...]] = field(default_factory=dict)  # name -> cells in cyclic order
     score_of: Callable[[State], tuple[int, ...]] | None = None  # each player's score (``score``), if kept
+    attacks: Any = None  # which cells a player attacks (interpreter/attacks.py), set when the moves compile
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/seats.py)
 
@@ -105,6 +107,8 @@ class Tables:
 
     def _expand(self, name: str, player: int, seen: tuple[str, ...]) -> list[Vector]:
         geometry = self.geometry
+        if name.startswith("("):  # a vector and its images under the square's symmetries
+            return vector_images(name)
         if name in self.direction_sets:
             if name in seen:
                 raise RulesdslError(f"directions {name} refers to itself")
@@ -125,3 +129,22 @@ class Tables:
         if (x, y) not in self.geometry.directions.values():
             raise RulesdslError(f"direction {name!r} is not a direction of a {self.geometry.shape} board")
         return (x, y)
+
+
+def first_step(vector: Vector) -> Vector:
+    """The first cell of a leap's way: one step along its longer axis (diagonally when both are equal)."""
+    x, y = vector
+    longest = max(abs(x), abs(y))
+    return ((x > 0) - (x < 0) if abs(x) == longest else 0, (y > 0) - (y < 0) if abs(y) == longest else 0)
+
+
+def vector_images(name: str) -> list[Vector]:
+    """``(1, 2)`` and its images under the eight symmetries of the square, each once, in a fixed order."""
+    x, y = (int(part) for part in name.strip("()").split(","))
+    out: list[Vector] = []
+    for a, b in ((x, y), (y, x)):
+        for sa, sb in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            vector = (sa * a, sb * b)
+            if vector not in out:
+                out.append(vector)
+    return out

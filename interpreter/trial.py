@@ -84,8 +84,8 @@ class TrialCompile(Findings):
         sizes = [evaluate(e, values) for e in board.size]
         if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in sizes):
             shown = " x ".join(map(str, sizes))
-            self.error(board.span, f"{context}, the board is {board.shape} {shown}: sizes are at least 1",
-                       "E043")
+            self.error(board.span, f"{context}, the board is {board.shape} {shown}: sizes are whole numbers of "
+                       "at least 1", "E043")
             return False
         if board.shape in ("grid", "rhombus"):
             lines = {"column": sizes[0], "row": sizes[1]}

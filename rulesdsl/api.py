@@ -3,7 +3,9 @@
 ``import rulesdsl`` gives these names lazily (``rulesdsl.load`` imports this
 module on first use), so the command line starts without the engine. Every
 value here is immutable; a :class:`Position` is a game plus a state, and
-playing a move gives a new one. Errors are :class:`~rulesdsl.errors.RulesdslError`
+playing a move gives a new one. ``repr(position)`` is its position string, a
+notebook draws it (``_repr_svg_``), and ``position.value()`` /
+``game.solve()`` ask the strong solver. Errors are :class:`~rulesdsl.errors.RulesdslError`
 subclasses with one-line messages. ``docs/api.md`` shows it at work (its
 examples run as tests).
 """
@@ -11,27 +13,48 @@ examples run as tests).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from rulesdsl.errors import Span
+from rulesdsl.errors import ArgumentError, MoveError, PositionError, RulesdslError, Span
 from rulesdsl.interpreter import game as engine
 from rulesdsl.interpreter import search
 from rulesdsl.interpreter.load import load_game, load_position
 
-__all__ = ["Game", "Outcome", "Position", "load"]
+__all__ = ["Game", "Outcome", "Position", "Value", "load"]
 
 
 def _setting(value: object) -> str:
     """An option value as the command line would write it (``True`` -> ``true``)."""
+    if not isinstance(value, (bool, int, str)):
+        raise ArgumentError(f"an option value must be a whole number, text or True/False, not {value!r:.60}")
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _text(value: object, what: str, error: type[RulesdslError]) -> str:
+    """``value`` when it is a string; else ``error`` naming ``what`` and the type given."""
+    if not isinstance(value, str):
+        raise error(f"{what} must be a string, not {type(value).__name__}")
+    return value
+
+
+def _depth(value: object, lowest: int) -> int:
+    """``value`` when it is a whole number of plies of at least ``lowest``; else :class:`ArgumentError`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(f"depth must be a whole number of plies, not {type(value).__name__}")
+    if value < lowest:
+        raise ArgumentError(f"depth must be at least {lowest}, not {value}")
+    return value
 
 
 def load(spec: str, **options: object) -> Game:
     """The game in a rule file, named by path or bundled name, with options as keyword arguments.
 
     ``load(NAME, rows=6, cols=6)`` is ``rulesdsl play NAME --set rows=6 --set cols=6``.
-    Raises :class:`~rulesdsl.errors.RulesError` for a file with errors and
-    :class:`~rulesdsl.errors.OptionError` for an unknown or out-of-range option.
+    Raises :class:`~rulesdsl.errors.RulesError` for a file with errors,
+    :class:`~rulesdsl.errors.OptionError` for an unknown or out-of-range option and
+    :class:`~rulesdsl.errors.ArgumentError` for a ``spec`` that is not a string.
     """
+    _text(spec, "the game (a path or bundled name)", ArgumentError)
     return Game(load_game(spec, {name: _setting(value) for name, value in options.items()}))
 
 
@@ -52,10 +75,28 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Value:
+    """A solved position: ``win``, ``lose`` or ``draw`` for the player to move, and in how many plies.
+
+    ``remoteness`` is ``None`` for a draw (neither side can force an end);
+    ``positions`` is how many positions the solve reached (``None`` when the
+    answer was read from the database).
+    """
+
+    value: str
+    remoteness: int | None
+    positions: int | None = None
+
+
+@dataclass(frozen=True, repr=False)
 class Game:
     """A compiled game: its players and options, and the way into its positions."""
 
     engine: engine.Game
+
+    def __repr__(self) -> str:
+        options = " ".join(f"{name}={_setting(value)}" for name, value in self.engine.options.items())
+        return f"<Game {self.title}{': ' + options if options else ''}>"
 
     @property
     def title(self) -> str:
@@ -81,11 +122,15 @@ class Game:
 
         A position for another board size recompiles the game for that size.
         """
-        game, state = load_position(self.engine, text)
+        game, state = load_position(self.engine, _text(text, "a position", PositionError))
         return Position(game, state)
 
+    def solve(self, *, db: str | Path | None = None, store: bool = True, workers: int = 1) -> Value:
+        """The start position's exact value: ``game.start().value(...)``."""
+        return self.start().value(db=db, store=store, workers=workers)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class Position:
     """A position of a game: whose turn, the board, and what may happen next."""
 
@@ -94,6 +139,28 @@ class Position:
 
     def __str__(self) -> str:
         return self.engine.format_position(self.state)
+
+    def __repr__(self) -> str:
+        return self.engine.format_position(self.state)
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for notebooks (Jupyter shows it in place of the text)."""
+        from rulesdsl.cli.svg import draw
+
+        return draw(self.engine, self.state)
+
+    def value(self, *, db: str | Path | None = None, store: bool = True, workers: int = 1) -> Value:
+        """Solve this position exactly (the strong solver of ``rulesdsl solve``).
+
+        ``db`` is the SQLite file that keeps solutions (default: the one in the
+        user's cache folder, as on the command line); ``store=False`` solves in
+        memory and keeps nothing. Raises :class:`~rulesdsl.errors.RulesdslError`
+        for a game the solver cannot hold (one that forbids repeating a board).
+        """
+        from rulesdsl.interpreter.solver import solve  # numpy loads only when solving
+
+        result = solve(self.engine, self.state, db=db, use_db=store, workers=workers)
+        return Value(result.value, result.remoteness, result.positions)
 
     @property
     def to_move(self) -> str:
@@ -106,7 +173,7 @@ class Position:
 
     def play(self, move: str) -> Position:
         """The position after ``move`` (in the game's notation); raises MoveError when it is not legal."""
-        chosen = self.engine.parse_move(self.state, move)
+        chosen = self.engine.parse_move(self.state, _text(move, "a move", MoveError))
         return Position(self.engine, self.engine.apply(self.state, chosen))
 
     @property
@@ -120,10 +187,13 @@ class Position:
         return Outcome(winner, result.reason, rule.number if rule else None, rule.span if rule else None)
 
     def perft(self, depth: int) -> int:
-        """The number of move sequences of exactly ``depth`` plies from here."""
-        return search.perft(self.engine, self.state, depth)
+        """The number of move sequences of exactly ``depth`` plies from here (0 or more; else ArgumentError)."""
+        return search.perft(self.engine, self.state, _depth(depth, 0))
 
     def best_move(self, depth: int) -> str | None:
-        """The move alpha-beta search to ``depth`` plies picks (``None`` when the game is over)."""
-        choice = search.best_move(self.engine, self.state, depth)
+        """The move alpha-beta search to ``depth`` plies picks (``None`` when the game is over).
+
+        ``depth`` is 1 or more; else :class:`~rulesdsl.errors.ArgumentError`.
+        """
+        choice = search.best_move(self.engine, self.state, _depth(depth, 1))
         return None if choice is None else self.engine.format_move(self.state, choice.move)

@@ -16,6 +16,7 @@ from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
 from rulesdsl.options import fold_options, option_hint, option_problem
+from rulesdsl.piece_checks import PieceRuleChecks, is_vector
 from rulesdsl.typecheck import TypeChecks
 from rulesdsl.vocabulary import (
     ACTIONS,
@@ -24,7 +25,6 @@ from rulesdsl.vocabulary import (
     FUNCTIONS,
     MODIFIERS,
     misplaced_message,
-    moving_actions,
     or_list,
 )
 
@@ -36,11 +36,11 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand",
+    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Style": "style",
 }
 
 
-class Checker(TypeChecks, Lints, CountingChecks):
+class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
     """Names, structure and values of one resolved rule file; types and warnings come from
     the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
 
@@ -65,6 +65,7 @@ class Checker(TypeChecks, Lints, CountingChecks):
         self.check_moves()
         self.check_promotions()
         self.check_counting()
+        self.check_piece_rules()
         self.check_end()
         self.check_evaluate()
         self.check_guards()
@@ -74,6 +75,7 @@ class Checker(TypeChecks, Lints, CountingChecks):
         self.check_unused()
         self.check_end_never_holds()
         self.check_again_never_ends()
+        self.check_counters_in_moves()
         return sorted(self.found, key=lambda d: (d.span.file, d.span.line, d.span.column))
 
     def check_required(self) -> None:
@@ -155,7 +157,9 @@ class Checker(TypeChecks, Lints, CountingChecks):
     def check_players_and_pieces(self) -> None:
         stmts = self.resolved.of(m.Players)
         if stmts and len(self.players) != 2:
-            self.error(stmts[0].span, f"{len(self.players)} players declared; games have exactly two", "E012")
+            self.error(stmts[0].span, f"{len(self.players)} players declared; games have exactly two", "E012",
+                       "games for more than two players are not in the language yet: see docs/language.md, "
+                       "section 26, 'Room to grow'")
         symbols: dict[str, Span] = {}
         for player in self.players:
             if player.name in ROLES:
@@ -210,6 +214,11 @@ class Checker(TypeChecks, Lints, CountingChecks):
                 if isinstance(part.first, str) and (len(part.first) != 1 or part.first not in ascii_letters):
                     self.error(part.span, f"a letter axis starts at one letter, not {part.first!r}", "E041",
                                "letters are a to z or A to Z")
+                elif part.skip and (not isinstance(part.first, str) or len(part.skip) != 1
+                                    or part.skip.islower() != part.first.islower() or part.skip <= part.first
+                                    or part.skip not in ascii_letters):
+                    self.error(part.span, f"'skipping {part.skip}' leaves out one letter after the first of a "
+                               "letter axis, in its case", "E041", 'e.g. cells column "a" skipping "i" row 1')
                 wrong = {"column": "top", "row": "right"}[part.axis]
                 if part.end_word == wrong:
                     right = {"column": "right", "row": "top"}[part.axis]
@@ -219,14 +228,20 @@ class Checker(TypeChecks, Lints, CountingChecks):
         again = [a for a in self.resolved.of(m.Again) if not a.chain] or self.resolved.of(m.Then)
         formats = self.resolved.of(m.PositionFormat)
         word = "again" if self.resolved.of(m.Again) else "then"
+        # what 'last' holds: the cell a go-again turn goes on from, or where the first part of a turn ended
+        unwritten = ("a turn that goes on (the cell it goes on from) cannot be written down" if word == "again"
+                     else "the second part of a turn (the cell where its first part ended) cannot be written down")
         if again and formats and "last" not in formats[0].fields:
             self.error(formats[0].span, f"a game with '{word}' needs the 'last' field in its position format, "
-                       "or a go-again turn cannot be written down", "E045",
-                       "e.g. position (turn last rows)")
+                       f"or {unwritten}", "E045", "e.g. position (turn last rows)")
         elif again and not formats:  # the default format has no 'last' either
             self.error(again[0].span, f"a game with '{word}' needs a 'position' statement with the 'last' field "
-                       "(the default position format has none), or a go-again turn cannot be written down", "E045",
+                       f"(the default position format has none), or {unwritten}", "E045",
                        "e.g. position (turn last rows)")
+        players = self.resolved.of(m.Players)
+        if formats and "turn" not in formats[0].fields and players and len(players[-1].players) > 1:
+            self.error(formats[0].span, "the position format needs the 'turn' field: without it a position "
+                       "string cannot say whose turn it is", "E040", "e.g. position (turn rows)")
         hands = self.resolved.of(m.Hand)
         if hands and formats and "hand" not in formats[0].fields:
             self.error(formats[0].span, "a game with 'hand' needs the 'hand' field in its position format, "
@@ -258,14 +273,24 @@ class Checker(TypeChecks, Lints, CountingChecks):
     def check_dirs(self, refs: tuple[m.DirRef, ...]) -> None:
         known = self.direction_names()
         for ref in refs:
-            if ref.name not in known:
+            if is_vector(ref.name):
+                self.check_vector(ref)
+            elif ref.name not in known:
                 self.unknown(ref.span, "direction", ref.name, known - set(RELATIVE), "E050")
             elif ref.name in RELATIVE and not self.has_forward:
-                self.error(ref.span, f"direction {ref.name!r} is relative to the player, but no 'forward' "
-                           "statement says which way each player faces", "E051",
-                           "add e.g. forward white n, black s")
+                self.missing_forward(ref.span, f"direction {ref.name!r} is relative to the player")
             elif ref.name in RELATIVE:
                 self.check_relative(ref)
+
+    def missing_forward(self, span: Span, what: str) -> None:
+        """E051 once per file (the first use that needs a 'forward' statement), its hint in the file's own
+        player names."""
+        if getattr(self, "_forward_missing_said", False):
+            return
+        self._forward_missing_said = True
+        first, second = (self.player_names + ["white", "black"])[:2]
+        self.error(span, f"{what}, but no 'forward' statement says which way each player faces", "E051",
+                   f"add e.g. forward {first} n, {second} s")
 
     def check_relative(self, ref: m.DirRef) -> None:
         """A relative direction must land on a direction of the board for every player's forward."""
@@ -385,6 +410,8 @@ class Checker(TypeChecks, Lints, CountingChecks):
             for rule in block.rules:
                 self.check_reach(rule, isinstance(block, m.Then))
                 self.check_when_and_hand(rule)
+                if rule.action == "pass":
+                    continue
                 if rule.kind not in self.kinds:
                     at = rule.span  # a rule starts with its kind: underline just that word
                     word = Span(at.line, at.column, at.line, at.column + len(rule.kind), at.file)
@@ -394,6 +421,8 @@ class Checker(TypeChecks, Lints, CountingChecks):
                 if rule.falling is not None:
                     self.check_dirs((rule.falling,))
                 self.check_dirs(rule.flanking)
+                self.check_dirs(rule.enclosing)
+                self.check_dirs(rule.custodial)
                 spans = dict(rule.option_spans)
                 action = ACTIONS.get(rule.action)
                 if action is None:
@@ -404,7 +433,7 @@ class Checker(TypeChecks, Lints, CountingChecks):
                     self.unknown(spans["over"], "jump target", rule.over, over, "E060")
                 for word, given in (("over", rule.over is not None), ("capture", rule.capture),
                                     ("line", rule.line is not None), ("by pieces in line", rule.by_line),
-                                    ("flying", rule.flying)):
+                                    ("flying", rule.flying), ("custodial", bool(rule.custodial))):
                     if given and word not in action.modifiers:
                         self.error(spans[word], misplaced_message(word, rule.action), "E061")
                 if rule.line is not None:
@@ -424,8 +453,8 @@ class Checker(TypeChecks, Lints, CountingChecks):
             self.error(thens[0].span, "a game has either 'again' or 'then', not both", "E065",
                        "'then' makes every turn two parts; 'again' repeats one kind of move")
         for again in self.resolved.of(m.Again):
-            if again.after is not None and again.after not in (*moving_actions(), "capture"):
-                self.unknown(again.span, "action", again.after, (*moving_actions(), "capture"), "E063")
+            if again.after is not None and again.after not in (*ACTIONS, "capture"):
+                self.unknown(again.span, "action", again.after, (*ACTIONS, "capture"), "E063")
             mode = "in one move" if again.chain else "in same direction" if again.same_direction else ""
             if mode and not again.same_piece:
                 self.error(again.span, f"'{mode}' follows one piece: write 'with same piece'", "E067")
@@ -485,8 +514,7 @@ class Checker(TypeChecks, Lints, CountingChecks):
                                    f"{stmt.to_kind} has no symbol for {player}", "E033",
                                    f"add {player} \"X\" to 'piece {stmt.to_kind}'")
             if not self.has_forward:
-                self.error(stmt.span, "'on far row' is measured along each player's forward direction, but no "
-                           "'forward' statement gives it", "E051", "add e.g. forward white n, black s")
+                self.missing_forward(stmt.span, "'on far row' is measured along each player's forward direction")
 
     def player_ref(self, span: Span, name: str) -> None:
         if name not in ROLES and name not in self.player_names:
@@ -579,17 +607,27 @@ class ConditionChecks(m.ExprVisitor):
         super().visit(expr)
         condition = CONDITIONS.get(type(expr).__name__)
         if condition is not None and condition.needs_forward and not self.c.has_forward:
-            self.c.error(expr.span, "this condition is measured along each player's forward direction, "
-                         "but no 'forward' statement gives it", "E051")
+            self.c.missing_forward(expr.span, "this condition is measured along each player's forward direction")
 
     def visit_NameRef(self, expr: m.NameRef) -> None:
-        if expr.name not in self.c.options:
+        if expr.name not in self.c.options and expr.name in SIDES:  # 'mover connects top and left and bottom'
+            self.c.error(expr.span, f"{expr.name!r} is a side of the board, not a condition: 'connects' joins "
+                         "exactly two sides", "E074", "write 'PLAYER connects SIDE and SIDE', one pair of sides "
+                         "(e.g. mover connects top and bottom); a chain that touches three sides cannot be "
+                         "written yet")
+        elif expr.name not in self.c.options:
             self.c.unknown(expr.span, "option", expr.name, self.c.options, "E020")
 
     def visit_Call(self, expr: m.Call) -> None:
         c = self.c
         if expr.function not in FUNCTIONS:
             c.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
+        elif expr.function == "count":
+            c.check_count_args(expr.span, expr.args, ROLES)
+        elif expr.function == "attacked" and len(expr.args) != 2:
+            c.error(expr.span, "attacked() takes a player and a piece kind", "E071")
+        elif FUNCTIONS[expr.function].args == "PLAYER" and len(expr.args) != 1:
+            c.error(expr.span, f"{expr.function}() takes one player", "E071", f"e.g. {expr.function}(mover)")
         elif not 1 <= len(expr.args) <= 2:
             c.error(expr.span, f"{expr.function}() takes a player and an optional piece kind", "E071")
         elif expr.function == "total" and len(expr.args) != 2:
@@ -602,6 +640,9 @@ class ConditionChecks(m.ExprVisitor):
                 c.region_ref(expr.span, expr.args[1])
             elif len(expr.args) == 2:
                 c.check_piece(expr.span, expr.args[1], None)
+
+    def visit_PliesSince(self, expr: m.PliesSince) -> None:
+        self.c.check_piece(expr.span, expr.kind, None)
 
     def visit_HasNone(self, expr: m.HasNone) -> None:
         c = self.c

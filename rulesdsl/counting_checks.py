@@ -19,17 +19,14 @@ class CountingChecks:
     def check_counting(self) -> None:
         """Regions, tracks, ``counts``, ``sow``, ``place in``, ``enclosing``, ``put``, ``score``, ``best score``."""
         r = self.resolved
-        self.regions = {s.name: s for s in r.of(m.Region)}
         tracks = {s.name: s for s in r.of(m.Track)}
         counted = {s.kind for s in r.of(m.Counts)}
         for stmt in r.of(m.Counts):
             self.check_piece(stmt.span, stmt.kind, None)
-        for stmt in self.regions.values():
+        for stmt in self.regions().values():
             for player, cells in stmt.cells:
                 if player not in self.player_names:
                     self.unknown(cells[0][1] if cells else stmt.span, "player", player, self.player_names, "E030")
-                if stmt.where is not None:
-                    self.check_names(stmt.where, {**self.options, "col": None, "row": None})
         for stmt in tracks.values():
             names = [name for name, _ in stmt.cells]
             for (name, span) in stmt.cells:
@@ -42,8 +39,6 @@ class CountingChecks:
                            "E131")
         for block in (*r.of(m.Moves), *r.of(m.Then)):
             for rule in block.rules:
-                if rule.region is not None:
-                    self.region_ref(rule.span, rule.region)
                 if rule.enclose is not None:
                     self.check_piece(rule.enclose.span, rule.enclose.kind, None)
                     self.region_ref(rule.enclose.span, rule.enclose.region)
@@ -99,5 +94,6 @@ class CountingChecks:
 
     def region_ref(self, span: Span, name: str) -> None:
         """A region's name where one is needed."""
-        if name not in self.regions:
-            self.unknown(span, "region", name, self.regions, "E130")
+        regions = self.regions()
+        if name not in regions:
+            self.unknown(span, "region", name, regions, "E130")

@@ -112,6 +112,10 @@ class MoveError(RulesdslError):
     """A move that is malformed or not legal in the position."""
 
 
+class ArgumentError(RulesdslError):
+    """A Python API call given an argument of the wrong type or out of range (``perft(-1)``, ``load(5)``)."""
+
+
 def suggest(word: str, choices: Iterable[str]) -> str | None:
     """The closest known name to a misspelt one, if any is close (for did-you-mean hints)."""
     found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)

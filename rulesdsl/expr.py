@@ -12,7 +12,7 @@ from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError, Span
 from rulesdsl.limits import MAX_DIGITS, MAX_NUMBER
 
-Value = int | bool | str
+Value = int | float | bool | str
 
 BINARY: dict[str, Callable[[Value, Value], Value]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul,
@@ -54,6 +54,8 @@ def evaluate(expr: m.Expr, env: Mapping[str, Value]) -> Value:
         if expr.op in ("/", "%"):
             _need_int(expr.left, left)
             _need_int(expr.right, right)
+            if isinstance(left, float) or isinstance(right, float):
+                raise ExprError(expr.span, f"'{expr.op}' divides whole numbers only")
             if right == 0:
                 raise ExprError(expr.span, "division by zero")
             return left // right if expr.op == "/" else left % right
@@ -72,7 +74,7 @@ def _bounded(expr: m.Expr, value: Value) -> Value:
 
 
 def _need_int(expr: m.Expr, value: Value) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ExprError(expr.span, f"expected a number, got {value!r}")
 
 

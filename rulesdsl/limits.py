@@ -16,6 +16,7 @@ MAX_NUMBER = 10 ** MAX_DIGITS - 1  # and every value an option expression works 
 MAX_DEPTH = 100              # nesting of an expression: parentheses, 'not', '-', chained operators
 MAX_EXTENDS = 32             # files in one extends chain
 MAX_CELLS = 40_000           # cells of a board, whatever sets its size (defaults, --set, examples, suites)
+MAX_SAME_FINDINGS = 20      # findings of one code reported for one file; then one line counts the rest
 MAX_ECHO = 300               # characters of hostile text echoed back in one diagnostic
 
 # Suites (NAME.tests.yaml) --------------------------------------------------------------

@@ -8,7 +8,7 @@ from rulesdsl.findings import Findings
 
 
 class Lints(Findings):
-    """Mixed into the checker: reports W030-W041 through ``self.warning``."""
+    """Mixed into the checker: reports W030-W042 through ``self.warning``."""
 
     def check_unused(self) -> None:
         """Warn about piece kinds, options and direction sets that nothing uses."""
@@ -98,6 +98,20 @@ class Lints(Findings):
                     self.warning(rule.condition.span, f"this end condition can never hold: {why}", "W040",
                                  "as written the rule never decides a game; check the comparison")
 
+
+    def check_counters_in_moves(self) -> None:
+        """Warn about a move rule whose legality reads a count that position strings do not carry."""
+        counters = {m.TurnsPlayed: "turns played", m.QuietPlies: "plies without capture"}
+        for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)):
+            for rule in block.rules:
+                found = [counters[type(e)] for e in (m.walk(rule.when) if rule.when is not None else ())
+                         if type(e) in counters]
+                if found:
+                    self.warning(rule.when.span, f"this move rule depends on '{found[0]}', which position strings "
+                                 "do not carry: a position read from a string counts from 0, so it can have other "
+                                 "legal moves than the game that reached it", "W042",
+                                 "decide with the board instead (a piece count, a row, a region), or accept that "
+                                 "position strings restart the count")
 
     def check_again_never_ends(self) -> None:
         """Warn about a go-again rule that can only end when the mover has no move at all."""

@@ -57,7 +57,7 @@ class ExprVisitor:
 class Literal(Expr):
     """An integer, boolean or string constant."""
 
-    value: int | bool | str
+    value: int | float | bool | str  # a float only for a number written with a decimal part (7.5)
 
 
 @dataclass(frozen=True)
@@ -170,8 +170,30 @@ class QuietPlies(Expr):
 
 
 @dataclass(frozen=True)
+class PliesSince(QuietPlies):
+    """``plies since KIND move or capture``: plies since the last capture or move of a piece of KIND."""
+
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Repetitions(Expr):
+    """``repetitions``: how many times the position (board, player to move, rights, passed cell) has stood."""
+
+
+@dataclass(frozen=True)
 class TurnsPlayed(Expr):
     """``turns played``: how many turns have been played (a turn ends when the other player is to move)."""
+
+
+@dataclass(frozen=True)
+class PassesInARow(Expr):
+    """``passes in a row``: how many passes were played in a row up to this position."""
+
+
+@dataclass(frozen=True)
+class BoardRepeated(Expr):
+    """``board repeated``: the last move (not a pass) made a board seen earlier in the game."""
 
 
 @dataclass(frozen=True)
@@ -274,6 +296,7 @@ class NamePartDecl:
     first: str | int
     from_end: bool
     end_word: str = ""  # "top" or "right", as written
+    skip: str = ""  # a letter the labels leave out ("i" on a goban), or ""
 
 
 @dataclass(frozen=True)
@@ -380,8 +403,19 @@ class MoveRule(Statement):
     from_hand: bool = False  # place from hand: the piece comes from the player's hand (``hand``)
     when: Expr | None = None  # only in positions where this condition holds (``when count(mover) == 3``)
     spared: Expr | None = None  # remove: pieces in this many in a row are spared, unless all are
+    enclosing: tuple[DirRef, ...] = ()  # place: enemy groups (along these) left without liberties are removed
+    custodial: tuple[DirRef, ...] = ()  # an enemy piece next to the landing cell, with a friend beyond, is removed
+    hostile: tuple[tuple[str, Span], ...] = ()  # custodial: cells that act as a friend when empty
+    custodial_runs: bool = False  # custodial ``of any length``: a whole run of enemy pieces may be caught
+    distance: int | None = None  # slide: ``exactly N`` cells
+    region: str | None = None  # ``from REGION``: only a piece standing in the region moves so; place ``in REGION``
+    within: str | None = None  # ``within REGION``: only onto a cell of the region
+    unmoved: bool = False  # ``unmoved``: only a piece that has not moved (nor its companion, with ``bringing``)
+    safe: bool = False  # ``safe``: the piece's cell and the cells it passes are not attacked
+    bringing: str | None = None  # ``bringing KIND``: the first piece beyond along the line comes along
+    passing: bool = False  # ``passing``: the cells passed stay open to ``to passed`` for one ply
+    blocked: bool = False  # ``blocked``: a leap is not made when its first step's cell holds a piece
     option_spans: tuple[tuple[str, Span], ...] = ()
-    region: str | None = None  # place in REGION: only on the cells of that region
     enclose: Enclose | None = None  # place ... enclosing KIND in REGION [again]
     sow: Sow | None = None  # the sowing rule's track and effects
 
@@ -412,7 +446,9 @@ class Sow:
 
 @dataclass(frozen=True)
 class Region(Statement):
-    """``region NAME where EXPR`` (the same cells for everyone) or ``region NAME PLAYER CELLS, ...``."""
+    """A named set of cells per player: ``region NAME where EXPR`` (the cells where EXPR holds on ``col``,
+    ``row`` and ``rank``, the row counted from each player's own side) or ``region NAME PLAYER CELLS, ...``
+    (each player's own cells)."""
 
     name: str
     where: Expr | None = None
@@ -484,6 +520,7 @@ class Freeze(Statement):
 @dataclass(frozen=True)
 class Forbid(Statement):
     what: str
+    kind: str = ""  # ``forbid leaving KIND attacked``: the kind (what is "leaving attacked")
 
     @property
     def key(self) -> str:
@@ -501,6 +538,7 @@ class Promote(Statement):
 
     kind: str
     to_kind: str
+    choices: tuple[str, ...] = ()  # ``to A, B, C``: the mover picks one (more than one kind)
 
     @property
     def key(self) -> str:
@@ -513,6 +551,14 @@ class MustCapture(Statement):
     (with ``most``: only those that take the most pieces)."""
 
     most: bool = False
+    landing: bool = False  # ``by landing``: only a move that lands on an enemy piece obliges (not one in passing)
+
+
+@dataclass(frozen=True)
+class Style(Statement):
+    """``style points``: how pictures draw the board (pieces on the points where lines cross)."""
+
+    what: str
 
 
 @dataclass(frozen=True)

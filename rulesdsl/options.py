@@ -16,7 +16,7 @@ def kind_of(value: object) -> str:
     """``a number``, ``a truth value`` or ``text``: what kind of value an option holds."""
     if isinstance(value, bool):
         return TRUTH
-    return NUMBER if isinstance(value, int) else TEXT
+    return NUMBER if isinstance(value, (int, float)) else TEXT
 
 
 def parse_setting(text: str) -> tuple[str, str]:
@@ -35,6 +35,14 @@ def _convert(decl: m.OptionDecl, default: Value, raw: str) -> Value:
         if lowered in ("false", "no", "off", "0"):
             return False
         raise OptionError(f"option {decl.name}: expected true or false, got {raw!r}")
+    if isinstance(default, float):
+        try:
+            value = float(raw)
+        except ValueError:
+            raise OptionError(f"option {decl.name}: expected a number, got {raw!r}") from None
+        if len(raw.strip().lstrip("+-").split(".")[0]) > MAX_DIGITS or value != value or abs(value) == float("inf"):
+            raise OptionError(f"option {decl.name}: {shown(raw, 40)} is not a number of at most {MAX_DIGITS} digits")
+        return value
     if isinstance(default, int):
         if len(raw.strip().lstrip("+-")) > MAX_DIGITS:
             raise OptionError(f"option {decl.name}: {shown(raw, 40)} has more than {MAX_DIGITS} digits")

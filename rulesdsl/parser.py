@@ -177,8 +177,26 @@ class _Builder(Transformer):
     def quiet_plies(self, meta, items):
         return m.QuietPlies(self._span(meta))
 
+    def quiet_plies_since(self, meta, items):
+        return m.PliesSince(self._span(meta), str(items[0]))
+
+    def repetitions(self, meta, items):
+        return m.Repetitions(self._span(meta))
+
     def turns_played(self, meta, items):
         return m.TurnsPlayed(self._span(meta))
+
+    def passes_in_a_row(self, meta, items):
+        return m.PassesInARow(self._span(meta))
+
+    def board_repeated(self, meta, items):
+        return m.BoardRepeated(self._span(meta))
+
+    def decimal_lit(self, meta, items):
+        whole = items[0].split(".")[0]
+        if len(whole) > MAX_DIGITS:
+            raise TooLarge(items[0])
+        return m.Literal(self._span(meta), float(items[0]))
 
     def _length(self, token: Token) -> m.Expr:
         """A row's length: a number, or an option's name."""
@@ -258,10 +276,11 @@ class _Builder(Transformer):
         return m.CellNames(self._span(meta), tuple(items))
 
     def name_part(self, meta, items):
-        axis, first, from_end = items
+        axis, first, from_end, skip = items
         value: str | int = unquote(first) if first.type == "STRING" else number(first)
         end_word = str(from_end).split()[-1] if from_end is not None else ""
-        return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word)
+        return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word,
+                              unquote(skip) if skip is not None else "")
 
     def position_stmt(self, meta, items):
         listing = items[-1]
@@ -279,7 +298,12 @@ class _Builder(Transformer):
         return tuple(items)
 
     def direction(self, meta, items):
+        if isinstance(items[0], m.DirRef):
+            return items[0]
         return m.DirRef(self._tspan(items[0]), str(items[0]))
+
+    def vector(self, meta, items):
+        return m.DirRef(self._span(meta), f"({number(items[0])}, {number(items[1])})")
 
     def piece_stmt(self, meta, items):
         return m.PieceDecl(self._span(meta), str(items[0]), tuple(items[1:]))
@@ -324,18 +348,22 @@ class _Builder(Transformer):
                 fields["targets"] = fields.get("targets", ()) + value
             elif name == "by pieces in line":
                 fields["by_line"] = value
+            elif name == "custodial":
+                fields["custodial"], fields["hostile"], fields["custodial_runs"] = value
             else:
                 fields[name] = value
         return m.MoveRule(self._span(meta), str(kind), str(action), dirs, guard=guard, when=when,
                           option_spans=tuple(spans), **fields)
 
     def place_rule(self, meta, items):
-        kind, reach, region, falling, flanking, enclose, when, guard = items
+        kind, reach, region, falling, flanking, enclosing, when, guard = items
         action, dirs, spans = reach if reach is not None else (None, (), ())
         from_hand = action == "hand"
         return m.MoveRule(self._span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
                           reach=None if from_hand else action, from_hand=from_hand, option_spans=spans,
-                          when=when, guard=guard, region=region, enclose=enclose)
+                          when=when, guard=guard, region=region,
+                          enclosing=enclosing if isinstance(enclosing, tuple) else (),
+                          enclose=enclosing if isinstance(enclosing, m.Enclose) else None)
 
     def place_in(self, meta, items):
         return str(items[0])
@@ -392,6 +420,21 @@ class _Builder(Transformer):
         amount, kind, region = items
         return m.StartItem(self._span(meta), str(kind), None, amount=amount, region=str(region))
 
+    def enclosing(self, meta, items):
+        return items[0]
+
+    def pass_rule(self, meta, items):
+        when, guard = items
+        return m.MoveRule(self._span(meta), "", "pass", (), when=when, guard=guard)
+
+    def custodial(self, meta, items):
+        dirs, runs, *cells = items
+        hostile = tuple((str(t), self._tspan(t)) for t in cells if t is not None)
+        return ("custodial", (dirs, hostile, runs is not None), self._span(meta))
+
+    def style_stmt(self, meta, items):
+        return m.Style(self._span(meta), str(items[0]))
+
     def reach_last(self, meta, items):
         return str(items[0]), items[1], (("from last", self._span(meta)),)
 
@@ -439,6 +482,30 @@ class _Builder(Transformer):
     def flying(self, meta, items):
         return ("flying", True, self._span(meta))
 
+    def exactly(self, meta, items):
+        return ("distance", number(items[0]), self._span(meta))
+
+    def from_region(self, meta, items):
+        return ("region", str(items[0]), self._span(meta))
+
+    def within_region(self, meta, items):
+        return ("within", str(items[0]), self._span(meta))
+
+    def unmoved(self, meta, items):
+        return ("unmoved", True, self._span(meta))
+
+    def safe(self, meta, items):
+        return ("safe", True, self._span(meta))
+
+    def bringing(self, meta, items):
+        return ("bringing", str(items[0]), self._span(meta))
+
+    def passing(self, meta, items):
+        return ("passing", True, self._span(meta))
+
+    def blocked(self, meta, items):
+        return ("blocked", True, self._span(meta))
+
     def line_exact(self, meta, items):
         return ("line", (number(items[0]), number(items[0])), self._span(meta))
 
@@ -458,14 +525,20 @@ class _Builder(Transformer):
     def forbid_stmt(self, meta, items):
         return m.Forbid(self._span(meta), " ".join(str(items[0]).split()), guard=items[1])
 
+    def forbid_attacked(self, meta, items):
+        return m.Forbid(self._span(meta), "leaving attacked", str(items[0]), guard=items[1])
+
     def misere_stmt(self, meta, items):
         return m.Misere(self._span(meta), guard=items[0])
 
     def promote_stmt(self, meta, items):
-        return m.Promote(self._span(meta), str(items[0]), str(items[1]), guard=items[2])
+        *kinds, guard = items
+        choices = tuple(str(k) for k in kinds[1:])
+        return m.Promote(self._span(meta), str(kinds[0]), choices[0], choices if len(choices) > 1 else (),
+                         guard=guard)
 
     def must_stmt(self, meta, items):
-        return m.MustCapture(self._span(meta), items[0] is not None, guard=items[1])
+        return m.MustCapture(self._span(meta), items[0] is not None, items[1] is not None, guard=items[2])
 
     def pass_stmt(self, meta, items):
         return m.PassWhenStuck(self._span(meta), guard=items[0])

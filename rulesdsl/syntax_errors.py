@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from rulesdsl.errors import Diagnostic, Span, line_of
 from rulesdsl.grammar import grammar_parser
-from rulesdsl.vocabulary import FEATURES, conditions_hint, moving_actions, or_list
+from rulesdsl.vocabulary import ACTIONS, FEATURES, conditions_hint, moving_actions, or_list
 
 TERMINAL_WORDS = {
     "NAME": "a name", "STRING": "a quoted string", "INT": "a whole number",
@@ -29,14 +29,25 @@ TERMINAL_WORDS = {
     "FEATURE": or_list(list(FEATURES)),
     "AXIS": "column or row", "MOVE_PART": "from, to or a quoted string",
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",
-    "FORBIDDEN": "repetition or corner push-off", "COMPARE": "a comparison",
+    "FORBIDDEN": "repetition, immediate repetition, suicide or corner push-off", "COMPARE": "a comparison",
     "LISTING": "top first or bottom first", "FROM_END": "from top or from right", "OR_PASS": "or pass",
+    "RELDIR": "a direction such as forward-left", "AGAIN_MODE": "in one move or in same direction",
+    "MOST": "most", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "WS": "a space",
+    "COMMENT": "a comment", "ANY_LENGTH": "of any length", "STYLE": "points", "DECIMAL": "a number",
+    "LANDING": "by landing",
 }
 
 
+# End conditions people write that the language says another way: what to write instead.
+CONDITION_INSTEAD = {
+    "board full": "a full board leaves no empty cell to place on: write 'draw if no moves'",
+    "board is full": "a full board leaves no empty cell to place on: write 'draw if no moves'",
+    "stalemate": "write 'draw if no moves' (or 'mover loses if no moves')",
+}
+
 STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "position",
                    "notation", "directions", "piece", "start", "moves", "again", "then", "freeze", "forbid", "end",
-                   "misere", "pass", "promote", "must", "evaluate", "example")
+                   "misere", "pass", "promote", "must", "evaluate", "example", "style")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}
 # What a newcomer most likely meant by a character the language does not use.
 CHAR_HINTS = {
@@ -179,10 +190,21 @@ def _token_hint(error: UnexpectedToken, expected: set[str], text: str) -> str:
                 "indentation means nothing")
     if value == "{" and "LBRACE" not in expected:
         return "only start, moves, end and evaluate open a block"
+    if token.type in ("INT", "SIGNED_NUMBER") and re.search(r"\bstart\s*\{[^{}]*$", text[:offset]):
+        return ("a cell holds one piece, so a start gives no counts: name each cell of a kind, "
+                "e.g. 'stone black at a1, b1, c1'")
+    if "ACTION" in expected and value == ",":  # 'stone, gem step all'
+        return (f"a move rule names one piece kind, then {describe_expected(expected)}: write one rule per kind "
+                f"('KIND step all' on a line for each); {VERB_FIRST}")
+    if "ACTION" in expected:
+        return f"expected {describe_expected(expected)}; {VERB_FIRST}"
     return f"expected {describe_expected(expected)}" if expected else ""
 
 
 ROLES = ("mover", "opponent")
+VERB_FIRST = "place, fly and remove come before the kind ('place KIND', 'fly KIND', 'remove KIND')"
+# Statements that people put inside 'moves { ... }' although they stand on their own after it.
+OWN_STATEMENTS = ("promote", "again", "then", "freeze", "forbid", "must", "pass")
 END_CONDITIONS = conditions_hint()
 
 
@@ -203,6 +225,22 @@ def _accepted_before(text: str, offset: int) -> tuple[set[str], list[Token]]:
         return set(parser.accepts()), tokens
     except Exception:  # only a courtesy for the message: fall back on the plain report
         return set(), []
+
+
+def _condition_written_otherwise(previous, text: str) -> tuple[Token, int, str, str] | None:
+    """An end condition the language writes another way (``draw if board full``), whichever word fails."""
+    if not isinstance(previous, Token) or previous.line is None:
+        return None
+    line = line_of(text, previous.line)
+    found = re.search(r"\bif\s+([^#{}]*)", line)
+    if not found:
+        return None
+    shown_text = found.group(1).strip()
+    instead = CONDITION_INSTEAD.get(" ".join(shown_text.lower().split()))
+    if instead is None:
+        return None
+    at = Token("NAME", shown_text, line=previous.line, column=found.start(1) + 1)
+    return at, len(shown_text), f"unknown end condition {shown_text!r}", f"{instead}; conditions: {END_CONDITIONS}"
 
 
 def _word_before(previous, expected: set[str], text: str, declared: set[str]) -> tuple[Token, int, str, str] | None:
@@ -228,8 +266,12 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
     if close and close[0] != word:
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
-        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "SOW")  # words that start the next rule
-        goes_on = sorted({shown.get(n, n) for n in before} - {shown.get(n) for n in starts})
+        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "SOW", "PASS")  # words that start the next rule
+        goes_on = _continuations({shown.get(n, n) for n in before} - {shown.get(n) for n in starts}, tokens)
+        if word in OWN_STATEMENTS:
+            return (previous, len(word), f"unexpected {word!r}",
+                    f"'{word}' is a statement of its own, not a move rule: write it after the moves block's "
+                    "closing '}'")
         why = f"{word!r} is not a piece kind, so it cannot start a move rule"
         if goes_on:  # after a complete rule (not at the start of a block)
             why += f"; the rule before it may go on with {_or_list(goes_on)}"
@@ -239,8 +281,19 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
         return None
     first = tokens[start]
     line = line_of(text, first.line)
-    shown_text = line[first.column - 1:].split("#")[0].strip()
-    return first, len(shown_text), f"unknown end condition {shown_text!r}", f"conditions: {END_CONDITIONS}"
+    shown_text = re.split(r"[#{}]", line[first.column - 1:])[0].strip()  # not the block's closing brace
+    instead = CONDITION_INSTEAD.get(" ".join(shown_text.lower().split()))
+    hint = f"{instead}; conditions: {END_CONDITIONS}" if instead else f"conditions: {END_CONDITIONS}"
+    return first, len(shown_text), f"unknown end condition {shown_text!r}", hint
+
+
+def _continuations(words: set[str], tokens: list[Token]) -> list[str]:
+    """The words that may go on the move rule just read: its own action's modifiers, and those of no action
+    in particular (``if``, ``when``)."""
+    action = next((str(t) for t in reversed(tokens) if str(t) in ACTIONS), None)
+    owned = {m.split()[0] for a in ACTIONS.values() for m in a.modifiers}
+    own = {m.split()[0] for m in ACTIONS[action].modifiers} if action else owned
+    return sorted(w for w in words if w not in owned or w in own)
 
 
 def _is_keyword(word: str) -> bool:
@@ -283,7 +336,8 @@ def syntax_diagnostic(error: UnexpectedInput, path: str, text: str, declared: se
             line, column = _end_of_text(lines)
         hint = _token_hint(error, expected, text)
         previous = (getattr(error, "token_history", None) or [None])[-1]
-        blamed = _word_before(previous, expected, text, declared_names(text) if declared is None else declared)
+        blamed = _condition_written_otherwise(previous, text) or _word_before(
+            previous, expected, text, declared_names(text) if declared is None else declared)
         if blamed is not None and not (hint.startswith("did you mean") and blamed[2].startswith("unexpected")):
             # ``over enemy captur }``: the word before reads as the next rule's piece kind; point at it.
             at, width, message, hint = blamed

@@ -80,7 +80,8 @@ class ExprTypes(m.ExprVisitor):
                 length = ExprTypes(self.checks, self.env, False).visit(expr.length)
                 self.checks.need(expr.length, length, NUMBER, "'in a row'")
                 return TRUTH
-            return NUMBER if isinstance(expr, (m.Call, m.QuietPlies, m.TurnsPlayed)) else TRUTH
+            return NUMBER if isinstance(expr, (m.Call, m.QuietPlies, m.TurnsPlayed, m.PassesInARow,
+                                               m.Repetitions)) else TRUTH
         return super().visit(expr)
 
     def generic_visit(self, expr: m.Expr) -> str | None:

@@ -68,22 +68,45 @@ class Feature:
 
 
 ACTIONS: dict[str, Action] = {a.name: a for a in (
-    Action("step", "one cell", ("to",), reaches=True),
-    Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying")),
-    Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line"), reaches=True),
+    Action("step", "one cell (or one leap, along a vector such as `(1, 2)`)", ("to", "from", "within", "unmoved",
+                                                                             "safe", "blocked", "custodial"),
+           reaches=True),
+    Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying", "custodial")),
+    Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line", "exactly", "from",
+                                                               "within", "unmoved", "safe", "bringing", "passing",
+                                                               "custodial"),
+           reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
-    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last", "from hand",
-                                                                  "in", "enclosing"),
+    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "enclosing", "from last",
+                                                                  "from hand", "in"),
            moves_a_piece=False, verb_first=True),
     Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
     Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
            moves_a_piece=False, verb_first=True),
     Action("sow", "every counted piece of one of the mover's cells, one a cell along a track (`sow KIND from "
            "REGION along TRACK`)", ("skipping", "again in", "capture into"), moves_a_piece=False, verb_first=True),
+    Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
+           moves_a_piece=False, verb_first=True),
 )}
 
 MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
-    Modifier("to", "`to empty` (default), `to enemy`, `to empty or enemy`", ("empty", "enemy"), ("to",)),
+    Modifier("to", "`to empty` (default), `to enemy`, `to empty or enemy`; `to passed`: onto a cell the last "
+             "move passed over with `passing`, taking the piece that made it", ("empty", "enemy", "passed"),
+             ("to",)),
+    Modifier("exactly", "`exactly N`: a slide of exactly N cells (over empty cells)", (), ("exactly",)),
+    Modifier("from", "`from REGION`: only a piece standing in the region (`region NAME where ...`)", (),
+             ("from_region",)),
+    Modifier("within", "`within REGION`: only onto a cell of the region (a palace)", (), ("within_region",)),
+    Modifier("unmoved", "`unmoved`: only a piece that has not moved since the start (with `bringing`: nor the "
+             "piece brought)", (), ("unmoved",)),
+    Modifier("safe", "`safe`: the piece's cell and every cell it passes over are not attacked by the other "
+             "player", (), ("safe",)),
+    Modifier("bringing", "`bringing KIND`: past the landing cell, over empty cells, the first piece along the "
+             "line is the mover's KIND, which comes along to the last cell the mover passed", (), ("bringing",)),
+    Modifier("blocked", "`blocked` (step): a leap is not made when the cell of its first step (one cell along "
+             "its longer axis, or diagonally when both are equal) holds a piece", (), ("blocked",)),
+    Modifier("passing", "`passing`: for one ply, the cells this slide passed over may be taken with `to passed`",
+             (), ("passing",)),
     Modifier("over", "`over enemy` (default), `over friend`, `over any`: a jump's jumped piece; the pieces a "
              "slide may pass", ("enemy", "friend", "any"), ("over",)),
     Modifier("by pieces in line", "`by pieces in line`: exactly as many cells as there are pieces on the whole "
@@ -95,11 +118,15 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
              misplaced="'{word}' belongs to {owners}; a long {action} is a slide"),
     Modifier("falling", "`falling DIRECTION`"),
     Modifier("flanking", "`flanking DIRECTIONS`"),
+    Modifier("custodial", "`custodial DIRECTIONS [of any length] [against CELL, ...]`: an enemy piece next to the "
+             "landing cell (or, `of any length`, a run of them), with one of the mover's pieces (or an empty hostile "
+             "CELL) right beyond, is removed", (), ("custodial",)),
     Modifier("from last", "`from last step|slide DIRECTIONS`"),
     Modifier("from hand", "`from hand`: the piece comes from the player's hand (`hand KIND N`); while the player "
              "to move has pieces in hand, placing one is their only move"),
     Modifier("in", "`in REGION`: only on the empty cells of the mover's REGION"),
-    Modifier("enclosing", "`enclosing KIND in REGION [again]`: each empty cell of REGION next to the placed piece "
+    Modifier("enclosing", "`enclosing DIRECTIONS`: enemy groups left without liberties are removed; `enclosing "
+             "KIND in REGION [again]`: each empty cell of REGION next to the placed piece "
              "whose neighbours are all occupied gets the mover's KIND; with `again` the mover moves again"),
     Modifier("skipping", "`skipping REGION`: the sowing passes over the other players' cells of REGION"),
     Modifier("again in", "`again in REGION`: the last seed in the mover's cell of REGION: the mover moves again"),
@@ -132,11 +159,24 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "how many plies have been played since the last capture, a number (counted from 0 when a game starts "
               "or a position is read from a string, and kept only by games whose end rules read it): "
               "`draw if plies without capture >= 40`"),
+    Condition("plies since KIND move or capture", "PliesSince", "quiet_plies_since",
+              "how many plies have been played since the last capture or move of a piece of KIND, a number (as "
+              "`plies without capture`): `draw if plies since pawn move or capture >= 100`"),
+    Condition("repetitions", "Repetitions", "repetitions",
+              "how many times this position has stood in the game so far, this time included (the board, the "
+              "player to move, who still may make `unmoved` moves, the cells open to `to passed`): "
+              "`draw if repetitions >= 3`"),
     Condition("turns played", "TurnsPlayed", "turns_played",
               "how many turns have been played, a number (a turn ends when the other player is to move, so a "
               "go-again turn or a turn in two parts counts once; counted from 0 when a game starts or a position "
               "is read from a string, and kept only by games whose end rules read it): `draw if turns played "
               ">= 200`"),
+    Condition("passes in a row", "PassesInARow", "passes_in_a_row",
+              "how many passes were played in a row up to this position, a number (0 after any other move; "
+              "counted from 0 when a position is read from a string): `passes in a row >= 2`"),
+    Condition("board repeated", "BoardRepeated", "board_repeated",
+              "the last move, not a pass, made a board seen earlier in the game (since its start or the position "
+              "it was read from)"),
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),
@@ -147,12 +187,18 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
 )}
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in (
-    Function("count", "how many pieces (of KIND) PLAYER has on the board and in hand (`hand`)"),
+    Function("count", "how many pieces (of KIND) PLAYER has on the board and in hand (`hand`); without PLAYER, "
+             "both players' pieces; a last REGION counts only the pieces standing in it",
+             "[PLAYER] [KIND] [REGION]"),
+    Function("attacked", "how many of PLAYER's pieces of KIND the other player attacks: could take with a move "
+             "rule, were it that player's turn", "PLAYER KIND"),
     Function("total", "how many counted pieces (`counts`) lie on PLAYER's cells of REGION (any other piece counts "
              "one)", "PLAYER REGION"),
     Function("score", "PLAYER's score, as the `score` statement gives it (not inside `score` itself)", "PLAYER"),
     Function("lost", "how many pieces (of KIND) PLAYER has fewer than in the start position for the options "
              "in force"),
+    Function("area", "PLAYER's pieces on the board plus the empty cells whose empty region (cells touching along "
+             "a side) borders only PLAYER's pieces: area scoring", "PLAYER"),
 )}
 
 FEATURES: dict[str, Feature] = {f.name: f for f in (
@@ -168,6 +214,8 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("threatened", "pieces (of KIND) that the other player's move rules could capture or push on this "
             "board, as if it were that player's turn; give it a negative weight (`threatened flag -300` keeps a "
             "flag out of reach)"),
+    Feature("area", "the player's pieces plus the empty cells whose empty region borders only the player's pieces "
+            "(as `area(PLAYER)` in an end rule: the go family's score)", takes_kind=False),
 )}
 
 

@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from rulesdsl.interpreter.load import load_position
+
+REQUIRE_SYSTEM_TOOLS = "RULESDSL_REQUIRE_SYSTEM_TOOLS"  # set to 1 by .ci/run after it installs the packages
+
+
+def system_program(name: str, package: str) -> str:
+    """The path of the system program ``name`` that a test drives.
+
+    Where it is missing the test is skipped, naming the program and the Debian
+    package that installs it; with ``RULESDSL_REQUIRE_SYSTEM_TOOLS=1`` (as
+    ``.ci/run`` sets after installing them) the test fails instead, so CI
+    never skips silently.
+    """
+    found = shutil.which(name)
+    if found:
+        return found
+    message = f"{name} is not installed: apt-get install {package}"
+    if os.environ.get(REQUIRE_SYSTEM_TOOLS) == "1":
+        pytest.fail(f"{message} ({REQUIRE_SYSTEM_TOOLS}=1 requires every system program)", pytrace=False)
+    pytest.skip(message)
 
 
 def moves_of(game, position: str) -> set[str]:

@@ -1,8 +1,10 @@
 """The web board in a real browser: Debian's headless Chromium, driven by Selenium.
 
-`.ci/run` installs `chromium` and `chromium-driver` (as root, when CI=true).
-Selenium is pointed at /usr/bin/chromedriver and /usr/bin/chromium, so it
-never looks for or downloads a browser of its own; the network is closed.
+`.ci/run` installs `chromium` and `chromium-driver` (as root, when CI=true);
+where they are missing these tests skip, naming the package (they fail
+instead under RULESDSL_REQUIRE_SYSTEM_TOOLS=1, as in CI). Selenium is pointed
+at the chromedriver and chromium found on PATH, so it never looks for or
+downloads a browser of its own; the network is closed.
 Every position reached by clicks is checked against `rulesdsl moves`. A
 screenshot of each bundled game's board is written to `screenshots/`
 (git-ignored), and three pictures of the whole page (with their captions) to
@@ -18,13 +20,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import web_server
+from helpers import system_program, web_server
 
 from rulesdsl.cli.main import cli
 from rulesdsl.loader import bundled_games
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,900")
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
@@ -42,14 +42,14 @@ def browser():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).is_file()]
-    assert not missing, f"install Debian's chromium and chromium-driver (as .ci/run does): missing {missing}"
+    chromium = system_program("chromium", "chromium")
+    chromedriver = system_program("chromedriver", "chromium-driver")
     profile = tempfile.mkdtemp(prefix="rulesdsl-chromium-")
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
+    options.binary_location = chromium
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
     driver.set_page_load_timeout(WAIT)
     yield driver
     driver.quit()

@@ -3,8 +3,9 @@
 Perft figures are published ones (quoted in issue 11): English draughts 7, 49,
 302, 1469, 7361, 36768, 179740, 845931, 3963680 (a chain is one move; with
 one ply per jump the seventh is 179,255); international draughts 9, 81, 658,
-4265, 27117, 167140, 1049442. Every depth runs by default but checkers' ninth,
-which takes minutes: ``pytest -m deep`` runs it.
+4265, 27117, 167140, 1049442. The default run counts checkers to depth 7 and
+international draughts to depth 6 (a few seconds); the deepest ones take from
+ten seconds to minutes: ``pytest -m deep`` runs them.
 """
 
 from __future__ import annotations
@@ -23,12 +24,17 @@ def count(name: str, depth: int, **settings: str) -> int:
     return perft(game, game.initial_state(), depth)
 
 
-@pytest.mark.parametrize("depth", range(1, 9))
+def deep_from(first_deep: int, last: int) -> list:
+    """Depths 1..last, those from ``first_deep`` on marked deep (left out of the default run)."""
+    return [pytest.param(d, marks=pytest.mark.deep) if d >= first_deep else d for d in range(1, last + 1)]
+
+
+@pytest.mark.parametrize("depth", deep_from(8, 8))
 def test_checkers_perft(depth):
     assert count("checkers", depth) == CHECKERS[depth - 1]
 
 
-@pytest.mark.parametrize("depth", range(1, 8))
+@pytest.mark.parametrize("depth", deep_from(7, 7))
 def test_draughts_perft(depth):
     assert count("draughts", depth) == DRAUGHTS[depth - 1]
 

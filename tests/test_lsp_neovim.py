@@ -4,24 +4,23 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from helpers import system_program
 from test_lsp import BROKEN
 
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "diagnostics.lua"
-NVIM = shutil.which("nvim")
 
 
 def test_neovim_receives_the_diagnostics(tmp_path):
-    assert NVIM is not None, "CI must install neovim (apt-get install neovim in .ci/run)"
+    nvim = system_program("nvim", "neovim")
     path, out = tmp_path / "broken.rules", tmp_path / "found.json"
     path.write_text(BROKEN)
     env = dict(os.environ, RULESDSL_FILE=str(path), RULESDSL_OUT=str(out), RULESDSL_PYTHON=sys.executable,
                HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path))
-    done = subprocess.run([NVIM, "--headless", "--clean", "-u", "NONE", "-c", f"luafile {SCRIPT}"], env=env,
+    done = subprocess.run([nvim, "--headless", "--clean", "-u", "NONE", "-c", f"luafile {SCRIPT}"], env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180)
     assert out.is_file(), done.stderr
     result = json.loads(out.read_text())

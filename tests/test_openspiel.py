@@ -17,13 +17,13 @@ both draw after 200 turns.
 from __future__ import annotations
 
 import os
-import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pyspiel
 import pytest
+from openspiel_side_by_side import Divergence, Side, play
 
 from rulesdsl.interpreter.load import load_game
 
@@ -97,43 +97,11 @@ PAIRINGS = [
 ]
 
 
-class Divergence(AssertionError):
-    """The two implementations disagree."""
-
-
 def play_side_by_side(pair: Pairing, seed: int) -> int:
     """One random game played in both; returns its length. Raises :class:`Divergence`."""
-    game = load_game(pair.ours, pair.options)
-    spiel = pyspiel.load_game(pair.theirs)
-    ours, theirs = game.initial_state(), spiel.new_initial_state()
-    rng = random.Random(seed)
-    history: list[str] = []
-
-    def fail(what: str) -> None:
-        raise Divergence(f"{pair.ours}, seed {seed}, after {' '.join(history) or 'no move'}: {what}\n"
-                         f"  ours: {game.format_position(ours)}\n  OpenSpiel:\n{theirs}")
-
-    while True:
-        moves, outcome = game.status(ours)
-        if (outcome is not None) != theirs.is_terminal():
-            fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
-        if outcome is not None:
-            returns = theirs.returns()
-            winner = None if returns[0] == returns[1] else (0 if returns[0] > returns[1] else 1)
-            if winner != outcome.winner:
-                fail(f"winner here: {outcome.winner}, in OpenSpiel: {winner}")
-            return len(history)
-        if theirs.current_player() != game.to_move(ours):
-            fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
-        written = {pair.ours_key(game.format_move(ours, mv)): mv for mv in moves}
-        actions = {pair.to_ours(theirs.action_to_string(a)): a for a in theirs.legal_actions()}
-        if set(written) != set(actions):
-            fail(f"only here: {sorted(set(written) - set(actions))}; "
-                 f"only in OpenSpiel: {sorted(set(actions) - set(written))}")
-        key = rng.choice(sorted(actions))
-        history.append(key)
-        ours = game.apply(ours, written[key])
-        theirs.apply_action(actions[key])
+    side = Side(load_game(pair.ours, pair.options), pyspiel.load_game(pair.theirs), pair.to_ours,
+                key=pair.ours_key, name=pair.ours)
+    return play(side, seed)[0]
 
 
 @pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: p.ours)

@@ -159,9 +159,10 @@ def test_the_end_is_announced_and_undo_still_works(konane):
 
 
 def test_unknown_side_is_one_line_and_exit_2(konane):
-    code, text = play(konane, "", as_player="green")
-    assert code == 2
-    assert text.count("\n") == 1 and text.startswith("error: unknown player 'green'")
+    err = io.StringIO()
+    code, text = play(konane, "", as_player="green", stderr=err)
+    assert code == 2 and text == ""  # the error goes to stderr (issue 22, old #33)
+    assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("error: unknown player 'green'")
 
 
 def test_humans_for_names_symbols_and_numbers(konane):

@@ -73,7 +73,7 @@ def test_options_and_positions(server):
 
 
 @pytest.mark.parametrize(("path", "body", "status", "words"), [
-    ("/api/state", {"game": "chess"}, 404, "no such game"),
+    ("/api/state", {"game": "no-such-game"}, 404, "no such game"),
     ("/api/state", {}, 400, "missing 'game'"),
     ("/api/state", {"game": "konane", "options": {"rows": 99}}, 400, "rows"),
     ("/api/state", {"game": "konane", "options": {"colour": 1}}, 400, "unknown option"),
@@ -104,6 +104,7 @@ def test_bad_bodies_and_methods(server):
 
     conn = http.client.HTTPConnection(urlsplit(server).netloc, timeout=30)
     conn.putrequest("POST", "/api/state")
+    conn.putheader("Content-Type", "application/json")
     conn.putheader("Content-Length", str(2 << 20))  # announced, never sent: refused before reading
     conn.endheaders()
     answer = conn.getresponse()

@@ -374,4 +374,5 @@ def test_cli_a_file_that_is_not_a_database_is_one_line(tmp_path):
     result = invoke("solve", "konane", "--db", str(bad))
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.strip().splitlines() == [
-        f"rulesdsl: {bad}: cannot use it as the solution database: file is not a database"]
+        f"rulesdsl: {bad}: the solution database is damaged or is not one (file is not a database); "
+        "delete that file (or pass --db another file) to start over"]

@@ -1,7 +1,9 @@
 """docs/tutorial.md shows real output: every command in it is run and compared.
 
 Each ``console`` block runs in a folder whose ``breakthrough.rules`` is the
-file as the tutorial last showed it (empty before the first ``rules`` block).
+file as the tutorial last showed it (empty before the first ``rules`` block);
+a chapter that writes another game names its file after the game's title
+(``game "Chess"``: ``chess.rules``).
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ def commands(block: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("label, rules, block", sessions(), ids=[s[0] for s in sessions()])
 def test_console_block_shows_real_output(tmp_path, label, rules, block):
-    (tmp_path / "breakthrough.rules").write_text(rules)
+    title = re.search(r'^game "([^"]+)"', rules, re.M)
+    name = title.group(1).lower().replace(" ", "-") if title else "breakthrough"
+    (tmp_path / f"{name}.rules").write_text(rules)
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"],
                COLUMNS="200")
     status = 0

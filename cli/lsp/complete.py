@@ -17,7 +17,9 @@ from rulesdsl.words import _terminal_words, direction_names, language_words, nam
 
 from .navigate import declarations
 
-PARTIAL = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*$")
+WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+WORD_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+MAX_PREFIX = 200_000  # characters before the cursor that completion reads; past them it offers nothing
 EXPRESSION_NAMES = ("col", "row", "rows", "cols")
 
 
@@ -118,16 +120,33 @@ def _line_start(accepts: set[str], tokens: list[str], text: str) -> list[lsp.Com
                     for n, what in names]
 
 
+def partial_start(line: str) -> int | None:
+    """Where the name being typed at the end of ``line`` starts (a letter or ``_``, then word characters).
+
+    One pass back from the end (a regular expression anchored at the end would retry every start: quadratic
+    in a long word); ``None`` when the line does not end in a name.
+    """
+    start = len(line)
+    while start > 0 and line[start - 1] in WORD_CHARS:
+        start -= 1
+    while start < len(line) and line[start] not in WORD_STARTS:
+        start += 1
+    return start if start < len(line) else None
+
+
 def completions(text: str, line: int, character: int) -> list[lsp.CompletionItem]:
     """What may be typed at a 0-based position: keywords the grammar accepts there and names that fit."""
     lines = text.split("\n")
     if line >= len(lines):
         return []
     offset = sum(len(x) + 1 for x in lines[:line]) + min(character, len(lines[line]))
+    if offset > MAX_PREFIX:
+        return []
     prefix = text[:offset]
-    partial = PARTIAL.search(prefix)
-    if partial:
-        prefix = prefix[:partial.start()]
+    typed = lines[line][:character]
+    start = partial_start(typed)
+    if start is not None:
+        prefix = prefix[:len(prefix) - (len(typed) - start)]
     if "#" in prefix.rsplit("\n", 1)[-1]:
         return []
     found = _accepted(prefix)

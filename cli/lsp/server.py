@@ -11,17 +11,22 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
-from rulesdsl.errors import RulesdslError
+from rulesdsl.errors import Diagnostic, RulesdslError, Span
 from rulesdsl.fmt import format_text
+from rulesdsl.sources import MAX_RULES_BYTES
 
 from .analysis import placed_here, saved_diagnostics, static_diagnostics
 from .complete import completions
 from .convert import path_to_uri, to_lsp, uri_to_path
+from .guard import BoundedReader, GuardedProtocol, one_line_logs
 from .hover import hover
 from .navigate import definition, document_symbols
 
@@ -94,24 +99,57 @@ def make_server() -> LanguageServer:
         release = version("rulesdsl")
     except PackageNotFoundError:  # pragma: no cover - run from a checkout without installing
         release = "0"
-    server = LanguageServer("rulesdsl", release)
+    server = LanguageServer("rulesdsl", release, protocol_cls=GuardedProtocol)
 
-    def text_of(uri: str) -> str:
-        return server.workspace.get_text_document(uri).source
+    def source_of(uri: str) -> str | None:
+        """The document's text: the open buffer, else the file on disk; ``None`` when neither exists."""
+        if uri in server.workspace.text_documents:
+            return server.workspace.get_text_document(uri).source
+        path = Path(uri_to_path(uri)) if uri.startswith("file:") else None
+        try:
+            if path is None or not path.is_file() or path.stat().st_size > MAX_RULES_BYTES:
+                return None
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
 
-    def check_now(uri: str) -> None:
-        text = text_of(uri)
-        _publish(server, uri, text, static_diagnostics(text, uri_to_path(uri)))
+    def text_of(uri: str) -> str | None:
+        """The document's text for a request, ``None`` when there is none or it is over the rule file cap."""
+        text = source_of(uri)
+        return None if text is None or len(text) > MAX_RULES_BYTES else text
+
+    checking: dict[str, int] = {}  # uri -> the number of the latest check asked for
+
+    async def check_now(uri: str) -> None:
+        """Publish the static findings of the document, worked out off the message loop; a check that a
+        newer edit has overtaken is skipped (rapid typing costs one check, not one per keystroke)."""
+        text = source_of(uri)
+        if text is None:
+            return
+        ticket = checking[uri] = checking.get(uri, 0) + 1
+        path = uri_to_path(uri)
+        if len(text) > MAX_RULES_BYTES:
+            too_big = Diagnostic(Span(1, 1, file=path), f"the document is larger than {MAX_RULES_BYTES:,} "
+                                 "characters, the most a rule file may hold: it is not checked", "E002")
+            _publish(server, uri, text, [too_big])
+            return
+
+        def check_if_latest() -> list[Diagnostic] | None:
+            return static_diagnostics(text, path) if checking.get(uri) == ticket else None
+
+        found = await asyncio.to_thread(check_if_latest)
+        if found is not None and checking.get(uri) == ticket:
+            _publish(server, uri, text, found)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     @guarded(server)
-    def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
-        check_now(params.text_document.uri)
+    async def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
+        await check_now(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     @guarded(server)
-    def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
-        check_now(params.text_document.uri)
+    async def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+        await check_now(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
     @guarded(server)
@@ -120,6 +158,8 @@ def make_server() -> LanguageServer:
         if not uri.startswith("file:"):  # an unsaved buffer has no file for check to run on
             return
         text = text_of(uri)
+        if text is None:
+            return
         found = await asyncio.to_thread(saved_diagnostics, uri_to_path(uri))
         if text_of(uri) == text:  # not edited meanwhile
             _publish(server, uri, text, placed_here(found, uri_to_path(uri), text))
@@ -128,6 +168,8 @@ def make_server() -> LanguageServer:
     @guarded(server)
     def on_hover(params: lsp.HoverParams) -> lsp.Hover | None:
         text = text_of(params.text_document.uri)
+        if text is None:
+            return None
         markdown = hover(text, *_from_client(server, text, params.position))
         if markdown is None:
             return None
@@ -137,6 +179,8 @@ def make_server() -> LanguageServer:
     @guarded(server, default=[])
     def on_completion(params: lsp.CompletionParams) -> list[lsp.CompletionItem]:
         text = text_of(params.text_document.uri)
+        if text is None:
+            return []
         return completions(text, *_from_client(server, text, params.position))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -144,6 +188,8 @@ def make_server() -> LanguageServer:
     def on_definition(params: lsp.DefinitionParams) -> lsp.Location | None:
         uri = params.text_document.uri
         text = text_of(uri)
+        if text is None:
+            return None
         found = definition(text, uri_to_path(uri), *_from_client(server, text, params.position))
         if found is None:
             return None
@@ -156,6 +202,8 @@ def make_server() -> LanguageServer:
     @guarded(server, default=[])
     def on_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
         text = text_of(params.text_document.uri)
+        if text is None:
+            return []
         symbols = document_symbols(text)
         _symbols_to_client(server, text.split("\n"), symbols)
         return symbols
@@ -164,6 +212,8 @@ def make_server() -> LanguageServer:
     @guarded(server, default=[])
     def on_format(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
         text = text_of(params.text_document.uri)
+        if text is None:
+            return []
         try:
             tidy = format_text(text, uri_to_path(params.text_document.uri))
         except RulesdslError:  # a syntax error: the diagnostics already say where
@@ -179,5 +229,7 @@ def make_server() -> LanguageServer:
 
 def serve() -> None:
     """Answer an editor on stdin and stdout until it says goodbye."""
-    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(levelname)s: %(message)s")
-    make_server().start_io()
+    one_line_logs()
+    # pygls closes its output at exit: give it a file of its own, so that sys.stdout stays usable.
+    output = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    make_server().start_io(stdin=BoundedReader(sys.stdin.buffer), stdout=output)

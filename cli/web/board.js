@@ -25,6 +25,7 @@ function request(extra) {
   return Object.assign({
     game: page.game.name, options: readOptions(),
     position: page.data ? page.data.position : "", history: page.history,
+    memory: page.data ? page.data.memory : null,
   }, extra || {});
 }
 
@@ -304,6 +305,15 @@ async function clickCell(name) {
   if (!humanPlays(data.turn)) return;
   showError("");
   const here = data.moves.filter((m) => m.to === name && m.from === page.selected);
+  if (here.length > 1) {  // one move per choice (a promotion's kind): ask which
+    const texts = here.map((m) => m.text);
+    const picked = window.prompt(`Which move? ${texts.join(", ")}`, texts[0]);
+    if (picked === null) return;
+    const chosen = here.find((m) => m.text.toLowerCase() === picked.trim().toLowerCase());
+    if (!chosen) { showError(`${picked} is not one of ${texts.join(", ")}`); return; }
+    await play(chosen.text);
+    return;
+  }
   if (here.length > 0) { await play(here[0].text); return; }
   // A move written as the clicked cell alone (a sowing named by its pit) is played at once.
   const named = data.moves.filter((m) => m.text === name);
@@ -362,7 +372,7 @@ async function engineTurn() {
   page.busy = true;
   $("status").textContent = `${data.turn} (engine) is thinking...`;
   try {
-    const seconds = Math.min(30, Math.max(0.1, Number($("seconds").value) || 1));
+    const seconds = Math.min(10, Math.max(0.1, Number($("seconds").value) || 1));
     const answer = await call("/api/engine", request({ seconds }));
     page.busy = false;
     show(answer, true);
@@ -402,7 +412,7 @@ async function hint() {
   if (!page.data || page.data.over) return;
   $("hint-text").textContent = "thinking...";
   try {
-    const seconds = Math.min(30, Math.max(0.1, Number($("seconds").value) || 1));
+    const seconds = Math.min(10, Math.max(0.1, Number($("seconds").value) || 1));
     const answer = await call("/api/hint", request({ seconds }));
     $("hint-text").textContent = `hint: ${answer.move} (${answer.score}, depth ${answer.depth})`;
   } catch (error) { $("hint-text").textContent = ""; showError(error.message); }

@@ -11,7 +11,6 @@ integer keys (:mod:`.encoding`).
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,14 +18,16 @@ from pathlib import Path
 import numpy as np
 
 from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.processes import scratch_folder
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError, check_solvable
 from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress, Tier, default_workers, explore
 from rulesdsl.interpreter.solver.schedule import solve_in_order
-from rulesdsl.interpreter.solver.store import Store, default_path, table_name
+from rulesdsl.interpreter.solver.store import DamagedStore, Store, default_path, start_over, table_name
 from rulesdsl.interpreter.solver.tiers import TierMap
 
 __all__ = ["MoveValue", "Solution", "SolveError", "VALUE_NAMES", "best_first", "solve", "solve_all", "solve_tiers"]
 
+SCRATCH_PREFIX = "rulesdsl-solve-"  # the scratch folder of a solve, in the temporary folder; removed at the end
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 
 
@@ -92,8 +93,8 @@ def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: boo
         positions = store.root_positions(table, root) if store and known else None
         solved: dict[int, tuple[int, int | None]] = {}
         if known is None:
-            with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as scratch:
-                tiers = solve_tiers(game, codec, root, Path(scratch), workers or default_workers(), limit, progress)
+            with scratch_folder(SCRATCH_PREFIX) as scratch:
+                tiers = solve_tiers(game, codec, root, scratch, workers or default_workers(), limit, progress)
                 positions = sum(tier.size for tier in tiers)
                 if store:
                     store.save(table, game, root, _tier_rows(tiers), progress, positions)
@@ -101,10 +102,36 @@ def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: boo
                 solved = _lookup(TierMap(game, codec), tiers, [root, *children])
             known = solved[root]
         moves = _move_values(game, state, codec, table, store, solved) if with_moves else ()
+        if not solved:
+            _check_stored(game, state, known, moves, store.path if store else Path("?"))
         return Solution(VALUE_NAMES[known[0]], known[1], positions, not solved, moves)
     finally:
         if store:
             store.close()
+
+
+def _check_stored(game: Game, state: State, known: tuple[int, int | None], moves: tuple[MoveValue, ...],
+                  path: Path) -> None:
+    """Refuse a stored value no solve could have written for ``state`` (a damaged or forged database).
+
+    A position that is over has remoteness 0 and the value its outcome gives; one that is not over
+    has a win or loss at least 1 ply away; and, with the moves' values, the position's value is the
+    best of them for its player.
+    """
+    value, remoteness = VALUE_NAMES[known[0]], known[1]
+    said = value if remoteness is None else f"{value} in {remoteness}"
+    _, outcome = game.status(state)
+    if outcome is not None:
+        expected = "draw" if outcome.winner is None else "win" if outcome.winner == state.turn else "lose"
+        right = value == expected and remoteness in (None, 0)
+    else:
+        right = value == "draw" or (remoteness or 0) >= 1
+        if right and moves:
+            best = best_first(moves, state.turn)[0].for_mover(state.turn)
+            right = best == (value, remoteness)
+    if not right:
+        raise DamagedStore(f"{path}: the stored value of {game.format_position(state)} is impossible "
+                           f"({said}); the database is damaged: {start_over(path)}")
 
 
 def solve_tiers(game: Game, codec: PositionCodec, root: int, scratch: Path, workers: int = 1,
@@ -122,8 +149,8 @@ def solve_all(game: Game, state: State, workers: int = 1) -> tuple[np.ndarray, n
     """Every position reachable from ``state``: sorted keys, values and remoteness (for tests and small games)."""
     check_solvable(game, state)
     codec = PositionCodec(game)
-    with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as scratch:
-        tiers = solve_tiers(game, codec, codec.encode(state), Path(scratch), workers)
+    with scratch_folder(SCRATCH_PREFIX) as scratch:
+        tiers = solve_tiers(game, codec, codec.encode(state), scratch, workers)
         keys, value, remoteness = (np.concatenate(part) for part in zip(*_tier_rows(tiers)))
     at = np.argsort(keys)
     return keys[at], value[at], remoteness[at]

@@ -109,8 +109,13 @@ def _group_texts(symbols: list[str], size: int) -> list[str]:
 def check_solvable(game: Game, state: State) -> None:
     """Refuse, in one line, a position whose future depends on more than the key holds."""
     if state.history is not None:
-        raise SolveError("this game forbids repeating an earlier board, so a position's future depends on "
-                         "the whole game history; the solver cannot solve it exactly")
+        what = "ends when a board repeats" if _ends_on_repetition(game) else "forbids repeating an earlier board"
+        raise SolveError(f"this game {what}, so a position's future depends on the whole game history; the solver "
+                         "cannot solve it exactly")
+    if state.marks is not None:
+        raise SolveError("this game's rules read which pieces have not moved, the cells the last move passed or "
+                         "the positions before ('unmoved', 'to passed', 'repetitions'), which the solver's position "
+                         "key does not hold; the solver cannot solve it")
     if state.hand is not None:
         raise SolveError("this game keeps pieces in hand, which the solver's position key does not hold; "
                          "the solver cannot solve it")
@@ -125,11 +130,24 @@ def check_solvable(game: Game, state: State) -> None:
                          "hold; the solver cannot solve it exactly")
 
 
+def _ends_on_repetition(game: Game) -> bool:
+    """True when an end rule reads ``board repeated`` (and the game does not forbid repetition)."""
+    from rulesdsl import model as m
+    from rulesdsl.interpreter.compiler import Active
+    from rulesdsl.interpreter.passing import forbids, reads
+
+    if game.resolved is None or not hasattr(game.resolved, "statements"):
+        return False
+    active = Active(game.resolved, game.options)
+    return reads(active, m.BoardRepeated) and not forbids(active, "repetition")
+
+
 def _unkept_state(game: Game) -> str:
     """What the rules remember beyond the board, the turn and the go-again cell ('' when nothing)."""
     from rulesdsl import model as m
     from rulesdsl.interpreter.compiler import Active
     from rulesdsl.interpreter.legality import counts_quiet_plies, counts_turns_played
+    from rulesdsl.interpreter.passing import counts_passes, forbids
 
     if game.resolved is None or not hasattr(game.resolved, "statements"):
         return ""
@@ -138,6 +156,10 @@ def _unkept_state(game: Game) -> str:
         return "the plies played since the last capture"
     if counts_turns_played(active):
         return "the number of turns played"
+    if counts_passes(active):
+        return "the passes played in a row"
+    if forbids(active, "immediate repetition"):
+        return "the board before the last move"
     if any(again.same_direction for again in active.all(m.Again)):
         return "the direction of the jump that began the turn"
     return ""

@@ -12,16 +12,17 @@ by the retrograde analysis. Children in lower tiers become that tier's seeds.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 from pathlib import Path
 
 import numpy as np
 
 from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.processes import can_fork, fork_pool, stop_pool
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
 from rulesdsl.interpreter.solver.successors import DRAW, LOSE, OPEN, WIN, Expander, Expansion
 from rulesdsl.interpreter.solver.tiers import TierMap
@@ -97,24 +98,26 @@ class Workers:
 
     def __init__(self, expander: Expander, tiers: TierMap, workers: int):
         self.expander, self.tiers, self.workers = expander, tiers, workers
-        self.pool = None
+        self.pool: Pool | None = None
 
     def __enter__(self) -> Workers:
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
+            stop_pool(self.pool)
+
+    def _keep(self, pool: Pool) -> None:
+        self.pool = pool
 
     def run(self, keys: np.ndarray) -> Iterator[tuple[int, Chunk]]:
         """Yield (chunk size, expanded chunk) for consecutive chunks of ``keys``, in order."""
         global _WORKER
         _WORKER = self.expander, self.tiers
         chunks = [keys[i:i + CHUNK] for i in range(0, len(keys), CHUNK)]
-        if self.workers > 1 and len(keys) >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods():
+        if self.workers > 1 and len(keys) >= PARALLEL_FROM and can_fork():
             if self.pool is None:
-                self.pool = multiprocessing.get_context("fork").Pool(self.workers)
+                fork_pool(self.workers, self._keep)
             yield from zip(map(len, chunks), self.pool.imap(_expand_chunk, chunks))
             return
         for chunk in chunks:

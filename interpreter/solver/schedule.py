@@ -14,7 +14,9 @@ from __future__ import annotations
 import multiprocessing
 import queue as queues
 from itertools import groupby
+from multiprocessing.pool import Pool
 
+from rulesdsl.interpreter.processes import can_fork, fork_pool, stop_pool
 from rulesdsl.interpreter.solver.explore import Progress, Tier
 from rulesdsl.interpreter.solver.retrograde import solve_tier
 from rulesdsl.interpreter.solver.tiers import TierMap
@@ -35,7 +37,7 @@ def solve_in_order(tiers: list[Tier], tiermap: TierMap, workers: int, progress: 
     for _, same in groupby(ordered, key=lambda tier: tiermap.total(tier.number)):
         group = list(same)
         if (workers > 1 and len(group) > 1 and sum(tier.size for tier in group) >= SIDE_BY_SIDE_FROM
-                and "fork" in multiprocessing.get_all_start_methods()):
+                and can_fork()):
             _side_by_side(group, by_number, tiermap, min(workers, len(group)), progress, decided, total)
             decided += sum(tier.size for tier in group)
             continue
@@ -66,8 +68,9 @@ def _side_by_side(group: list[Tier], by_number: dict[int, Tier], tiermap: TierMa
     reports = context.Queue()
     _JOB = by_number, tiermap, reports
     done_in = {tier.number: 0 for tier in group}
-    pool = context.Pool(processes)
+    pools: list[Pool] = []
     try:
+        pool = fork_pool(processes, pools.append)
         result = pool.map_async(_solve_one, [tier.number for tier in group])
         while True:
             finished = result.ready()
@@ -85,6 +88,6 @@ def _side_by_side(group: list[Tier], by_number: dict[int, Tier], tiermap: TierMa
         if progress:
             progress("retrograde", total, decided + sum(tier.size for tier in group))
     finally:
-        pool.terminate()
-        pool.join()
+        for pool in pools:
+            stop_pool(pool)
         _JOB = None

@@ -9,17 +9,18 @@ one transaction, so an interrupted solve leaves the database as it was.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
 
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
-from rulesdsl.interpreter.solver.explore import DRAW, Progress
+from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress
 
 BATCH = 100_000  # rows per executemany: their Python ints are the store's only memory
 
@@ -44,9 +45,29 @@ def pack(value: int, remoteness: int) -> int:
     return remoteness * 4 + value
 
 
-def unpack(packed: int) -> tuple[int, int | None]:
-    """(value, remoteness), remoteness ``None`` for a draw."""
+MAX_REMOTENESS = 1 << 40  # far above any game a solver could finish
+
+
+class DamagedStore(SolveError):
+    """The database cannot be read, or holds values no solve could have written."""
+
+
+def start_over(path: Path) -> str:
+    """How to start over with a damaged database ``path`` (named at the start of the message), for its end."""
+    return "delete that file (or pass --db another file) to start over"
+
+
+def unpack(packed: object) -> tuple[int, int | None]:
+    """(value, remoteness), remoteness ``None`` for a draw.
+
+    Raises :class:`ValueError` for a stored value no solve writes (not a whole number,
+    negative, or an unknown value code).
+    """
+    if isinstance(packed, bool) or not isinstance(packed, int) or not 0 <= packed < MAX_REMOTENESS * 4:
+        raise ValueError(f"{packed!r} is not a stored value")
     value, remoteness = packed % 4, packed // 4
+    if value not in (WIN, LOSE, DRAW) or (value == DRAW and remoteness):
+        raise ValueError(f"{packed!r} is not a stored value")
     return value, None if value == DRAW else remoteness
 
 
@@ -58,26 +79,46 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(self.path))
+        except (OSError, sqlite3.Error) as error:
+            raise SolveError(f"{self.path}: cannot use it as the solution database: {error}") from None
+        with self._reading():
             self.db.execute("CREATE TABLE IF NOT EXISTS roots (tbl TEXT, key INTEGER, title TEXT, options TEXT,"
                             " positions INTEGER, PRIMARY KEY (tbl, key))")
             self.db.commit()
-        except (OSError, sqlite3.Error) as error:
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Turn SQLite's complaints (a damaged file, a file that is not a database) into one line."""
+        try:
+            yield
+        except sqlite3.OperationalError as error:  # locked, read-only, disk full: the file is not at fault
             raise SolveError(f"{self.path}: cannot use it as the solution database: {error}") from None
+        except sqlite3.DatabaseError as error:
+            raise DamagedStore(f"{self.path}: the solution database is damaged or is not one ({error}); "
+                               f"{start_over(self.path)}") from None
+        except ValueError as error:
+            raise DamagedStore(f"{self.path}: the solution database holds an impossible value ({error}); "
+                               f"{start_over(self.path)}") from None
 
     def close(self) -> None:
         """Close the connection."""
         self.db.close()
 
     def _has_table(self, table: str) -> bool:
-        row = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
+        with self._reading():
+            row = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
         return row is not None
 
     def lookup(self, table: str, key: int) -> tuple[int, int | None] | None:
-        """(value, remoteness) of a stored position, or ``None``."""
+        """(value, remoteness) of a stored position, or ``None``.
+
+        Raises :class:`DamagedStore` when the file is damaged or the stored value is not one a solve writes.
+        """
         if not self._has_table(table):
             return None
-        row = self.db.execute(f"SELECT vr FROM {table} WHERE key=?", (key,)).fetchone()
-        return None if row is None else unpack(row[0])
+        with self._reading():
+            row = self.db.execute(f"SELECT vr FROM {table} WHERE key=?", (key,)).fetchone()
+            return None if row is None else unpack(row[0])
 
     def lookup_many(self, table: str, keys: Iterable[int]) -> dict[int, tuple[int, int | None]]:
         """The stored ones among ``keys``."""
@@ -90,8 +131,14 @@ class Store:
 
     def root_positions(self, table: str, key: int) -> int | None:
         """How many positions the solve from ``key`` reached, if that solve is stored."""
-        row = self.db.execute("SELECT positions FROM roots WHERE tbl=? AND key=?", (table, key)).fetchone()
-        return None if row is None else row[0]
+        with self._reading():
+            row = self.db.execute("SELECT positions FROM roots WHERE tbl=? AND key=?", (table, key)).fetchone()
+        if row is None:
+            return None
+        if isinstance(row[0], bool) or not isinstance(row[0], int) or row[0] < 1:
+            raise DamagedStore(f"{self.path}: the solution database holds an impossible count of positions "
+                               f"({row[0]!r}); {start_over(self.path)}")
+        return row[0]
 
     def save(self, table: str, game: Game, root: int, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
              progress: Progress | None = None, total: int = 0) -> None:
@@ -101,8 +148,11 @@ class Store:
         """
         try:
             self._write(table, game, root, parts, progress, total)
-        except sqlite3.Error as error:
+        except sqlite3.OperationalError as error:
             raise SolveError(f"{self.path}: could not store the solution: {error}") from None
+        except sqlite3.DatabaseError as error:
+            raise DamagedStore(f"{self.path}: could not store the solution: the database is damaged ({error}); "
+                               f"{start_over(self.path)}") from None
 
     def _write(self, table: str, game: Game, root: int, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
                progress: Progress | None, total: int) -> None:

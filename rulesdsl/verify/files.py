@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rulesdsl.errors import Diagnostic, RulesError, Span, suggest
 from rulesdsl.interpreter.trial import check_all
+from rulesdsl.limits import MAX_SAME_FINDINGS
 from rulesdsl.loader import bundled_games, find_rules, resolve
 from rulesdsl.verify.examples import run_examples
 from rulesdsl.verify.selfcheck import selfcheck
@@ -66,6 +67,7 @@ def check_file(spec: str, playouts: int = 20, seed: int = 0, max_plies: int = 20
         report.diagnostics = list(error.diagnostics)
         if suites and suite_path.is_file():  # the suite's own mistakes are worth knowing now too
             report.diagnostics += check_suite(suite_path).diagnostics
+        report.diagnostics = cap_repeats(report.diagnostics)
         return report
     found = check_all(resolved)
     clean = not any(d.severity == "error" for d in found)
@@ -81,8 +83,25 @@ def check_file(spec: str, playouts: int = 20, seed: int = 0, max_plies: int = 20
         found += dynamic
         if playout_report is not None:
             report.playouts, report.plies = playout_report.playouts, playout_report.plies
-    report.diagnostics = sorted(found, key=_order(resolved.path))
+    report.diagnostics = cap_repeats(sorted(found, key=_order(resolved.path)))
     return report
+
+
+def cap_repeats(found: list[Diagnostic], most: int = MAX_SAME_FINDINGS) -> list[Diagnostic]:
+    """The first ``most`` findings of each code, then one finding per code counting the rest (in order)."""
+    seen: dict[str, int] = {}
+    kept = []
+    for diagnostic in found:
+        seen[diagnostic.code] = seen.get(diagnostic.code, 0) + 1
+        if seen[diagnostic.code] <= most:
+            kept.append(diagnostic)
+    for code, count in seen.items():
+        if count > most:
+            first = next(d for d in found if d.code == code)
+            kept.append(Diagnostic(Span(0, 0, file=first.span.file), f"{count - most:,} more {code} "
+                                   f"{first.severity}s like the ones above, not shown", code, first.severity,
+                                   hint=f"the first {most} of each kind are shown"))
+    return kept
 
 
 def safe_check(spec: str, **settings) -> FileReport:

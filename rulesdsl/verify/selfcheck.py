@@ -33,6 +33,8 @@ from rulesdsl.options import option_values
 
 DEFAULT_PLAYOUTS = 20
 DEFAULT_MAX_PLIES = 200
+PLAYOUT_WORK = 1_000_000  # cell-plies check's playouts may cost: a ply checks every cell, so a big board plays fewer
+MIN_PLAYOUT_PLIES = 20  # but at least this many plies in all
 
 # What each code means (E2xx: found by playing, not by reading the file).
 CODES = {
@@ -115,7 +117,12 @@ class _Playout:
         back = self.call(f"parse_position({text!r})", game.parse_position, text)
         if (back.board, back.turn, back.last) != (state.board, state.turn, state.last):
             again = self.call("format_position", game.format_position, back)
-            self.fail("E204", f"{text} reads back as {again}")
+            if again != text:
+                self.fail("E204", f"{text} reads back as {again}")
+            fields = [f"{name} {b!r} instead of {a!r}" for name, a, b in
+                      (("turn", state.turn, back.turn), ("go-again cell", state.last, back.last))
+                      if a != b] or ["another board"]
+            self.fail("E204", f"{text} reads back with {', '.join(fields)}: the position string does not hold it")
 
     def check_moves(self, state: State, moves: list[Move]) -> None:
         game = self.game
@@ -199,6 +206,18 @@ def run_playouts(game: Game, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     return PlayoutReport(playouts, plies, finished, tuple(sorted(problems.values(), key=lambda p: p.code)), runaway)
 
 
+def scaled_playouts(playouts: int, max_plies: int, cells: int) -> tuple[int, int]:
+    """``(playouts, max plies)`` cut to :data:`PLAYOUT_WORK` cell-plies on a big board (each ply checks every
+    cell), keeping at least :data:`MIN_PLAYOUT_PLIES` plies; unchanged when the work fits."""
+    if not playouts:
+        return playouts, max_plies
+    budget = max(MIN_PLAYOUT_PLIES, PLAYOUT_WORK // max(cells, 1))
+    if playouts * max_plies <= budget:
+        return playouts, max_plies
+    each = min(max_plies, budget)
+    return max(1, min(playouts, budget // each)), each
+
+
 def selfcheck(resolved, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
               max_plies: int = DEFAULT_MAX_PLIES) -> tuple[list[Diagnostic], PlayoutReport | None]:
     """Compile ``resolved`` with its default options and run the playouts.
@@ -216,8 +235,16 @@ def selfcheck(resolved, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     except Exception as error:  # a gap elsewhere: still one line
         message = f"setting up the game raised {type(error).__name__}: {error}"
         return [Diagnostic(where, message, "E200")], None
+    asked = (playouts, max_plies)
+    playouts, max_plies = scaled_playouts(playouts, max_plies, len(game.geometry.cells))
     report = run_playouts(game, playouts, seed, max_plies)
-    found = [Diagnostic(where, f"random playouts: {CODES[p.code]}: {p.message}", p.code,
+    found = []
+    if (playouts, max_plies) != asked:
+        found.append(Diagnostic(where, f"random playouts scaled to the board's {len(game.geometry.cells):,} cells: "
+                                f"{playouts} of at most {max_plies} plies (asked: {asked[0]} of {asked[1]})",
+                                "I200", severity="information",
+                                hint=f"a ply checks every cell and move; {PLAYOUT_WORK:,} cell-plies are played"))
+    found += [Diagnostic(where, f"random playouts: {CODES[p.code]}: {p.message}", p.code,
                         hint=f"reproduce with: rulesdsl check --seed {seed} --playouts {playouts} "
                              f"--max-plies {max_plies}")
              for p in report.problems]
@@ -228,7 +255,7 @@ def selfcheck(resolved, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
                                 severity="warning",
                                 hint="let the turn pass: 'again after capture', 'with same piece', or 'or pass'; "
                                      f"play stops the engine after {MAX_GO_AGAIN} plies in a row"))
-    elif playouts and not report.problems and report.finished == 0:
+    elif playouts and not report.problems and report.finished == 0 and (playouts, max_plies) == asked:
         found.append(Diagnostic(where, f"random playouts: none of the {playouts} games ended within {max_plies} "
                                 "plies: the game may never end", "W200", severity="warning",
                                 hint="add an end rule that always comes, e.g. a draw after some plies without "

@@ -23,7 +23,7 @@ from rulesdsl.expr import ExprError
 from rulesdsl.interpreter.compiler import compile_game
 from rulesdsl.interpreter.game import position_hint
 from rulesdsl.interpreter.load import load_position
-from rulesdsl.limits import MAX_DIGITS, MAX_SUITE_BYTES, MAX_SUITE_CASES
+from rulesdsl.limits import MAX_DIGITS, MAX_SUITE_BYTES, MAX_SUITE_CASES, shown
 from rulesdsl.options import fold_options, option_hint, option_values
 from rulesdsl.sources import what_it_is
 from rulesdsl.verify.examples import check_expectation
@@ -232,6 +232,9 @@ class _Reader:
             if any(s.name == key_node.value for s in settings):
                 raise _Invalid(self.span(key_node), f"{label}: option {key_node.value!r} is set twice")
             value = self.text(value_node, f"option {key_node.value}")
+            if len(value.strip().lstrip("+-")) > MAX_DIGITS and value.strip().lstrip("+-").isdigit():
+                raise _Invalid(self.span(value_node), f"{label}: option {shown(key_node.value, 40)}: a number has "
+                               f"at most {MAX_DIGITS} digits, this one {len(value.strip().lstrip('+-')):,}")
             settings.append(Setting(key_node.value, value, self.span(key_node), self.span(value_node)))
         return replace(case, settings=tuple(settings), options_span=self.span(node))
 
@@ -368,7 +371,8 @@ def _validate(case: Case, resolved) -> list[Diagnostic]:
 def _values(resolved, case: Case) -> dict[str, object] | None:
     """Option values with the case's settings (as far as they read), for range hints."""
     def lenient(decl: m.OptionDecl, default: object, raw: str) -> object:
-        if isinstance(default, int) and not isinstance(default, bool) and re.fullmatch(r"-?\d+", raw.strip()):
+        whole = isinstance(default, int) and not isinstance(default, bool)
+        if whole and re.fullmatch(rf"-?\d{{1,{MAX_DIGITS}}}", raw.strip()):
             return int(raw)
         return default
 

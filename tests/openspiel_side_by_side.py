@@ -1,0 +1,84 @@
+"""Random games played side by side here and in OpenSpiel, comparing every position in full.
+
+At each position both must agree on the board (cell by cell, where the pairing
+says how to read OpenSpiel's), the player to move, the set of legal moves,
+whether the game is over and who won. A game
+pairing says how OpenSpiel's actions and boards are written in ours.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pyspiel
+
+from rulesdsl.interpreter.game import Game, Outcome, State
+
+
+class Divergence(AssertionError):
+    """The two implementations disagree."""
+
+
+@dataclass
+class Side:
+    """One game in both worlds."""
+
+    game: Game
+    spiel: object  # the pyspiel game
+    move_of: Callable[[str], str]  # OpenSpiel's action string -> our move notation (or its key)
+    board_of: Callable[[str], dict[str, str]] | None = None  # OpenSpiel's state string -> {our cell: our symbol}
+    key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]  # our notation -> key
+    name: str = ""  # named in a divergence's message
+
+
+def our_board(game: Game, state: State) -> dict[str, str]:
+    """Our board as ``{cell name: symbol}``."""
+    return {cell.name: state.board[cell.index] for cell in game.geometry.cells}
+
+
+def winner_of(returns: list[float]) -> int | None:
+    """The winner's index from OpenSpiel's returns (``None``: a draw)."""
+    return None if returns[0] == returns[1] else (0 if returns[0] > returns[1] else 1)
+
+
+def play(side: Side, seed: int) -> tuple[int, Outcome]:
+    """One random game in both; returns its length in plies and its outcome. Raises :class:`Divergence`."""
+    game = side.game
+    ours, theirs = game.initial_state(), side.spiel.new_initial_state()
+    rng = random.Random(seed)
+    played: list[str] = []
+
+    def fail(what: str) -> None:
+        label = f"{side.name}, seed {seed}" if side.name else f"seed {seed}"
+        raise Divergence(f"{label}, after {' '.join(played) or 'no move'}: {what}\n"
+                         f"  ours: {game.format_position(ours)}\n  OpenSpiel:\n{theirs}")
+
+    while True:
+        if side.board_of is not None and our_board(game, ours) != side.board_of(str(theirs)):
+            fail("the boards differ")
+        moves, outcome = game.status(ours)
+        if (outcome is not None) != theirs.is_terminal():
+            fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
+        if outcome is not None:
+            if winner_of(theirs.returns()) != outcome.winner:
+                fail(f"winner here: {outcome.winner} ({outcome.reason}), in OpenSpiel: {theirs.returns()}")
+            return len(played), outcome
+        if theirs.current_player() != game.to_move(ours):
+            fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
+        written = {side.key(game.format_move(ours, mv)): mv for mv in moves}
+        actions = {side.move_of(theirs.action_to_string(theirs.current_player(), a)): a
+                   for a in theirs.legal_actions()}
+        if set(written) != set(actions):
+            fail(f"only here: {sorted(set(written) - set(actions))}; "
+                 f"only in OpenSpiel: {sorted(set(actions) - set(written))}")
+        key = rng.choice(sorted(actions))
+        played.append(key)
+        ours = game.apply(ours, written[key])
+        theirs.apply_action(actions[key])
+
+
+def load(name: str, params: dict) -> object:
+    """A pyspiel game with parameters."""
+    return pyspiel.load_game(name, params)
