@@ -36,6 +36,10 @@ module.exports = grammar({
       $.position_statement,
       $.notation_statement,
       $.directions_statement,
+      $.region_statement,
+      $.track_statement,
+      $.counts_statement,
+      $.score_statement,
       $.piece_statement,
       $.start_statement,
       $.moves_statement,
@@ -85,6 +89,16 @@ module.exports = grammar({
     lines_statement: ($) => seq('lines', commaSep1($.board_line), optional($.guard)),
     board_line: ($) => seq(field('cell', $.name), repeat1(field('cell', $.name))),
     hand_statement: ($) => seq('hand', field('piece', $.name), $._expression, optional($.guard)),
+    region_statement: ($) => seq(
+      'region', field('name', $.name),
+      choice(seq('where', $._expression), commaSep1($.region_part)),
+      optional($.guard),
+    ),
+    region_part: ($) => seq(field('player', $.name), repeat1(field('cell', $.name))),
+    track_statement: ($) => seq('track', field('name', $.name), repeat1(field('cell', $.name)), optional($.guard)),
+    counts_statement: ($) => seq('counts', field('kind', $.name), optional($.guard)),
+    score_statement: ($) => seq('score', commaSep1($.score_part), optional($.guard)),
+    score_part: ($) => seq(field('player', $.name), $._expression),
 
     cells_statement: ($) => seq('cells', $.name_part, repeat(seq(optional(','), $.name_part))),
     name_part: ($) => seq(
@@ -94,7 +108,7 @@ module.exports = grammar({
     ),
 
     position_statement: ($) => seq(
-      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board')), ')',
+      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
     ),
     notation_statement: ($) => seq('notation', repeat1(choice('from', 'to', $.string))),
@@ -114,7 +128,8 @@ module.exports = grammar({
         seq(optional($.guard), '{', repeat($._start_item), '}'),
       ),
     ),
-    _start_item: ($) => choice($.place_where, $.empty_at, $.place_at),
+    _start_item: ($) => choice($.place_where, $.empty_at, $.put_in, $.place_at),
+    put_in: ($) => seq('put', $._expression, field('kind', $.name), 'in', field('region', $.name)),
     place_where: ($) => seq(field('kind', $.name), field('player', $.name), 'where', $._expression),
     empty_at: ($) => seq('empty', 'at', commaSep1($._cell_reference)),
     place_at: ($) => seq(field('kind', $.name), field('player', $.name), 'at', commaSep1($._cell_reference)),
@@ -123,7 +138,7 @@ module.exports = grammar({
     cell_xy: ($) => seq('(', $._expression, ',', $._expression, ')'),
 
     moves_statement: ($) => seq('moves', optional($.guard), '{', repeat($._move_rule), '}'),
-    _move_rule: ($) => choice($.move_rule, $.place_rule, $.pass_rule, $.fly_rule, $.remove_rule),
+    _move_rule: ($) => choice($.move_rule, $.place_rule, $.sow_rule, $.pass_rule, $.fly_rule, $.remove_rule),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
       optional($.when), optional($.guard),
@@ -131,12 +146,25 @@ module.exports = grammar({
     place_rule: ($) => seq(
       'place', field('kind', $.name),
       optional(choice(seq('from', 'last', $.action, $.direction_list), seq('from', 'hand'))),
+      optional(seq('in', field('region', $.name))),
       optional(seq('falling', $.direction)),
       optional(seq('flanking', $.direction_list)),
       optional($.enclosing),
       optional($.when), optional($.guard),
     ),
-    enclosing: ($) => seq('enclosing', $.direction_list),
+    enclosing: ($) => choice(
+      seq('enclosing', $.direction_list),
+      seq('enclosing', field('kind', $.name), 'in', field('region', $.name), optional('again')),
+    ),
+    sow_rule: ($) => seq(
+      'sow', field('kind', $.name), 'from', field('region', $.name), 'along', field('track', $.name),
+      repeat($._sow_option), optional($.when), optional($.guard),
+    ),
+    _sow_option: ($) => choice(
+      seq('skipping', field('region', $.name)),
+      seq('again', 'in', field('region', $.name)),
+      seq('capture', $.direction, 'into', field('region', $.name)),
+    ),
     pass_rule: ($) => seq('pass', optional($.when), optional($.guard)),
     fly_rule: ($) => seq('fly', field('kind', $.name), optional($.when), optional($.guard)),
     remove_rule: ($) => seq(
@@ -154,13 +182,22 @@ module.exports = grammar({
       'flying',
       $.custodial,
       seq('line', $.integer, optional(seq('..', optional($.integer)))),
+      seq('exactly', $.integer),
+      seq('from', field('region', $.name)),
+      seq('within', field('region', $.name)),
+      'unmoved',
+      'safe',
+      seq('bringing', field('kind', $.name)),
+      'passing',
+      'blocked',
     ),
     custodial: ($) => seq(
       'custodial', $.direction_list, optional(seq('of', 'any', 'length')),
       optional(seq('against', commaSep1(field('against', $.name)))),
     ),
     direction_list: ($) => prec.right(commaSep1($.direction)), // a comma after a direction continues the list
-    direction: ($) => choice($.name, $.relative_direction),
+    direction: ($) => choice($.name, $.relative_direction, $.vector),
+    vector: ($) => seq('(', $.integer, ',', $.integer, ')'),
     relative_direction: (_) => token(prec(2, /(forward|backward)-(left|right)/)),
 
     then_statement: ($) => seq(
@@ -176,25 +213,27 @@ module.exports = grammar({
     freeze_statement: ($) => seq('freeze', choice('strict', 'loose'), optional($.guard)),
     forbid_statement: ($) => seq('forbid', choice(
       'repetition', seq('corner', 'push-off'), seq('immediate', 'repetition'), 'suicide',
+      seq('leaving', field('kind', $.name), 'attacked'),
     ), optional($.guard)),
     style_statement: (_) => seq('style', 'points'),
     misere_statement: ($) => seq('misere', optional($.guard)),
     pass_statement: ($) => seq('pass', 'when', 'no', 'moves', optional($.guard)),
     promote_statement: ($) => seq(
-      'promote', field('kind', $.name), 'to', field('to', $.name), 'on', 'far', 'row', optional($.guard),
+      'promote', field('kind', $.name), 'to', commaSep1(field('to', $.name)), 'on', 'far', 'row', optional($.guard),
     ),
-    must_statement: ($) => seq('must', 'capture', optional('most'), optional($.guard)),
+    must_statement: ($) => seq('must', 'capture', optional('most'), optional(seq('by', 'landing')), optional($.guard)),
 
     end_statement: ($) => seq('end', '{', repeat($.end_rule), '}'),
     end_rule: ($) => choice(
       seq(field('player', $.name), $.result, 'if', $._expression),
       seq('draw', 'if', $._expression),
+      seq('best', 'score', $.result, 'if', $._expression),
     ),
     result: (_) => choice('wins', 'loses'),
 
     evaluate_statement: ($) => seq('evaluate', optional($.guard), '{', repeat($.feature), '}'),
     feature: ($) => seq($.feature_name, optional(field('kind', $.name)), field('weight', $.signed_number)),
-    feature_name: (_) => choice('material', 'mobility', 'advancement', 'centrality', 'captures', 'threatened', 'area'),
+    feature_name: (_) => choice('material', 'mobility', 'advancement', 'centrality', 'captures', 'threatened', 'score', 'area'),
 
     example_statement: ($) => seq(
       'example', optional(field('title', $.string)),
@@ -241,6 +280,8 @@ module.exports = grammar({
       seq('turns', 'played'),
       seq('passes', 'in', 'a', 'row'),
       seq('board', 'repeated'),
+      seq('plies', 'since', field('kind', $.name), 'move', 'or', 'capture'),
+      'repetitions',
     ),
 
     // ---- tokens ---------------------------------------------------------

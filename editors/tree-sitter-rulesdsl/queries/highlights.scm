@@ -18,12 +18,19 @@
 (symbol_declaration player: (name) @constant)
 (piece_statement kind: (name) @type)
 (directions_statement name: (name) @constant)
+(region_statement name: (name) @constant)
+(region_part player: (name) @constant cell: (name) @constant)
+(track_statement name: (name) @constant cell: (name) @constant)
+(counts_statement kind: (name) @type)
+(score_part player: (name) @constant)
 
 ; Uses: piece kinds, players, directions, cells
 (move_rule kind: (name) @type)
 (place_rule kind: (name) @type)
 (fly_rule kind: (name) @type)
 (remove_rule kind: (name) @type)
+(sow_rule kind: (name) @type)
+(put_in kind: (name) @type)
 (custodial against: (name) @constant)
 (place_at kind: (name) @type player: (name) @constant)
 (place_where kind: (name) @type player: (name) @constant)
@@ -46,7 +53,7 @@
 [
   "game" "extends" "option" "players" "forward" "board" "lines" "hand" "cells" "position"
   "notation" "directions" "piece" "start" "moves" "style" "again" "then" "freeze" "forbid" "end"
-  "misere" "pass" "promote" "must" "evaluate" "example"
+  "misere" "pass" "promote" "must" "evaluate" "example" "region" "track" "counts" "score"
 ] @keyword
 
 [
@@ -57,6 +64,8 @@
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"
   "along" "forms" "group" "plies" "without" "turns" "played" "skipping" "enclosing" "custodial"
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
+  "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "leaving" "attacked" "landing"
+  "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
