@@ -1,0 +1,387 @@
+"""The kernel in machine code: the generated Python source typed for 64-bit words and compiled with numba.
+
+:mod:`rulesdsl.interpreter.kernel` writes a game's playout, perft and expand
+over Python integers. This module rewrites that source (its syntax tree, after
+:func:`~rulesdsl.interpreter.kernel.check_source` has passed it) for numba:
+
+- every bitboard is one unsigned 64-bit word: the whole numbers that meet a
+  bitboard (masks, shift counts, ``0`` assigned to a bitboard) are wrapped in
+  ``u64(...)``, so nothing mixes signed and unsigned words (numba would make
+  such a sum a float); ``-x`` of a word becomes ``u64(0) - x``;
+- ``x.bit_count()`` becomes ``popcount(x)`` (LLVM's population count);
+- a playout draws with ``draw(rs, n)``, an inline xorshift64 whose state is
+  the one-word array ``rs`` (:mod:`rulesdsl.interpreter.xorshift` is the
+  same generator in Python, so both kernels play the same game from a seed);
+- results become whole numbers: ``(winner, rule)`` -> ``winner, rule`` with
+  ``-1`` for a draw, and ``-2, -2`` for "not over" / "cut at the cap";
+- ``expand`` writes each child as one row of the word array ``out`` (the
+  bitboards, then the player to move and the go-again bit) and returns how
+  many rows it wrote.
+
+A board whose bounding box has more than 64 cells, and a game that forbids
+repetition (its kernel keeps a set of earlier boards), stay on the Python
+kernel: several words per symbol are not written yet. The rewritten source is
+checked again with ``check_source`` and then written, below a fixed header
+that imports the helpers of :mod:`rulesdsl.interpreter.native_runtime`, to a
+file in the user's cache folder named by a hash of that source (which is a
+function of the rule text and its options); numba keeps the machine code
+beside it (``cache=True``), so a second start loads it instead of compiling.
+
+Nothing here imports numba until a native kernel is loaded. ``RULESDSL_NATIVE=0``
+in the environment (or numba missing) leaves every game on the Python kernel.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulesdsl.interpreter.kernel import Kernel, check_source
+
+ENV = "RULESDSL_NATIVE"
+WORD = 64
+RUNTIME_VERSION = "2"  # bump when the header, the runtime or the rewriting changes what a cached file means
+BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
+NOT_OVER = -2  # the winner and rule fields of a result that is not one
+HEADER = ("from rulesdsl.interpreter.native_runtime import (  # noqa: F401\n"
+          "    beyond, counters, draw, i64, jit, popcount, stack, u64)\n\n")
+
+
+def enabled() -> bool:
+    """False when ``RULESDSL_NATIVE=0`` asks for the Python kernel only."""
+    return os.environ.get(ENV, "1").strip() not in ("0", "no", "off", "false")
+
+
+def numba_available() -> bool:
+    """True when numba can be imported (it is imported here, so call this only when a kernel is wanted)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# -- the rewriting ---------------------------------------------------------------------------------------------
+def _u64(node: ast.expr) -> ast.expr:
+    return ast.Call(ast.Name("u64", ast.Load()), [node], [])
+
+
+def _is_int(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+class _Words(ast.NodeTransformer):
+    """Rewrites one generated function for 64-bit words (see the module docstring)."""
+
+    def __init__(self, words: set[str], function: str) -> None:
+        self.words = words  # the names that hold bitboards
+        self.function = function
+
+    def word(self, node: ast.expr) -> bool:
+        """Whether an (already rewritten) expression is a bitboard."""
+        if isinstance(node, ast.Name):
+            return node.id in self.words
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, BIT_OPS) or (isinstance(node.op, (ast.Add, ast.Sub))
+                                                    and (self.word(node.left) or self.word(node.right)))
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, (ast.Invert, ast.USub)) and self.word(node.operand)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            return node.func.id == "u64"
+        return False
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, (ast.LShift, ast.RShift)) and _is_int(node.right) and node.right.value >= WORD:
+            return _u64(ast.Constant(0))  # every bit leaves a 64-bit word (Python's integers agree once masked)
+        if self.word(node):
+            node.left = _u64(node.left) if _is_int(node.left) else node.left
+            node.right = _u64(node.right) if _is_int(node.right) else node.right
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub) and self.word(node.operand):
+            return ast.BinOp(_u64(ast.Constant(0)), ast.Sub(), node.operand)
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        if any(self.word(x) for x in [node.left, *node.comparators]):
+            node.left = _u64(node.left) if _is_int(node.left) else node.left
+            node.comparators = [_u64(x) if _is_int(x) else x for x in node.comparators]
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt | list[ast.stmt]:
+        self.generic_visit(node)
+        call = node.value
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "randrange"):
+            call.func.id = "draw"
+            call.args.insert(0, ast.Name("rs", ast.Load()))
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in self.words \
+                and _is_int(node.value):
+            node.value = _u64(node.value)
+        return node
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name) and node.target.id in self.words and _is_int(node.value):
+            node.value = _u64(node.value)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "bit_count":
+            return ast.Call(ast.Name("popcount", ast.Load()), [node.func.value], [])
+        return node
+
+    def visit_Return(self, node: ast.Return) -> ast.stmt:
+        self.generic_visit(node)
+        if self.function == "count":
+            return node
+        if self.function == "playout":  # (*bits, turn, last, result, plies)
+            items = list(node.value.elts)
+            items[-2:-1] = _result(items[-2])
+        else:  # expand: result, and the rows written
+            items = [*_result(node.value), ast.Name("kids", ast.Load())]
+        node.value = ast.Tuple(items, ast.Load())
+        return node
+
+    def visit_Expr(self, node: ast.Expr) -> ast.stmt | list[ast.stmt]:
+        self.generic_visit(node)
+        call = node.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "put"):
+            return node
+        row = call.args[0].elts
+        out = []
+        for column, value in enumerate(row):
+            value = value if self.word(value) else _u64(value)
+            target = ast.Subscript(ast.Name("out", ast.Load()),
+                                   ast.Tuple([ast.Name("kids", ast.Load()), ast.Constant(column)], ast.Load()),
+                                   ast.Store())
+            out.append(ast.Assign([target], value, lineno=0))
+        out.append(ast.AugAssign(ast.Name("kids", ast.Store()), ast.Add(), ast.Constant(1)))
+        return out
+
+
+def _result(node: ast.expr) -> list[ast.expr]:
+    """``(winner, rule)`` -> ``[winner, rule]`` with -1 for a draw; ``None`` -> ``[-2, -2]``."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return [ast.Constant(NOT_OVER), ast.Constant(NOT_OVER)]
+    winner, rule = node.elts
+    if isinstance(winner, ast.Constant) and winner.value is None:
+        winner = ast.Constant(-1)
+    return [winner, rule]
+
+
+def _word_names(function: ast.FunctionDef) -> set[str]:
+    """The names of a function that hold bitboards: the ``v`` parameters, ``last``, and whatever is assigned a
+    bit operation of them (worked out to a fixed point)."""
+    words = {a.arg for a in function.args.args if a.arg == "last" or (a.arg[0] == "v" and a.arg[1:].isdigit())}
+    typer = _Words(words, function.name)
+    while True:
+        before = len(words)
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                if typer.word(node.value):
+                    words.add(node.targets[0].id)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
+                    and (isinstance(node.op, BIT_OPS) or typer.word(node.value)):
+                words.add(node.target.id)
+        if len(words) == before:
+            return words
+
+
+def native_source(kernel: Kernel) -> str | None:
+    """The kernel's source rewritten for 64-bit words (checked), or ``None`` when it needs more than one word."""
+    if kernel.repetition or kernel.expand is None or max(kernel.layout.bit) >= WORD:
+        return None
+    tree = check_source(kernel.source)
+    body: list[ast.stmt] = []
+    for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
+        body.append(ast.Assign([ast.Name(name, ast.Store())],
+                               ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
+    for function in tree.body:
+        assert isinstance(function, ast.FunctionDef)
+        if function.name == "perft":  # numba's cache cannot keep a recursive function: count leaves, walk a stack
+            function.name = "count"
+            function.body = _first_ply(function.body)
+        words = _word_names(function)
+        function = _Words(words, function.name).visit(function)
+        params = function.args.args
+        if function.name == "playout":
+            params[[a.arg for a in params].index("randrange")].arg = "rs"
+        elif function.name == "expand":
+            params[-1].arg = "out"
+            function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
+        body.append(function)
+    source = ast.unparse(ast.fix_missing_locations(ast.Module(body, [])))
+    source += "\n\n" + _perft_walk(len(kernel.symbols), source.count("kids += 1") * WORD + 1)
+    check_source(source)
+    return source
+
+
+def _first_ply(block: list[ast.stmt]) -> list[ast.stmt]:
+    """Perft's statements for ``depth == 1`` only: ``if depth == 1: return total`` ends the block there."""
+    out: list[ast.stmt] = []
+    for statement in block:
+        if isinstance(statement, ast.If) and ast.unparse(statement.test) == "depth == 1":
+            return out + statement.body
+        if isinstance(statement, ast.If):
+            statement.body, statement.orelse = _first_ply(statement.body), _first_ply(statement.orelse)
+        out.append(statement)
+    return out
+
+
+def _perft_walk(symbols: int, rows: int) -> str:
+    """Perft without recursion: ``expand`` fills one level of a stack of child rows per ply, and ``count``
+    counts the moves of the last ply."""
+    words = "".join(f"v{i}, " for i in range(symbols))
+    row = "".join(f"row[{i}], " for i in range(symbols)) + f"i64(row[{symbols}]), row[{symbols + 1}]"
+    return (f"def perft({words}turn, last, hist, depth):\n"
+            f"    if depth == 1:\n"
+            f"        return count({words}turn, last, hist, 1)\n"
+            f"    buf = stack(depth, {rows}, {symbols + 2})\n"
+            f"    cnt = counters(depth)\n"
+            f"    at = counters(depth)\n"
+            f"    w, r, k = expand({words}turn, last, buf[0])\n"
+            f"    if w != {NOT_OVER}:\n"
+            f"        return 0\n"
+            f"    cnt[0] = k\n"
+            f"    level = 0\n"
+            f"    n = 0\n"
+            f"    while level >= 0:\n"
+            f"        if at[level] == cnt[level]:\n"
+            f"            level -= 1\n"
+            f"        else:\n"
+            f"            row = buf[level, at[level]]\n"
+            f"            at[level] += 1\n"
+            f"            if level + 2 == depth:\n"
+            f"                n += count({row}, hist, 1)\n"
+            f"            else:\n"
+            f"                w, r, k = expand({row}, buf[level + 1])\n"
+            f"                if w == {NOT_OVER}:\n"
+            f"                    level += 1\n"
+            f"                    cnt[level] = k\n"
+            f"                    at[level] = 0\n"
+            f"    return n\n")
+
+
+# -- loading and the cache -------------------------------------------------------------------------------------
+@dataclass
+class NativeKernel:
+    """The machine-code functions of one kernel (numba dispatchers), with the Python kernel they mirror."""
+
+    playout: Callable
+    perft: Callable
+    expand: Callable
+    kernel: Kernel
+    children_max: int  # rows ``expand`` may write at most
+
+    def words(self, bits) -> tuple:
+        """Python integers as the unsigned words the functions take."""
+        import numpy as np
+
+        return tuple(np.uint64(b) for b in bits)
+
+
+def cache_folder() -> Path:
+    """Where the native kernels' sources and machine code are kept (the user's cache folder)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("rulesdsl")) / "native"
+
+
+def module_file(source: str) -> Path:
+    """The file of a native kernel, written (once) if it is not there; named by a hash of what it holds."""
+    import numba
+
+    text = HEADER + "\n\n".join(_decorated(source)) + "\n"
+    key = hashlib.sha256(f"{RUNTIME_VERSION} {numba.__version__}\n{text}".encode()).hexdigest()[:24]
+    folder = cache_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"kernel_{key}.py"
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        temporary = folder / f".kernel_{key}.{os.getpid()}.{threading.get_ident()}.tmp"
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)  # numba's cache is keyed by the file's time: it is written once
+    return path
+
+
+def _decorated(source: str) -> list[str]:
+    """The checked source's statements, each function under ``@jit`` (numba's ``njit(cache=True)``)."""
+    tree = ast.parse(source)
+    return [("@jit\n" if isinstance(node, ast.FunctionDef) else "") + ast.unparse(node) for node in tree.body]
+
+
+def load_native(kernel: Kernel) -> NativeKernel | None:
+    """The kernel compiled to machine code (loaded from the cache when it was compiled before), or ``None`` when
+    it needs more than one word a symbol, native code is switched off, or numba cannot be imported."""
+    if not enabled():
+        return None
+    source = native_source(kernel)
+    if source is None or not numba_available():
+        return None
+    import importlib.util
+
+    import numpy as np
+
+    path = module_file(source)
+    spec = importlib.util.spec_from_file_location(f"rulesdsl_native_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cache finds the module by name when it loads machine code
+    spec.loader.exec_module(module)
+    groups = source.count("kids += 1")
+    native = NativeKernel(module.playout, module.perft, module.expand, kernel, groups * WORD + 1)
+    # compile (or load) each function now, on the types every later call passes
+    words = native.words(0 for _ in kernel.symbols)
+    native.perft(*words, 0, np.uint64(0), None, 1)
+    native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
+    native.expand(*words, 0, np.uint64(0), np.zeros((native.children_max, len(words) + 2), dtype=np.uint64))
+    return native
+
+
+class Background:
+    """A native kernel made in a background thread, so that nobody waits for a first compile.
+
+    :meth:`get` answers ``None`` until it is ready (and starts it at the first call).
+    """
+
+    def __init__(self, kernel: Callable[[], Kernel | None]) -> None:
+        self._kernel = kernel
+        self._ready: list[NativeKernel | None] = []
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def _make(self) -> None:
+        try:
+            kernel = self._kernel()
+            made = load_native(kernel) if kernel is not None else None
+        except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
+            made = None
+        self._ready.append(made)
+
+    def start(self) -> None:
+        """Begin making the native kernel, unless it is begun (or switched off)."""
+        with self._lock:
+            if self._thread is None and enabled():
+                self._thread = threading.Thread(target=self._make, name="rulesdsl-native", daemon=True)
+                self._thread.start()
+
+    def get(self, wait: bool = False) -> NativeKernel | None:
+        """The native kernel if it is ready (``wait``: after waiting for it), else ``None``."""
+        if self._ready:
+            return self._ready[0]
+        if not enabled():
+            return None
+        self.start()
+        if wait and self._thread is not None:
+            self._thread.join()
+            return self._ready[0] if self._ready else None
+        return None
