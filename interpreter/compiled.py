@@ -142,3 +142,23 @@ class CompiledPlay:
 
             return int(native.perft(*native.words(bits), state.turn, np.uint64(last), None, depth))
         return kernel.perft(*bits, state.turn, last, history, depth)
+
+    def children(self, state: State, native: NativeKernel) -> tuple[Outcome | None, list[State]] | None:
+        """The native ``expand`` of ``state``: its outcome and, if it is not over, the position after each legal
+        move (``None`` for a state the kernel does not take)."""
+        import numpy as np
+
+        encoded = self._encode(state)
+        if encoded is None:
+            return None
+        kernel, bits, last, _ = encoded
+        out = np.zeros((native.children_max, len(bits) + 2), dtype=np.uint64)
+        winner, rule, rows = native.expand(*native.words(bits), state.turn, np.uint64(last), out)
+        if winner != NOT_OVER:
+            return self._playout(state, (None if winner < 0 else int(winner), int(rule)), 0).outcome, []
+        found = []
+        width = len(bits)
+        for row in out[:rows].tolist():
+            cell = kernel.layout.cell_of(row[width + 1]) if row[width + 1] else NO_CELL
+            found.append(State(self._board(kernel, row[:width]), row[width], cell, None))
+        return None, found
