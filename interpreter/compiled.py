@@ -42,10 +42,11 @@ class CompiledPlay:
         self.empty, self.misere, self.reasons, self.fired = empty, misere, reasons, fired
         self.opponent = tables.seats.opponent
         self.background = Background(self.kernel)
+        self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
 
     def native(self, wait: bool = False) -> NativeKernel | None:
         """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``."""
-        if not self.available():
+        if not self.available() or not self.use_native:
             return None
         return self.background.get(wait)
 
@@ -53,7 +54,7 @@ class CompiledPlay:
         """Which engine plays this game's playouts now: ``native``, ``python`` (the Python kernel) or ``generic``."""
         if not self.available():
             return "generic"
-        return "native" if self.background.get() is not None else "python"
+        return "native" if self.native() is not None else "python"
 
     def kernel(self) -> Kernel | None:
         """The compiled kernel, or ``None`` when the rules use something it lacks."""

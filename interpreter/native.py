@@ -46,7 +46,7 @@ from rulesdsl.interpreter.kernel import Kernel, check_source
 
 ENV = "RULESDSL_NATIVE"
 WORD = 64
-RUNTIME_VERSION = "2"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "3"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 HEADER = ("from rulesdsl.interpreter.native_runtime import (  # noqa: F401\n"
@@ -223,6 +223,7 @@ def native_source(kernel: Kernel) -> str | None:
         body.append(function)
     source = ast.unparse(ast.fix_missing_locations(ast.Module(body, [])))
     source += "\n\n" + _perft_walk(len(kernel.symbols), source.count("kids += 1") * WORD + 1)
+    source += "\n\n" + _many_playouts(len(kernel.symbols))
     check_source(source)
     return source
 
@@ -237,6 +238,19 @@ def _first_ply(block: list[ast.stmt]) -> list[ast.stmt]:
             statement.body, statement.orelse = _first_ply(statement.body), _first_ply(statement.orelse)
         out.append(statement)
     return out
+
+
+def _many_playouts(symbols: int) -> str:
+    """``playouts(..., rs, cap, games)``: that many playouts from one position, and the plies they played in all
+    (``bench`` measures the kernel with it, without a call from Python per game)."""
+    words = "".join(f"v{i}, " for i in range(symbols))
+    ends = "".join(f"a{i}, " for i in range(symbols))
+    return (f"def playouts({words}turn, last, hist, rs, cap, games):\n"
+            f"    total = 0\n"
+            f"    for i in range(games):\n"
+            f"        {ends}tn, ln, w, r, p = playout({words}turn, last, hist, rs, cap)\n"
+            f"        total += p\n"
+            f"    return total\n")
 
 
 def _perft_walk(symbols: int, rows: int) -> str:
@@ -281,6 +295,7 @@ class NativeKernel:
     playout: Callable
     perft: Callable
     expand: Callable
+    playouts: Callable
     kernel: Kernel
     children_max: int  # rows ``expand`` may write at most
 
@@ -338,11 +353,12 @@ def load_native(kernel: Kernel) -> NativeKernel | None:
     sys.modules[spec.name] = module  # numba's cache finds the module by name when it loads machine code
     spec.loader.exec_module(module)
     groups = source.count("kids += 1")
-    native = NativeKernel(module.playout, module.perft, module.expand, kernel, groups * WORD + 1)
+    native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel, groups * WORD + 1)
     # compile (or load) each function now, on the types every later call passes
     words = native.words(0 for _ in kernel.symbols)
     native.perft(*words, 0, np.uint64(0), None, 1)
     native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
+    native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
     native.expand(*words, 0, np.uint64(0), np.zeros((native.children_max, len(words) + 2), dtype=np.uint64))
     return native
 

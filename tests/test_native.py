@@ -52,19 +52,17 @@ def both(name: str, settings: dict):
     return game, native
 
 
-def python_kernel(game):
-    """A context where the game's native kernel is hidden (the Python kernel answers)."""
-    background = game._compiled.background
-    saved = list(background._ready)
+class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(game):``
+    """A context where the game's machine code is not used (the Python kernel answers)."""
 
-    class Hidden:
-        def __enter__(self):
-            background._ready[:] = [None]
+    def __init__(self, game):
+        self.compiled = game._compiled
 
-        def __exit__(self, *exc):
-            background._ready[:] = saved
+    def __enter__(self):
+        self.compiled.use_native = False
 
-    return Hidden()
+    def __exit__(self, *exc):
+        self.compiled.use_native = True
 
 
 @needs_native
