@@ -335,6 +335,23 @@ def _decorated(source: str) -> list[str]:
     return [("@jit\n" if isinstance(node, ast.FunctionDef) else "") + ast.unparse(node) for node in tree.body]
 
 
+def import_checked(source: str):
+    """The module of checked kernel source (the one place where the native kernel imports code it wrote).
+
+    ``check_source`` passes the source first (integer code only); the file holds nothing but the fixed header
+    and that source, each function under ``@jit``.
+    """
+    import importlib.util
+
+    check_source(source)
+    path = module_file(source)
+    spec = importlib.util.spec_from_file_location(f"rulesdsl_native_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cache finds the module by name when it loads machine code
+    spec.loader.exec_module(module)  # noqa: S102 - checked: integers only
+    return module
+
+
 def load_native(kernel: Kernel) -> NativeKernel | None:
     """The kernel compiled to machine code (loaded from the cache when it was compiled before), or ``None`` when
     it needs more than one word a symbol, native code is switched off, or numba cannot be imported."""
@@ -343,15 +360,9 @@ def load_native(kernel: Kernel) -> NativeKernel | None:
     source = native_source(kernel)
     if source is None or not numba_available():
         return None
-    import importlib.util
-
     import numpy as np
 
-    path = module_file(source)
-    spec = importlib.util.spec_from_file_location(f"rulesdsl_native_{path.stem}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # numba's cache finds the module by name when it loads machine code
-    spec.loader.exec_module(module)
+    module = import_checked(source)
     groups = source.count("kids += 1")
     native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel, groups * WORD + 1)
     # compile (or load) each function now, on the types every later call passes
