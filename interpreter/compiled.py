@@ -38,6 +38,8 @@ class CompiledPlay:
     def __init__(self, active, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
                  empty: str, misere: bool, reasons: list[str], fired: list[EndRuleRef]):
         self._make = lambda: compile_kernel(active, tables, options, start_board)
+        self.tables, self.start_board = tables, start_board
+        self.features: tuple = ()  # the static evaluation's features (set by the compiler)
         self._made: list[Kernel | None] = []
         self.empty, self.misere, self.reasons, self.fired = empty, misere, reasons, fired
         self.opponent = tables.seats.opponent

@@ -85,6 +85,7 @@ class Result:
     interrupted: bool = False  # Ctrl-C stopped it
     engine: str = "alphabeta"
     selective: bool = False  # the deepest iteration searched narrowed candidates (see Iteration)
+    kernel: str = "generic"  # what the search ran on: "native" (the kernel in machine code) or "generic"
 
 
 def to_table(score: float, ply: int) -> float:
@@ -292,6 +293,7 @@ def think(
     catch_interrupt: bool = False,
     table_mb: float = 64.0,
     shuffle: random.Random | None = None,
+    kernel: bool | None = None,
 ) -> Result | None:
     """The engine's move by iterative deepening (``None`` when the game is over).
 
@@ -302,9 +304,20 @@ def think(
     returned (``interrupted`` set) instead of the interrupt propagating.
     ``shuffle``: the root moves are shuffled with it before the (stable) static order, so that among
     equally good moves a random one is played (self-play).
+    ``kernel``: search on the kernel in machine code (:mod:`rulesdsl.interpreter.kernel_search`) where the game
+    has one: ``True`` (compiling it now if need be), ``False`` never, ``None`` (the default) under a time limit
+    once the machine code is ready (a fixed depth then keeps the generic path's move order, so its choice
+    among equal moves does not depend on when the compile ended).
     """
     if depth is not None and depth < 1:
         raise ValueError("depth must be at least 1")
+    if kernel is not False and (kernel or seconds is not None):
+        from rulesdsl.interpreter.kernel_search import kernel_think
+
+        found = kernel_think(game, state, depth, seconds, on_iteration=on_iteration, catch_interrupt=catch_interrupt,
+                             table_mb=table_mb, shuffle=shuffle, wait=bool(kernel))
+        if found is not None:
+            return found
     moves, outcome = game.status(state)
     if outcome is not None or not moves:
         return None

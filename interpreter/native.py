@@ -34,6 +34,7 @@ in the environment (or numba missing) leaves every game on the Python kernel.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import os
 import sys
@@ -43,10 +44,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl.interpreter.kernel import Kernel, check_source
+from rulesdsl.interpreter.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
 WORD = 64
-RUNTIME_VERSION = "3"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "4"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 HEADER = ("from rulesdsl.interpreter.native_runtime import (  # noqa: F401\n"
@@ -143,7 +145,7 @@ class _Words(ast.NodeTransformer):
 
     def visit_Return(self, node: ast.Return) -> ast.stmt:
         self.generic_visit(node)
-        if self.function == "count":
+        if self.function in ("count", "mobility"):
             return node
         if self.function == "playout":  # (*bits, turn, last, result, plies)
             items = list(node.value.elts)
@@ -207,25 +209,61 @@ def native_source(kernel: Kernel) -> str | None:
     for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
         body.append(ast.Assign([ast.Name(name, ast.Store())],
                                ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
+    functions = []
     for function in tree.body:
         assert isinstance(function, ast.FunctionDef)
         if function.name == "perft":  # numba's cache cannot keep a recursive function: count leaves, walk a stack
             function.name = "count"
             function.body = _first_ply(function.body)
+            mobility = copy.deepcopy(function)
+            mobility.name, mobility.body = "mobility", _without_end_checks(mobility.body)
+            functions += [function, mobility]
+        elif function.name == "expand":  # and its end checks alone: the outcome of a position
+            outcome = copy.deepcopy(function)
+            outcome.name, outcome.body = "outcome", _until_children(outcome.body)
+            functions += [function, outcome]
+        else:
+            functions.append(function)
+    for function in functions:
         words = _word_names(function)
         function = _Words(words, function.name).visit(function)
         params = function.args.args
         if function.name == "playout":
             params[[a.arg for a in params].index("randrange")].arg = "rs"
-        elif function.name == "expand":
+        elif function.name in ("expand", "outcome"):
             params[-1].arg = "out"
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
     source = ast.unparse(ast.fix_missing_locations(ast.Module(body, [])))
     source += "\n\n" + _perft_walk(len(kernel.symbols), source.count("kids += 1") * WORD + 1)
-    source += "\n\n" + _many_playouts(len(kernel.symbols))
+    source += "\n\n" + _many_playouts(len(kernel.symbols)) + "\n\n" + search_source(len(kernel.symbols))
     check_source(source)
     return source
+
+
+def _without_end_checks(block: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements without ``if ...: return 0`` (perft's end checks): the moves the rules allow, counted."""
+    out: list[ast.stmt] = []
+    for statement in block:
+        if isinstance(statement, ast.If):
+            if len(statement.body) == 1 and ast.unparse(statement.body[0]) == "return 0" and not statement.orelse:
+                continue
+            statement.body = _without_end_checks(statement.body)
+            statement.orelse = _without_end_checks(statement.orelse)
+        out.append(statement)
+    return out
+
+
+def _until_children(block: list[ast.stmt]) -> list[ast.stmt]:
+    """Expand's statements up to ``cur = ...`` (where it begins to list the children), then ``return None``."""
+    out: list[ast.stmt] = []
+    for statement in block:
+        if isinstance(statement, ast.Assign) and ast.unparse(statement.targets[0]) == "cur":
+            return out + [ast.Return(ast.Constant(None))]
+        if isinstance(statement, ast.If):
+            statement.body, statement.orelse = _until_children(statement.body), _until_children(statement.orelse)
+        out.append(statement)
+    return out
 
 
 def _first_ply(block: list[ast.stmt]) -> list[ast.stmt]:
@@ -298,6 +336,7 @@ class NativeKernel:
     playouts: Callable
     kernel: Kernel
     children_max: int  # rows ``expand`` may write at most
+    module: object = None  # every function, the search helpers of native_search among them
 
     def words(self, bits) -> tuple:
         """Python integers as the unsigned words the functions take."""
@@ -364,7 +403,8 @@ def load_native(kernel: Kernel) -> NativeKernel | None:
 
     module = import_checked(source)
     groups = source.count("kids += 1")
-    native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel, groups * WORD + 1)
+    native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel, groups * WORD + 1,
+                          module)
     # compile (or load) each function now, on the types every later call passes
     words = native.words(0 for _ in kernel.symbols)
     native.perft(*words, 0, np.uint64(0), None, 1)
