@@ -66,7 +66,8 @@ class KernelView:
         kernel = native.kernel
         self.game, self.native, self.compiled, self.module = game, native, compiled, native.module
         self.width = len(kernel.symbols)
-        folded, self.mobility = terms
+        folded, mobility = terms
+        self.mobility = float(mobility)
         self.weights = np.zeros((2, self.width, 64), dtype=np.float64)
         self.consts = np.zeros(2, dtype=np.float64)
         index = {s: i for i, s in enumerate(kernel.symbols)}

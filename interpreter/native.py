@@ -410,8 +410,23 @@ def load_native(kernel: Kernel) -> NativeKernel | None:
     native.perft(*words, 0, np.uint64(0), None, 1)
     native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
     native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+    _warm_search(native, len(words))
     native.expand(*words, 0, np.uint64(0), np.zeros((native.children_max, len(words) + 2), dtype=np.uint64))
     return native
+
+
+def _warm_search(native: NativeKernel, symbols: int) -> None:
+    """Compile (or load) the search helpers on the types :mod:`rulesdsl.interpreter.kernel_search` passes."""
+    import numpy as np
+
+    module = native.module
+    row = np.zeros(symbols + 2, dtype=np.uint64)
+    out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
+    weights, consts = np.zeros((2, symbols, WORD)), np.zeros(2)
+    module.expandrow(row, out)
+    module.scorerow(row, weights, consts, 1.0, 1.0)
+    module.frontier(row, 1, out, weights, consts, 1.0, 2.0, 1.0, False)
+    module.ordering(row, out, 0, np.zeros(native.children_max), weights, consts, 1.0, 1.0)
 
 
 class Background:
