@@ -86,6 +86,7 @@ class Result:
     engine: str = "alphabeta"
     selective: bool = False  # the deepest iteration searched narrowed candidates (see Iteration)
     kernel: str = "generic"  # what the search ran on: "native" (the kernel in machine code) or "generic"
+    partial: int = 0  # the depth of the unfinished iteration the move comes from (0: from ``depth``'s)
 
 
 def to_table(score: float, ply: int) -> float:
@@ -126,6 +127,7 @@ class Searcher:
         self.table_limit = self.budget // ENTRY_BYTES
         self.used = 0  # estimated bytes in the table
         self.static = static_order(game)
+        self.root_player: int | None = None  # the player whose moves the selective rule may narrow
         self.killers: dict[int, list[Move]] = {}
         self.history: dict[tuple[int, int], int] = {}
         self.nodes = 0
@@ -151,7 +153,10 @@ class Searcher:
     def candidates(self, state: State, entry: list) -> list[Move]:
         """The entry's moves in static order (captures first), narrowed once by the selective rule."""
         if not entry[ORDERED]:
-            entry[MOVES], entry[NARROWED] = self.static(state, entry[MOVES], not self.exact)
+            # only the root player's own moves are narrowed: leaving out an opponent's reply could only
+            # flatter the root player's moves, so a narrowed score is never above the full search's
+            narrow = not self.exact and entry[MOVER] == self.root_player
+            entry[MOVES], entry[NARROWED] = self.static(state, entry[MOVES], narrow)
             entry[ORDERED] = True
         if entry[NARROWED]:
             self.selective = True
@@ -325,6 +330,7 @@ def think(
         depth = 3
     limit = depth if depth is not None else MAX_DEPTH
     searcher = Searcher(game, table_mb, exact=seconds is None)
+    searcher.root_player = game.to_move(state)
     started = time.perf_counter()
     if seconds is not None:
         searcher.deadline = started + seconds
@@ -362,10 +368,14 @@ def think(
 
 
 def _adopt_partial(result: Result, partial: list) -> None:
-    """Take an unfinished iteration's best root move so far.
+    """Take an unfinished iteration's best root move so far, and say so in ``result.partial`` (its depth).
 
     Its first root move is the last iteration's choice, so anything it
-    prefers beat that choice one ply deeper.
+    prefers beat that choice one ply deeper. (A selective search narrows only
+    the searching side's own moves, so its scores never exceed a full
+    search's: a deeper narrowed score is a fair comparison.)
     """
     if partial:
+        if partial[0] != result.move or not result.depth:
+            result.partial = result.depth + 1
         result.move, result.score = partial
