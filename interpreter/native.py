@@ -352,17 +352,40 @@ def cache_folder() -> Path:
     return Path(user_cache_dir("rulesdsl")) / "native"
 
 
-def module_file(source: str) -> Path:
-    """The file of a native kernel, written (once) if it is not there; named by a hash of what it holds."""
-    import numba
+def _numba_version() -> str | None:
+    """numba's version, read from its metadata (without importing it); ``None`` when it is not installed."""
+    from importlib import metadata
 
-    text = HEADER + "\n\n".join(_decorated(source)) + "\n"
-    key = hashlib.sha256(f"{RUNTIME_VERSION} {numba.__version__}\n{text}".encode()).hexdigest()[:24]
-    folder = cache_folder()
+    try:
+        return metadata.version("numba")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def kernel_path(source: str) -> Path:
+    """Where the file of a native kernel's source lives: named by a hash of what it holds (and numba's version)."""
+    text = _file_text(source)
+    key = hashlib.sha256(f"{RUNTIME_VERSION} {_numba_version()}\n{text}".encode()).hexdigest()[:24]
+    return cache_folder() / f"kernel_{key}.py"
+
+
+def _file_text(source: str) -> str:
+    return HEADER + "\n\n".join(_decorated(source)) + "\n"
+
+
+def is_cached(source: str) -> bool:
+    """True when a process has compiled this source to the end and numba keeps the machine code."""
+    return kernel_path(source).with_suffix(".ready").is_file()
+
+
+def module_file(source: str) -> Path:
+    """The file of a native kernel, written (once) if it is not there."""
+    text = _file_text(source)
+    path = kernel_path(source)
+    folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"kernel_{key}.py"
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        temporary = folder / f".kernel_{key}.{os.getpid()}.{threading.get_ident()}.tmp"
+        temporary = folder / f".{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp"
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)  # numba's cache is keyed by the file's time: it is written once
     return path
@@ -412,6 +435,7 @@ def load_native(kernel: Kernel) -> NativeKernel | None:
     native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
     _warm_search(native, len(words))
     native.expand(*words, 0, np.uint64(0), np.zeros((native.children_max, len(words) + 2), dtype=np.uint64))
+    kernel_path(source).with_suffix(".ready").touch()  # every function is compiled and in numba's cache
     return native
 
 
@@ -430,9 +454,13 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
 
 
 class Background:
-    """A native kernel made in a background thread, so that nobody waits for a first compile.
+    """A native kernel made in the background, so that nobody waits for a first compile.
 
-    :meth:`get` answers ``None`` until it is ready (and starts it at the first call).
+    :meth:`get` answers ``None`` until it is ready (and starts it at the first call). When the machine code
+    is not in the cache yet and the platform can fork, a child process compiles it (at a lower priority,
+    in its own session, its output discarded), so that it lands in the cache even when this process ends
+    first (a one-shot ``move``); a thread of this process waits for the child and then loads the code from
+    the cache. Elsewhere, or with ``wait``, the thread compiles it itself.
     """
 
     def __init__(self, kernel: Callable[[], Kernel | None]) -> None:
@@ -440,29 +468,80 @@ class Background:
         self._ready: list[NativeKernel | None] = []
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._pid = os.getpid()
+        self._marker: list[Path | None] = []  # the cache's "compiled" marker of this kernel (None: no native)
 
-    def _make(self) -> None:
+    def _cached(self) -> bool:
+        """True when the machine code is in the cache (loading it takes well under a second)."""
+        if not self._marker:
+            try:
+                kernel = self._kernel()
+                source = native_source(kernel) if kernel is not None else None
+            except Exception:
+                source = None
+            self._marker.append(kernel_path(source).with_suffix(".ready") if source is not None else None)
+        return self._marker[0] is not None and self._marker[0].is_file()
+
+    def _make(self, child: int | None) -> None:
         try:
+            if child is not None:
+                os.waitpid(child, 0)
             kernel = self._kernel()
             made = load_native(kernel) if kernel is not None else None
         except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
             made = None
         self._ready.append(made)
 
-    def start(self) -> None:
-        """Begin making the native kernel, unless it is begun (or switched off)."""
+    def _fork_compiler(self) -> int | None:
+        """A child process compiling the kernel into the cache, or ``None`` (cached already, no fork, no numba)."""
+        if not hasattr(os, "fork") or _numba_version() is None:
+            return None
+        try:
+            kernel = self._kernel()
+            source = native_source(kernel) if kernel is not None else None
+        except Exception:
+            return None
+        if source is None or self._cached():
+            return None
+        try:
+            child = os.fork()
+        except OSError:
+            return None
+        if child:
+            return child
+        try:  # the child: compile, keep it in the cache, leave without running the parent's exit handlers
+            os.setsid()  # Ctrl-C in the terminal stops the command, not the compile
+            os.nice(10)
+            quiet = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(quiet, fd)
+            import signal
+
+            signal.alarm(1800)  # never outlive a stuck compile by long
+            load_native(kernel)
+        finally:
+            os._exit(0)
+
+    def start(self, wait: bool = False) -> None:
+        """Begin making the native kernel, unless it is begun (or switched off); ``wait``: in this process."""
         with self._lock:
+            if self._pid != os.getpid():  # a forked process: whatever the parent began is not here
+                self._ready, self._thread, self._pid = [], None, os.getpid()
             if self._thread is None and enabled():
-                self._thread = threading.Thread(target=self._make, name="rulesdsl-native", daemon=True)
+                child = None if wait else self._fork_compiler()
+                self._thread = threading.Thread(target=self._make, args=(child,), name="rulesdsl-native",
+                                                daemon=True)
                 self._thread.start()
 
     def get(self, wait: bool = False) -> NativeKernel | None:
         """The native kernel if it is ready (``wait``: after waiting for it), else ``None``."""
-        if self._ready:
+        if self._ready and self._pid == os.getpid():
             return self._ready[0]
         if not enabled():
             return None
-        self.start()
+        if self._thread is None and not wait:
+            wait = self._cached()  # a warm start: load it now (no compile), so this command runs on it
+        self.start(wait)
         if wait and self._thread is not None:
             self._thread.join()
             return self._ready[0] if self._ready else None
