@@ -373,11 +373,6 @@ def _file_text(source: str) -> str:
     return HEADER + "\n\n".join(_decorated(source)) + "\n"
 
 
-def is_cached(source: str) -> bool:
-    """True when a process has compiled this source to the end and numba keeps the machine code."""
-    return kernel_path(source).with_suffix(".ready").is_file()
-
-
 def module_file(source: str) -> Path:
     """The file of a native kernel, written (once) if it is not there."""
     text = _file_text(source)
@@ -397,46 +392,69 @@ def _decorated(source: str) -> list[str]:
     return [("@jit\n" if isinstance(node, ast.FunctionDef) else "") + ast.unparse(node) for node in tree.body]
 
 
-def import_checked(source: str):
-    """The module of checked kernel source (the one place where the native kernel imports code it wrote).
+def import_checked(source: str) -> Callable[[], object]:
+    """A function importing the module of checked kernel source (the one place where the native kernel imports
+    code it wrote).
 
-    ``check_source`` passes the source first (integer code only); the file holds nothing but the fixed header
-    and that source, each function under ``@jit``.
+    ``check_source`` passes the source first (integer code only) and the file is written now; the file holds
+    nothing but the fixed header and that source, each function under ``@jit``. The import (which imports
+    numba) happens when the returned function is called: in a background thread, while this one, which
+    parsed the source, goes on (Python's syntax trees are not to be built in two threads at once).
     """
     import importlib.util
 
     check_source(source)
     path = module_file(source)
-    spec = importlib.util.spec_from_file_location(f"rulesdsl_native_{path.stem}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # numba's cache finds the module by name when it loads machine code
-    spec.loader.exec_module(module)  # noqa: S102 - checked: integers only
-    return module
+
+    def load() -> object:
+        spec = importlib.util.spec_from_file_location(f"rulesdsl_native_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # numba's cache finds the module by name when it loads machine code
+        spec.loader.exec_module(module)  # noqa: S102 - checked above: integers only
+        return module
+
+    return load
+
+
+def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], Path] | None:
+    """The syntax-tree half of :func:`load_native` (rewrite, check, write the file), done in the calling thread;
+    it returns the other half (import, compile or load from the cache) and the file that says a compile
+    finished (it exists once one did), or ``None`` when there is no native kernel to make."""
+    if not enabled() or _numba_version() is None:
+        return None
+    source = native_source(kernel)
+    if source is None:
+        return None
+    load = import_checked(source)
+    marker = kernel_path(source).with_suffix(".ready")
+    groups = source.count("kids += 1")
+
+    def finish() -> NativeKernel | None:
+        if not numba_available():
+            return None
+        import numpy as np
+
+        module = load()
+        native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
+                              groups * WORD + 1, module)
+        # compile (or load) each function now, on the types every later call passes
+        words = native.words(0 for _ in kernel.symbols)
+        native.perft(*words, 0, np.uint64(0), None, 1)
+        native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
+        native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+        _warm_search(native, len(words))
+        native.expand(*words, 0, np.uint64(0), np.zeros((native.children_max, len(words) + 2), dtype=np.uint64))
+        marker.touch()  # every function is compiled and in numba's cache
+        return native
+
+    return finish, marker
 
 
 def load_native(kernel: Kernel) -> NativeKernel | None:
     """The kernel compiled to machine code (loaded from the cache when it was compiled before), or ``None`` when
     it needs more than one word a symbol, native code is switched off, or numba cannot be imported."""
-    if not enabled():
-        return None
-    source = native_source(kernel)
-    if source is None or not numba_available():
-        return None
-    import numpy as np
-
-    module = import_checked(source)
-    groups = source.count("kids += 1")
-    native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel, groups * WORD + 1,
-                          module)
-    # compile (or load) each function now, on the types every later call passes
-    words = native.words(0 for _ in kernel.symbols)
-    native.perft(*words, 0, np.uint64(0), None, 1)
-    native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
-    native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
-    _warm_search(native, len(words))
-    native.expand(*words, 0, np.uint64(0), np.zeros((native.children_max, len(words) + 2), dtype=np.uint64))
-    kernel_path(source).with_suffix(".ready").touch()  # every function is compiled and in numba's cache
-    return native
+    prepared = prepare_native(kernel)
+    return prepared[0]() if prepared is not None else None
 
 
 def _warm_search(native: NativeKernel, symbols: int) -> None:
@@ -456,11 +474,12 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
 class Background:
     """A native kernel made in the background, so that nobody waits for a first compile.
 
-    :meth:`get` answers ``None`` until it is ready (and starts it at the first call). When the machine code
-    is not in the cache yet and the platform can fork, a child process compiles it (at a lower priority,
-    in its own session, its output discarded), so that it lands in the cache even when this process ends
-    first (a one-shot ``move``); a thread of this process waits for the child and then loads the code from
-    the cache. Elsewhere, or with ``wait``, the thread compiles it itself.
+    :meth:`get` answers ``None`` until it is ready (and starts it at the first call). The source is
+    rewritten and checked in the calling thread (a fraction of a second, once); a thread then imports numba
+    and compiles the code or loads it from the cache. When it is not in the cache yet and the platform can
+    fork, a child process compiles it instead (at a lower priority, in its own session, its output
+    discarded), so that it lands in the cache even when this process ends first (a one-shot ``move``); the
+    thread waits for the child and then loads the code from the cache. A warm cache is loaded at once.
     """
 
     def __init__(self, kernel: Callable[[], Kernel | None]) -> None:
@@ -469,39 +488,35 @@ class Background:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._pid = os.getpid()
-        self._marker: list[Path | None] = []  # the cache's "compiled" marker of this kernel (None: no native)
+        self._prepared: list = []  # [finish, marker path] once the source is written (finish None: no native)
+
+    def _prepare(self) -> tuple[Callable[[], NativeKernel | None] | None, Path | None]:
+        if not self._prepared:
+            try:
+                kernel = self._kernel()
+                prepared = prepare_native(kernel) if kernel is not None else None
+            except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
+                prepared = None
+            self._prepared[:] = prepared if prepared is not None else [None, None]
+        return self._prepared[0], self._prepared[1]
 
     def _cached(self) -> bool:
         """True when the machine code is in the cache (loading it takes well under a second)."""
-        if not self._marker:
-            try:
-                kernel = self._kernel()
-                source = native_source(kernel) if kernel is not None else None
-            except Exception:
-                source = None
-            self._marker.append(kernel_path(source).with_suffix(".ready") if source is not None else None)
-        return self._marker[0] is not None and self._marker[0].is_file()
+        _, marker = self._prepare()
+        return marker is not None and marker.is_file()
 
-    def _make(self, child: int | None) -> None:
+    def _make(self, finish: Callable[[], NativeKernel | None], child: int | None) -> None:
         try:
             if child is not None:
                 os.waitpid(child, 0)
-            kernel = self._kernel()
-            made = load_native(kernel) if kernel is not None else None
+            made = finish()
         except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
             made = None
         self._ready.append(made)
 
-    def _fork_compiler(self) -> int | None:
-        """A child process compiling the kernel into the cache, or ``None`` (cached already, no fork, no numba)."""
-        if not hasattr(os, "fork") or _numba_version() is None:
-            return None
-        try:
-            kernel = self._kernel()
-            source = native_source(kernel) if kernel is not None else None
-        except Exception:
-            return None
-        if source is None or self._cached():
+    def _fork_compiler(self, finish: Callable[[], NativeKernel | None]) -> int | None:
+        """A child process compiling the kernel into the cache, or ``None`` (cached already, or no fork)."""
+        if not hasattr(os, "fork") or self._cached():
             return None
         try:
             child = os.fork()
@@ -518,7 +533,7 @@ class Background:
             import signal
 
             signal.alarm(1800)  # never outlive a stuck compile by long
-            load_native(kernel)
+            finish()
         finally:
             os._exit(0)
 
@@ -527,11 +542,16 @@ class Background:
         with self._lock:
             if self._pid != os.getpid():  # a forked process: whatever the parent began is not here
                 self._ready, self._thread, self._pid = [], None, os.getpid()
-            if self._thread is None and enabled():
-                child = None if wait else self._fork_compiler()
-                self._thread = threading.Thread(target=self._make, args=(child,), name="rulesdsl-native",
-                                                daemon=True)
-                self._thread.start()
+            if self._thread is not None or not enabled():
+                return
+            finish, _ = self._prepare()
+            if finish is None:
+                self._ready.append(None)
+                return
+            child = None if wait else self._fork_compiler(finish)
+            self._thread = threading.Thread(target=self._make, args=(finish, child), name="rulesdsl-native",
+                                            daemon=True)
+            self._thread.start()
 
     def get(self, wait: bool = False) -> NativeKernel | None:
         """The native kernel if it is ready (``wait``: after waiting for it), else ``None``."""
@@ -544,5 +564,4 @@ class Background:
         self.start(wait)
         if wait and self._thread is not None:
             self._thread.join()
-            return self._ready[0] if self._ready else None
-        return None
+        return self._ready[0] if self._ready and self._pid == os.getpid() else None
