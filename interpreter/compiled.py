@@ -46,17 +46,19 @@ class CompiledPlay:
         self.background = Background(self.kernel)
         self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
 
-    def native(self, wait: bool = False) -> NativeKernel | None:
-        """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``."""
+    def native(self, wait: bool = False, start: bool = True) -> NativeKernel | None:
+        """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
+        ``start=False``: use it when it is made or cached, but do not begin a compile (a playout or a perft
+        alone does not: the engine, MCTS and ``bench`` do)."""
         if not self.available() or not self.use_native:
             return None
-        return self.background.get(wait)
+        return self.background.get(wait, start)
 
     def engine_name(self) -> str:
         """Which engine plays this game's playouts now: ``native``, ``python`` (the Python kernel) or ``generic``."""
         if not self.available():
             return "generic"
-        return "native" if self.native() is not None else "python"
+        return "native" if self.native(start=False) is not None else "python"
 
     def kernel(self) -> Kernel | None:
         """The compiled kernel, or ``None`` when the rules use something it lacks."""
@@ -96,7 +98,7 @@ class CompiledPlay:
         randrange = rng.randrange
         if isinstance(rng, random.Random):
             seed = rng.getrandbits(64)
-            native = self.native() if history is None else None
+            native = self.native(start=False) if history is None else None
             if native is not None:
                 return self._native_playout(native, state, bits, last, seed, cap)
             randrange = XorShift(seed).randrange
@@ -139,7 +141,7 @@ class CompiledPlay:
         if depth <= 0:
             return 1
         kernel, bits, last, history = encoded
-        native = self.native() if history is None else None
+        native = self.native(start=False) if history is None else None
         if native is not None:
             import numpy as np
 

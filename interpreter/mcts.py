@@ -84,6 +84,7 @@ def mcts(
     if seconds is None and iterations is None:
         seconds = 1.0
     rng = random.Random(seed)
+    game.native_kernel()  # begin making the kernel's machine code (the playouts take it when it is ready)
     started = time.perf_counter()
     deadline = started + seconds if seconds is not None else INFINITY
     done = 0

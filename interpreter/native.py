@@ -553,14 +553,17 @@ class Background:
                                             daemon=True)
             self._thread.start()
 
-    def get(self, wait: bool = False) -> NativeKernel | None:
-        """The native kernel if it is ready (``wait``: after waiting for it), else ``None``."""
+    def get(self, wait: bool = False, start: bool = True) -> NativeKernel | None:
+        """The native kernel if it is ready (``wait``: after waiting for it), else ``None``; ``start=False``: do
+        not begin a compile (a warm cache is still loaded)."""
         if self._ready and self._pid == os.getpid():
             return self._ready[0]
         if not enabled():
             return None
         if self._thread is None and not wait:
             wait = self._cached()  # a warm start: load it now (no compile), so this command runs on it
+            if not wait and not start:
+                return None
         self.start(wait)
         if wait and self._thread is not None:
             self._thread.join()
