@@ -530,6 +530,7 @@ class Background:
             quiet = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(quiet, fd)
+            os.closerange(3, 1 << 16)  # hold no pipe or socket of the parent's open (a test runner waits on them)
             import signal
 
             signal.alarm(1800)  # never outlive a stuck compile by long
