@@ -153,3 +153,25 @@ def test_rulesdsl_native_0_switches_machine_code_off(monkeypatch):
     assert game._compiled.native(wait=True) is None
     assert game._compiled.engine_name() == "python"
     assert game.perft(game.initial_state(), 2) == generic_perft(game, game.initial_state(), 2)
+
+
+@needs_native
+def test_a_first_move_does_not_wait_for_the_compile_and_a_second_start_runs_on_the_cached_code(tmp_path):
+    import os
+    import subprocess
+    import time
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}  # an empty cache folder
+    command = [sys.executable, "-m", "rulesdsl.cli.main", "move", "konane", "--set", "rows=4", "--set", "cols=5",
+               "--time", "0.2", "--verbose"]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert first.returncode == 0, first.stderr
+    assert "[native kernel]" not in first.stderr  # the Python kernel played while a child compiled
+    folder = tmp_path / "rulesdsl" / "native"
+    deadline = time.monotonic() + 600
+    while not list(folder.glob("*.ready")) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert list(folder.glob("*.ready")), "the child process finished the compile after the command ended"
+    second = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert second.returncode == 0, second.stderr
+    assert "[native kernel]" in second.stderr.splitlines()[-1]
