@@ -51,6 +51,7 @@ WORD = 64
 RUNTIME_VERSION = "4"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
+_SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
 HEADER = ("from rulesdsl.interpreter.native_runtime import (  # noqa: F401\n"
           "    beyond, counters, draw, i64, jit, popcount, stack, u64)\n\n")
 
@@ -422,10 +423,11 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
     finished (it exists once one did), or ``None`` when there is no native kernel to make."""
     if not enabled() or _numba_version() is None:
         return None
-    source = native_source(kernel)
-    if source is None:
-        return None
-    load = import_checked(source)
+    with _SYNTAX:
+        source = native_source(kernel)
+        if source is None:
+            return None
+        load = import_checked(source)
     marker = kernel_path(source).with_suffix(".ready")
     groups = source.count("kids += 1")
 
