@@ -34,9 +34,9 @@ in the environment (or numba missing) leaves every game on the Python kernel.
 from __future__ import annotations
 
 import ast
-import copy
 import hashlib
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -202,25 +202,27 @@ def _word_names(function: ast.FunctionDef) -> set[str]:
 
 
 def native_source(kernel: Kernel) -> str | None:
-    """The kernel's source rewritten for 64-bit words (checked), or ``None`` when it needs more than one word."""
+    """The kernel's source rewritten for 64-bit words, or ``None`` when it needs more than one word
+    (:func:`import_checked` checks it before anything runs)."""
     if kernel.repetition or kernel.expand is None or max(kernel.layout.bit) >= WORD:
         return None
-    tree = check_source(kernel.source)
+    tree = ast.parse(kernel.source)  # checked when the kernel was compiled; the result is checked before it runs
     body: list[ast.stmt] = []
     for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
         body.append(ast.Assign([ast.Name(name, ast.Store())],
                                ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
+    copies = {f.name: f for f in ast.parse(kernel.source).body}  # a second tree to cut functions from
     functions = []
     for function in tree.body:
         assert isinstance(function, ast.FunctionDef)
         if function.name == "perft":  # numba's cache cannot keep a recursive function: count leaves, walk a stack
             function.name = "count"
             function.body = _first_ply(function.body)
-            mobility = copy.deepcopy(function)
-            mobility.name, mobility.body = "mobility", _without_end_checks(mobility.body)
+            mobility = copies["perft"]
+            mobility.name, mobility.body = "mobility", _without_end_checks(_first_ply(mobility.body))
             functions += [function, mobility]
         elif function.name == "expand":  # and its end checks alone: the outcome of a position
-            outcome = copy.deepcopy(function)
+            outcome = copies["expand"]
             outcome.name, outcome.body = "outcome", _until_children(outcome.body)
             functions += [function, outcome]
         else:
@@ -235,10 +237,9 @@ def native_source(kernel: Kernel) -> str | None:
             params[-1].arg = "out"
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
-    source = ast.unparse(ast.fix_missing_locations(ast.Module(body, [])))
+    source = ast.unparse(ast.Module(body, []))
     source += "\n\n" + _perft_walk(len(kernel.symbols), source.count("kids += 1") * WORD + 1)
     source += "\n\n" + _many_playouts(len(kernel.symbols)) + "\n\n" + search_source(len(kernel.symbols))
-    check_source(source)
     return source
 
 
@@ -371,7 +372,10 @@ def kernel_path(source: str) -> Path:
 
 
 def _file_text(source: str) -> str:
-    return HEADER + "\n\n".join(_decorated(source)) + "\n"
+    """The file of checked source: the fixed header, then the source with each function under ``@jit``
+    (numba's ``njit(cache=True)``); the source is unparsed from a syntax tree, so a function begins a line
+    with ``def`` and nothing else does."""
+    return HEADER + re.sub(r"^def ", "@jit\ndef ", source, flags=re.MULTILINE) + "\n"
 
 
 def module_file(source: str) -> Path:
@@ -385,12 +389,6 @@ def module_file(source: str) -> Path:
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)  # numba's cache is keyed by the file's time: it is written once
     return path
-
-
-def _decorated(source: str) -> list[str]:
-    """The checked source's statements, each function under ``@jit`` (numba's ``njit(cache=True)``)."""
-    tree = ast.parse(source)
-    return [("@jit\n" if isinstance(node, ast.FunctionDef) else "") + ast.unparse(node) for node in tree.body]
 
 
 def import_checked(source: str) -> Callable[[], object]:
