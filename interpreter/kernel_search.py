@@ -119,7 +119,7 @@ class KernelSearcher:
         self.scores = np.zeros(view.native.children_max, dtype=np.float64)
         self.eval = (view.weights, view.consts, view.mobility)
         self.turn = view.width  # the column of the player to move
-        self.nodes = 0
+        self.nodes = self.calls = 0
         self.deadline = INFINITY
         self.horizon = False
 
@@ -158,7 +158,8 @@ class KernelSearcher:
     def alphabeta(self, row: np.ndarray, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The alpha-beta value of a row to ``depth`` plies, for its player to move."""
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+        self.calls += 1  # the clock is read every CHECK_EVERY calls (a frontier call adds many nodes at once)
+        if self.calls % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
         entry = self.entry(row, row.tobytes())
         me = int(row[self.turn])
