@@ -130,7 +130,7 @@ class KernelSearcher:
             winner, _, count = self.expandrow(row, self.buf)
             children = None if winner != NOT_OVER else self.buf[:count].copy()
             if winner >= 0 and self.view.misere:
-                winner = 1 - winner
+                winner = self.view.native.kernel.opponent[winner]
             cost = ENTRY_BYTES + (0 if children is None else children.nbytes)
             if self.used + cost > self.budget:
                 self.table.clear()

@@ -48,7 +48,7 @@ from rulesdsl.interpreter.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
 WORD = 64
-RUNTIME_VERSION = "4"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "5"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
@@ -239,7 +239,8 @@ def native_source(kernel: Kernel) -> str | None:
         body.append(function)
     source = ast.unparse(ast.Module(body, []))
     source += "\n\n" + _perft_walk(len(kernel.symbols), source.count("kids += 1") * WORD + 1)
-    source += "\n\n" + _many_playouts(len(kernel.symbols)) + "\n\n" + search_source(len(kernel.symbols))
+    source += "\n\n" + _many_playouts(len(kernel.symbols))
+    source += "\n\n" + search_source(len(kernel.symbols), kernel.opponent)
     return source
 
 

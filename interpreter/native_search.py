@@ -42,8 +42,10 @@ def _clamp(name: str, indent: str) -> list[str]:
                                        f"elif {name} < -limit:", f"    {name} = -limit")]
 
 
-def search_source(symbols: int) -> str:
-    """The helpers' source for a kernel of ``symbols`` bitboards."""
+def search_source(symbols: int, opponent: tuple[int, int]) -> str:
+    """The helpers' source for a kernel of ``symbols`` bitboards whose players' opponents are ``opponent``."""
+    other = f"({opponent[0]} if turn == 0 else {opponent[1]})"
+    other_winner = f"({opponent[0]} if ow == 0 else {opponent[1]})"
     v = "".join(f"v{i}, " for i in range(symbols))
     row = f"{_words('row', symbols)}i64(row[{symbols}]), row[{symbols + 1}]"
     child = f"{_words('c', symbols)}tn, c[{symbols + 1}]"
@@ -51,7 +53,7 @@ def search_source(symbols: int) -> str:
              f"def score({v}turn, weights, consts, mobw):", "    s = consts[turn]"]
     lines += _sum_bits(symbols, "    ")
     lines += ["    if mobw:",
-              f"        s += mobw * (mobility({v}turn, u64(0), None, 1) - mobility({v}1 - turn, u64(0), None, 1))",
+              f"        s += mobw * (mobility({v}turn, u64(0), None, 1) - mobility({v}{other}, u64(0), None, 1))",
               "    return s", "", "",
               "def scorerow(row, weights, consts, mobw, limit):",
               f"    val = score({_words('row', symbols)}i64(row[{symbols}]), weights, consts, mobw)"]
@@ -66,7 +68,7 @@ def search_source(symbols: int) -> str:
               f"        ow, orr, ok = outcome({child}, out)",
               "        if ow != -2:",
               "            if ow >= 0 and misere:",
-              "                ow = 1 - ow",
+              f"                ow = {other_winner}",
               "            if ow < 0:",
               "                val = win - win",
               "            elif ow == tn:",
