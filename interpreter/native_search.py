@@ -44,8 +44,9 @@ def _clamp(name: str, indent: str) -> list[str]:
 
 def search_source(symbols: int, opponent: tuple[int, int]) -> str:
     """The helpers' source for a kernel of ``symbols`` bitboards whose players' opponents are ``opponent``."""
-    other = f"({opponent[0]} if turn == 0 else {opponent[1]})"
-    other_winner = f"({opponent[0]} if ow == 0 else {opponent[1]})"
+    step = opponent[1] - opponent[0]  # the opponent of player p (0 or 1) is opponent[0] + step * p
+    other = f"({opponent[0]} + ({step}) * turn)"
+    other_winner = f"({opponent[0]} + ({step}) * ow)"
     v = "".join(f"v{i}, " for i in range(symbols))
     row = f"{_words('row', symbols)}i64(row[{symbols}]), row[{symbols + 1}]"
     child = f"{_words('c', symbols)}tn, c[{symbols + 1}]"
