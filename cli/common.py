@@ -101,7 +101,7 @@ def engine_options(command: Callable) -> Callable:
 def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds: float | None,
                verbose: bool):
     """The engine's choice (``None`` when the game is over), iterations on stderr when ``verbose``."""
-    from rulesdsl.interpreter.engines import choose, describe_iteration
+    from rulesdsl.interpreter.engines import choose, describe_choice, describe_iteration
 
     if engine == "mcts" and depth is not None:
         raise OptionError("--depth applies to the alphabeta engine; mcts thinks for --time seconds")
@@ -110,6 +110,8 @@ def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds
         click.echo(describe_iteration(game, state, iteration), err=True)
 
     result = choose(game, state, engine, depth, seconds, on_iteration=report if verbose else None)
+    if verbose and result is not None and engine == "alphabeta":
+        click.echo(describe_choice(game, state, result), err=True)
     if verbose and result is not None and engine == "mcts":
         click.echo(f"mcts: {result.nodes:,} playouts in {result.seconds:.2f} s, "
                    f"best {game.format_move(state, result.move)} ({result.score + 0.0:+.2f})", err=True)

@@ -24,7 +24,7 @@ from rulesdsl.errors import OptionError, RulesdslError, suggest
 from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.endings import EndRulesError
 from rulesdsl.interpreter.engine import Result
-from rulesdsl.interpreter.engines import ENGINES, choose, describe_iteration
+from rulesdsl.interpreter.engines import ENGINES, choose, describe_choice, describe_iteration
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
 from rulesdsl.limits import MAX_GO_AGAIN
 
@@ -316,6 +316,8 @@ class Session:
             raise KeyboardInterrupt
         if choice.interrupted:
             self.say("interrupted: the engine plays the best move it has found so far")
+        if self.settings.verbose and choice.engine == "alphabeta":
+            self.say(describe_choice(self.game, self.state, choice))
         self.say(f"{self.name(turn)} plays {text}")
         self.play(choice.move, human=False)
 

@@ -62,6 +62,71 @@ def playouts(game: Game, state: State, seconds: float, seed: int = 0) -> tuple[i
             return games, plies, elapsed
 
 
+def kernel_playouts(game: Game, state: State, seconds: float, seed: int = 0) -> tuple[int, int, float, str]:
+    """Random games from ``state`` for about ``seconds`` on the engine the game runs them on now:
+    ``(games, plies, seconds taken, engine)``, engine ``native``, ``python`` or ``generic``.
+
+    The native kernel plays its games in batches (one call from Python per batch, the
+    start position encoded once); the others go through :meth:`Game.playout`.
+    """
+    engine = game.kernel_engine()
+    if engine != "native":
+        return (*playouts(game, state, seconds, seed), engine)
+    import numpy as np
+
+    native = game.native_kernel()
+    kernel = native.kernel
+    words = native.words(kernel.layout.encode(state.board, s) for s in kernel.symbols)
+    last = np.uint64(1 << kernel.layout.bit[state.last] if state.last >= 0 else 0)
+    rs = np.array([random.Random(seed).getrandbits(64) | 1], dtype=np.uint64)
+    games = plies = 0
+    batch = 1
+    started = time.perf_counter()
+    while True:
+        plies += int(native.playouts(*words, state.turn, last, None, rs, PLAYOUT_CAP, batch))
+        games += batch
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return games, plies, elapsed, engine
+        batch = min(batch * 2, 4096)
+
+
+def python_kernel_playouts(game: Game, state: State, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """:func:`playouts` with the machine code set aside: the Python kernel plays (the generic path where the game
+    has no kernel)."""
+    compiled = game._compiled
+    if compiled is None:
+        return playouts(game, state, seconds, seed)
+    compiled.use_native = False
+    try:
+        return playouts(game, state, seconds, seed)
+    finally:
+        compiled.use_native = True
+
+
+def openspiel_playouts(name: str, params: dict[str, int], seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """OpenSpiel's implementation of a game (``pyspiel``, C++ driven from Python): uniformly random games from its
+    start for about ``seconds``, each ply a ``legal_actions``/``apply_action`` pair: ``(games, plies, seconds)``."""
+    import pyspiel
+
+    spiel = pyspiel.load_game(name, params)
+    rng = random.Random(seed)
+    games = plies = 0
+    started = time.perf_counter()
+    while True:
+        state = spiel.new_initial_state()
+        played = 0
+        while not state.is_terminal() and played < PLAYOUT_CAP:
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.randrange(len(actions))])
+            played += 1
+        plies += played
+        games += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return games, plies, elapsed
+
+
 def search_depth(game: Game, state: State, seconds: float = 1.0) -> tuple[int, float]:
     """``(deepest finished iteration, nodes per second)`` of the alpha-beta engine in ``seconds``."""
     result = think(game, state, seconds=seconds)

@@ -256,6 +256,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     evaluate_fn = compile_evaluation(features, tables, legality.raw, legality.threats, start_board_text)
 
     compiled = CompiledPlay(active, tables, options, start_board_text, EMPTY, misere, reasons, fired)
+    compiled.features = features  # the kernel's search evaluates them on bitboards
 
     format_move, parse_move_against = move_codec(tables, active.first(m.Notation).parts
                                                  if active.first(m.Notation) else ("from", "-", "to"),

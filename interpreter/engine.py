@@ -85,6 +85,8 @@ class Result:
     interrupted: bool = False  # Ctrl-C stopped it
     engine: str = "alphabeta"
     selective: bool = False  # the deepest iteration searched narrowed candidates (see Iteration)
+    kernel: str = "generic"  # what the search ran on: "native" (the kernel in machine code) or "generic"
+    partial: int = 0  # the depth of the unfinished iteration the move comes from (0: from ``depth``'s)
 
 
 def to_table(score: float, ply: int) -> float:
@@ -125,6 +127,7 @@ class Searcher:
         self.table_limit = self.budget // ENTRY_BYTES
         self.used = 0  # estimated bytes in the table
         self.static = static_order(game)
+        self.root_player: int | None = None  # the player whose moves the selective rule may narrow
         self.killers: dict[int, list[Move]] = {}
         self.history: dict[tuple[int, int], int] = {}
         self.nodes = 0
@@ -150,7 +153,10 @@ class Searcher:
     def candidates(self, state: State, entry: list) -> list[Move]:
         """The entry's moves in static order (captures first), narrowed once by the selective rule."""
         if not entry[ORDERED]:
-            entry[MOVES], entry[NARROWED] = self.static(state, entry[MOVES], not self.exact)
+            # only the root player's own moves are narrowed: leaving out an opponent's reply could only
+            # flatter the root player's moves, so a narrowed score is never above the full search's
+            narrow = not self.exact and entry[MOVER] == self.root_player
+            entry[MOVES], entry[NARROWED] = self.static(state, entry[MOVES], narrow)
             entry[ORDERED] = True
         if entry[NARROWED]:
             self.selective = True
@@ -292,6 +298,7 @@ def think(
     catch_interrupt: bool = False,
     table_mb: float = 64.0,
     shuffle: random.Random | None = None,
+    kernel: bool | None = None,
 ) -> Result | None:
     """The engine's move by iterative deepening (``None`` when the game is over).
 
@@ -302,9 +309,20 @@ def think(
     returned (``interrupted`` set) instead of the interrupt propagating.
     ``shuffle``: the root moves are shuffled with it before the (stable) static order, so that among
     equally good moves a random one is played (self-play).
+    ``kernel``: search on the kernel in machine code (:mod:`rulesdsl.interpreter.kernel_search`) where the game
+    has one: ``True`` (compiling it now if need be), ``False`` never, ``None`` (the default) under a time limit
+    once the machine code is ready (a fixed depth then keeps the generic path's move order, so its choice
+    among equal moves does not depend on when the compile ended).
     """
     if depth is not None and depth < 1:
         raise ValueError("depth must be at least 1")
+    if kernel is not False and (kernel or seconds is not None):
+        from rulesdsl.interpreter.kernel_search import kernel_think
+
+        found = kernel_think(game, state, depth, seconds, on_iteration=on_iteration, catch_interrupt=catch_interrupt,
+                             table_mb=table_mb, shuffle=shuffle, wait=bool(kernel))
+        if found is not None:
+            return found
     moves, outcome = game.status(state)
     if outcome is not None or not moves:
         return None
@@ -312,6 +330,7 @@ def think(
         depth = 3
     limit = depth if depth is not None else MAX_DEPTH
     searcher = Searcher(game, table_mb, exact=seconds is None)
+    searcher.root_player = game.to_move(state)
     started = time.perf_counter()
     if seconds is not None:
         searcher.deadline = started + seconds
@@ -349,10 +368,14 @@ def think(
 
 
 def _adopt_partial(result: Result, partial: list) -> None:
-    """Take an unfinished iteration's best root move so far.
+    """Take an unfinished iteration's best root move so far, and say so in ``result.partial`` (its depth).
 
     Its first root move is the last iteration's choice, so anything it
-    prefers beat that choice one ply deeper.
+    prefers beat that choice one ply deeper. (A selective search narrows only
+    the searching side's own moves, so its scores never exceed a full
+    search's: a deeper narrowed score is a fair comparison.)
     """
     if partial:
+        if partial[0] != result.move or not result.depth:
+            result.partial = result.depth + 1
         result.move, result.score = partial

@@ -71,6 +71,22 @@ def describe_iteration(game: Game, state: State, iteration: Iteration) -> str:
                                                           if iteration.selective else ""))
 
 
+def describe_choice(game: Game, state: State, result: Result) -> str:
+    """The move played and where it comes from: ``plays j10 (depth 2, score +1.00)``, or, when an unfinished
+    iteration's best move replaced the last finished one's, ``plays b19 from the unfinished depth 3 iteration
+    (score -6.00; depth 2 chose j10)``."""
+    move = game.format_move(state, result.move)
+    where = "native kernel" if result.kernel == "native" else ""
+    if result.partial:
+        finished = result.iterations[-1].pv[:1] if result.iterations else ()
+        before = f"; depth {result.depth} chose {game.format_move(state, finished[0])}" if finished else ""
+        text = f"plays {move} from the unfinished depth {result.partial} iteration (score {result.score + 0.0:+.2f}" \
+               f"{before})"
+    else:
+        text = f"plays {move} (depth {result.depth}, score {result.score + 0.0:+.2f})"
+    return text + (f"  [{where}]" if where else "")
+
+
 def principal_moves(game: Game, state: State, moves: tuple[Move, ...]) -> list[str]:
     """A line of moves in notation, each in the position it is played in."""
     out = []

@@ -107,6 +107,17 @@ def compile_evaluation(
 LINEAR = frozenset({"material", "advancement", "centrality", "captures"})  # sums over pieces of a weight per cell
 
 
+def linear_terms(features: tuple[m.Feature, ...], tables: Tables, start_board: Callable[[], str]
+                 ) -> tuple[list[tuple[list[tuple[str, list[float]]], float]], float] | None:
+    """The evaluation as tables, for code that computes it on bitboards: for each player, (symbol, weight per
+    cell) pairs and a constant (the linear features, mine minus the opponent's), and the summed weight of
+    ``mobility``; ``None`` when another feature is used (``threatened``)."""
+    if any(f.name not in LINEAR and f.name != "mobility" for f in features):
+        return None
+    mobility = sum(f.weight for f in features if f.name == "mobility")
+    return _fold([f for f in features if f.name in LINEAR], tables, start_board), mobility
+
+
 def _fold(features: list[m.Feature], tables: Tables, start_board: Callable[[], str]
           ) -> list[tuple[list[tuple[str, list[float]]], float]]:
     """For each player ``p``, the linear features' ``w * (f(board, p) - f(board, opponent))`` as a

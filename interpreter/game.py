@@ -138,6 +138,12 @@ class CompiledFast(Protocol):
     def kernel(self) -> Kernel | None:
         """The compiled kernel, or ``None`` when the rules use something it lacks."""
 
+    def native(self, wait: bool = False):
+        """The kernel in machine code once it is ready, else ``None``."""
+
+    def engine_name(self) -> str:
+        """``native``, ``python`` or ``generic``."""
+
 
 def generic_perft(game: Game, state: State, depth: int) -> int:
     """Number of move sequences of exactly ``depth`` plies from ``state``, through ``status`` and ``apply``."""
@@ -293,6 +299,15 @@ class Game:
         """The game's compiled bitboard functions (:mod:`rulesdsl.interpreter.kernel`), or ``None`` when it has
         none (the solver expands positions with it)."""
         return self._compiled.kernel() if self._compiled is not None else None
+
+    def native_kernel(self, wait: bool = False):
+        """The kernel in machine code (:mod:`rulesdsl.interpreter.native`) once it is ready, else ``None``;
+        ``wait``: compile it (or load it from the cache) now."""
+        return self._compiled.native(wait) if self._compiled is not None else None
+
+    def kernel_engine(self) -> str:
+        """Which engine plays this game's playouts and perft now: ``native``, ``python`` or ``generic``."""
+        return self._compiled.engine_name() if self._compiled is not None else "generic"
 
     @property
     def has_fast_playout(self) -> bool:

@@ -37,7 +37,7 @@ import builtins
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
@@ -92,6 +92,7 @@ class Kernel:
     misere: bool  # the kernel's winners are before ``misere`` swaps them
     opponent: tuple[int, int]  # each player's opponent
     source: str
+    constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
 
 
 @dataclass
@@ -499,7 +500,8 @@ class _Builder:
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
                       self.again is not None, self.repetition, bool(self.active.all(m.Misere)),
-                      (self.other[0], self.other[1]), source)
+                      (self.other[0], self.other[1]), source,
+                      {k: v for k, v in self.constants.items() if k != "beyond"})
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}

@@ -48,15 +48,13 @@ class Node:
 
 
 def playout(game: Game, state: State, rng: random.Random) -> tuple[int | None, int]:
-    """Play random moves to the end: ``(winner or None for a draw, plies played)``."""
-    plies = 0
-    while plies < PLAYOUT_CAP:
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            return outcome.winner, plies
-        state = game.apply(state, moves[rng.randrange(len(moves))])
-        plies += 1
-    return None, plies
+    """Play random moves to the end: ``(winner or None for a draw, plies played)``.
+
+    :meth:`Game.playout` plays them: on the kernel in machine code where the game has one and it is
+    ready, else on the Python kernel or through ``status`` and ``apply``.
+    """
+    end = game.playout(state, rng, PLAYOUT_CAP)
+    return (end.outcome.winner if end.outcome is not None else None), end.plies
 
 
 def credit(winner: int | None, player: int) -> float:
@@ -86,6 +84,7 @@ def mcts(
     if seconds is None and iterations is None:
         seconds = 1.0
     rng = random.Random(seed)
+    game.native_kernel()  # begin making the kernel's machine code (the playouts take it when it is ready)
     started = time.perf_counter()
     deadline = started + seconds if seconds is not None else INFINITY
     done = 0

@@ -9,8 +9,11 @@ its generation order.
 The selective rule: in a position with more than ``CROWDED`` placements (a
 large empty board, as in Gomoku), a search under a clock looks only at
 placements on a line through a piece already on the board, at most two steps
-from it (all of them when the board is empty). It never applies to a search to a fixed depth,
-which stays exact.
+from it (all of them when the board is empty). The engine applies it only to
+the searching side's own moves (the player to move at the root): leaving out
+an opponent's reply could flatter a move, leaving out one's own can only
+undervalue it, so a narrowed score is never above the full search's. It never
+applies to a search to a fixed depth, which stays exact.
 """
 
 from __future__ import annotations

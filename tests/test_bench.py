@@ -8,11 +8,13 @@ from click.testing import CliRunner
 
 from rulesdsl.cli.bench_command import FIELDS, default_cases, load_baseline
 from rulesdsl.cli.main import cli
+from rulesdsl.interpreter import native as native_module
 from rulesdsl.interpreter.bench import perft_nodes
 from rulesdsl.interpreter.load import load_game
 
-ISSUE_FIELDS = ["game", "settings", "perft_depth", "perft_nodes_per_s", "baseline_nodes_per_s", "ratio",
-                "playouts_per_s", "plies_per_playout", "search_depth_1s", "peak_mb"]
+ISSUE_FIELDS = ["game", "settings", "kernel", "perft_depth", "perft_nodes_per_s", "baseline_nodes_per_s", "ratio",
+                "playouts_per_s", "plies_per_playout", "python_playouts_per_s", "openspiel_playouts_per_s",
+                "openspiel_ratio", "search_depth_1s", "search_nodes_per_s", "peak_mb"]
 
 
 def test_the_json_has_exactly_the_promised_fields():
@@ -28,9 +30,28 @@ def test_the_json_has_exactly_the_promised_fields():
         assert row["playouts_per_s"] > 0 and row["plies_per_playout"] > 0
         assert row["search_depth_1s"] >= 1 and row["peak_mb"] > 0
     konane, _, tic_tac_toe = rows
+    native = native_module.enabled() and native_module.numba_available()
+    assert konane["kernel"] == ("native" if native else "python") and tic_tac_toe["kernel"] == "generic"
+    assert (konane["python_playouts_per_s"] is not None) == native and tic_tac_toe["python_playouts_per_s"] is None
+    assert konane["openspiel_playouts_per_s"] is None and konane["openspiel_ratio"] is None
     assert konane["baseline_nodes_per_s"] > 0
     assert abs(konane["ratio"] - konane["perft_nodes_per_s"] / konane["baseline_nodes_per_s"]) < 0.02
     assert tic_tac_toe["baseline_nodes_per_s"] is None and tic_tac_toe["ratio"] is None
+
+
+def test_set_measures_one_case_with_the_options_given_and_openspiel_beside_it():
+    result = CliRunner().invoke(cli, ["bench", "breakthrough", "--set", "rows=5", "--set", "cols=4", "--json",
+                                      "--quick"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["results"]
+    assert row["settings"] == {"rows": "5", "cols": "4"}
+    assert row["openspiel_playouts_per_s"] > 0  # OpenSpiel's breakthrough with rows=5, columns=4
+    assert abs(row["openspiel_ratio"] - row["playouts_per_s"] / row["openspiel_playouts_per_s"]) < 0.02
+
+
+def test_a_bad_set_is_one_line_and_exit_2():
+    result = CliRunner().invoke(cli, ["bench", "breakthrough", "--set", "rows", "--quick"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
 
 
 def test_every_case_names_a_game_and_a_baseline_that_exist():
@@ -39,6 +60,13 @@ def test_every_case_names_a_game_and_a_baseline_that_exist():
         assert case["quick"] <= case["perft"]
         if "baseline" in case:
             assert load_baseline(case["baseline"]) is not None, case
+        if "openspiel" in case:
+            import pyspiel
+
+            game = load_game(case["game"], {k: str(v) for k, v in case["settings"].items()})
+            spiel = case["openspiel"]
+            params = {k: int(game.options[v]) if isinstance(v, str) else v for k, v in spiel.get("params", {}).items()}
+            assert pyspiel.load_game(spiel["game"], params).num_players() == len(game.players)
 
 
 def test_perft_nodes_counts_every_level():

@@ -185,9 +185,10 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 def test_verbose_prints_each_iteration_on_stderr():
     done = run_cli("move", "konane", "--set", "rows=6", "--set", "cols=6", "--depth", "3", "--verbose")
     assert done.returncode == 0, done.stderr
-    lines = done.stderr.splitlines()
+    *lines, played = done.stderr.splitlines()
     assert [line.split()[:2] for line in lines] == [["depth", "1"], ["depth", "2"], ["depth", "3"]]
     assert all(" nodes/s " in line and " pv " in line for line in lines)
+    assert played.startswith("plays ") and "(depth 3, score " in played  # the move played, from depth 3
     assert done.stdout.startswith("(w c3 ")  # a go-again turn: white jumps on
 
 
@@ -229,10 +230,12 @@ def test_a_fixed_depth_looks_at_every_placement_of_a_crowded_board():
 def test_under_a_clock_a_crowded_board_is_searched_near_the_pieces_and_says_so():
     game = game_of("tic-tac-toe", size="15", line="5")
     state = game.initial_state()
-    result = think(game, state, 2, seconds=600)  # the depth ends it, not the clock
-    assert result.depth == 2 and result.selective and result.move in game.legal_moves(state)
     # one stone on the board (h8): every candidate reply is on a line through it, two steps at most
     after = game.apply(state, game.parse_move(state, "h8"))
+    result = think(game, after, 2, seconds=600)  # the depth ends it, not the clock
+    assert result.depth == 2 and result.selective and result.move in game.legal_moves(after)
+    # only the engine's own side is narrowed: the first move of an empty board is not, nor the replies
+    assert not think(game, state, 2, seconds=600).selective
     reply = think(game, after, 1, seconds=600)
     assert reply.selective
     name = game.format_move(after, reply.move)

@@ -32,10 +32,16 @@ ALLOWED_FROM_IMPORTLIB = {"resources", "metadata"}
 # The one audited exception (issue 9): the playout kernel compiles Python source that it writes itself from
 # integers, in this function only, and only what kernel.check_source passed (tested below).
 CHECKED_COMPILE = ("kernel.py", "run_checked")
+# The second (issue 20): the native kernel imports, in this function only, the file it wrote from source that
+# kernel.check_source passed in the same function (tested below).
+CHECKED_IMPORT = ("native.py", "import_checked")
 
 
 def allowed_calls(tree: ast.Module, path: Path) -> set[int]:
-    """The ids of the compile() and exec() calls of the audited exception (compile must take check_source(...))."""
+    """The ids of the compile() and exec() calls of the audited exception (compile must take check_source(...)),
+    or of the exec_module() call of the second (in a function that calls check_source first)."""
+    if path.name == CHECKED_IMPORT[0]:
+        return checked_imports(tree)
     if path.name != CHECKED_COMPILE[0]:
         return set()
     allowed = set()
@@ -47,6 +53,20 @@ def allowed_calls(tree: ast.Module, path: Path) -> set[int]:
                 checked = (node.func.id == "compile" and node.args and isinstance(node.args[0], ast.Call)
                            and _is_name(node.args[0].func, "check_source"))
                 if checked or node.func.id == "exec":
+                    allowed.add(id(node))
+    return allowed
+
+
+def checked_imports(tree: ast.Module) -> set[int]:
+    """The exec_module() calls of ``import_checked`` that come after its ``check_source(source)`` call."""
+    allowed = set()
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef) and function.name == CHECKED_IMPORT[1]:
+            checks = [n.lineno for n in ast.walk(function) if isinstance(n, ast.Call)
+                      and _is_name(n.func, "check_source")]
+            for node in ast.walk(function):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "exec_module" and checks and min(checks) < node.lineno):
                     allowed.add(id(node))
     return allowed
 
@@ -78,7 +98,8 @@ def test_no_source_evaluates_or_imports_by_name(path):
             if isinstance(func, ast.Name) and func.id in FORBIDDEN_CALLS and id(node) not in allowed:
                 problems.append(f"{where}: calls {func.id}()")
             json_text = isinstance(func, ast.Attribute) and func.attr == "loads" and _is_name(func.value, "json")
-            if isinstance(func, ast.Attribute) and func.attr in FORBIDDEN_ATTRIBUTES and not json_text:
+            if (isinstance(func, ast.Attribute) and func.attr in FORBIDDEN_ATTRIBUTES and not json_text
+                    and id(node) not in allowed):
                 problems.append(f"{where}: calls .{func.attr}()")
             if (isinstance(func, ast.Attribute) and func.attr in ("load", "compose")
                     and _is_name(func.value, "yaml")
@@ -106,6 +127,22 @@ def test_no_source_evaluates_or_imports_by_name(path):
 
 def _is_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
+
+
+def test_the_native_kernel_imports_in_one_place_only():
+    native = ROOT / "interpreter" / "native.py"
+    tree = tree_of(native)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr in FORBIDDEN_ATTRIBUTES]
+    assert len(calls) == 1 and {id(n) for n in calls} == checked_imports(tree)
+
+
+def test_the_native_kernel_refuses_to_import_unchecked_source():
+    from rulesdsl.interpreter.kernel import KernelSourceError
+    from rulesdsl.interpreter.native import import_checked
+
+    with pytest.raises(KernelSourceError):
+        import_checked("def playout(v0):\n    import os\n")
 
 
 def test_the_kernel_compiles_in_one_place_only():

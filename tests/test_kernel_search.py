@@ -1,0 +1,94 @@
+"""The alpha-beta engine on the native kernel gives the reference search's values at a fixed depth.
+
+On random positions of games with a kernel: ``think(..., kernel=True)`` at
+depths 1 to 3 returns the value that plain minimax
+(:func:`rulesdsl.interpreter.search.minimax`) gives, its move is worth that
+value, and the static evaluation computed on bitboards is the game's own. Where
+numba is missing the same call falls back to the generic engine.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from rulesdsl.interpreter import native as native_module
+from rulesdsl.interpreter.engine import think
+from rulesdsl.interpreter.kernel_search import kernel_view
+from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.search import EVAL_LIMIT, alphabeta, minimax, static_score
+
+CASES = [("breakthrough", {"rows": "5", "cols": "4"}), ("konane", {"rows": "6", "cols": "6"}),
+         ("konane-misere", {"rows": "4", "cols": "5"}), ("fox-and-geese", {}), ("abalone-hex", {}),
+         ("abalone", {"rows": "5", "cols": "5", "freeze": "off"})]
+IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
+NATIVE = native_module.enabled() and native_module.numba_available()
+needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
+
+
+def positions(game, seed: int, plies: int = 40, every: int = 4):
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for ply in range(plies):
+        moves, outcome = game.status(state)
+        if outcome is not None:
+            return
+        if ply % every == 0:
+            yield state
+        state = game.apply(state, rng.choice(moves))
+
+
+@needs_native
+@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
+def test_the_static_evaluation_on_bitboards_is_the_games(name, settings):
+    game = load_game(name, settings)
+    view = kernel_view(game, wait=True)
+    assert view is not None
+    for state in positions(game, seed=3, every=1):
+        row = view.row(state)
+        got = float(view.module.scorerow(row, view.weights, view.consts, view.mobility, EVAL_LIMIT))
+        assert got == pytest.approx(static_score(game, state, state.turn), abs=1e-9), game.format_position(state)
+
+
+@needs_native
+@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
+def test_a_fixed_depth_on_the_kernel_gives_the_minimax_value(name, settings):
+    game = load_game(name, settings)
+    for state in positions(game, seed=len(name)):
+        for depth in (1, 2, 3):
+            result = think(game, state, depth=depth, kernel=True)
+            assert result.kernel == "native"
+            reference = minimax(game, state, depth) if depth < 3 else alphabeta(game, state, depth)
+            assert result.score == pytest.approx(reference, abs=1e-9), (depth, game.format_position(state))
+            child = game.apply(state, result.move)
+            value = alphabeta(game, child, depth - 1, ply=1)
+            if game.to_move(child) != game.to_move(state):
+                value = -value
+            assert value == pytest.approx(result.score, abs=1e-9), (depth, game.format_position(state))
+
+
+@needs_native
+def test_under_a_clock_the_kernel_search_plays_a_legal_move_and_says_so():
+    game = load_game("breakthrough", {})
+    kernel_view(game, wait=True)
+    result = think(game, game.initial_state(), seconds=0.3)
+    assert result.kernel == "native" and result.depth >= 1
+    assert result.move in game.legal_moves(game.initial_state())
+    assert result.iterations[-1].pv[0] == result.move
+
+
+def test_without_numba_kernel_true_searches_the_generic_way(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)
+    game = load_game("konane", {"rows": "4", "cols": "4"})
+    state = game.initial_state()
+    result = think(game, state, depth=3, kernel=True)
+    assert result.kernel == "generic"
+    assert result.score == pytest.approx(minimax(game, state, 3), abs=1e-9)
+
+
+def test_a_game_without_a_kernel_searches_the_generic_way():
+    game = load_game("tic-tac-toe", {})
+    result = think(game, game.initial_state(), depth=2, kernel=True)
+    assert result.kernel == "generic"

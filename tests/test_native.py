@@ -1,0 +1,181 @@
+"""The kernel in machine code (numba) plays exactly what the Python kernel and the generic path play.
+
+On random positions of every bundled game that has a kernel: the native
+``expand`` reaches the same positions as the legal moves (as many times each)
+and gives the same outcome on finished positions; native perft to depth 3
+counts what the Python kernel and the generic path count; a seeded playout,
+one ply at a time and whole, ends in the same position with the same outcome
+in both kernels. Where numba cannot be imported, or ``RULESDSL_NATIVE=0``,
+everything runs on the Python kernel (these tests then check that instead).
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import sys
+from collections import Counter
+
+import pytest
+
+from rulesdsl.interpreter import native as native_module
+from rulesdsl.interpreter.game import generic_perft
+from rulesdsl.interpreter.kernel import check_source
+from rulesdsl.interpreter.load import load_game
+
+# Every bundled game with a kernel, and two other sizes (sources differ with the options).
+CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthrough", {}), ("fox-and-geese", {}),
+         ("konane", {}), ("konane-misere", {}), ("konane-same-stone", {}), ("breakthrough", {"rows": "5", "cols": "4"}),
+         ("konane", {"rows": "6", "cols": "6"})]
+IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
+NATIVE = native_module.enabled() and native_module.numba_available()
+needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
+
+
+def positions(game, games: int, seed: int, cap: int = 60):
+    """The positions of a few random games played through status and apply (each game's end included)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.initial_state()
+        for _ in range(cap):
+            yield state
+            moves, outcome = game.status(state)
+            if outcome is not None:
+                break
+            state = game.apply(state, rng.choice(moves))
+
+
+def both(name: str, settings: dict):
+    """The game and its native kernel (compiled or loaded from the cache now)."""
+    game = load_game(name, settings)
+    native = game._compiled.native(wait=True)
+    assert native is not None, "numba imports, so every game with a one-word kernel gets machine code"
+    return game, native
+
+
+class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(game):``
+    """A context where the game's machine code is not used (the Python kernel answers)."""
+
+    def __init__(self, game):
+        self.compiled = game._compiled
+
+    def __enter__(self):
+        self.compiled.use_native = False
+
+    def __exit__(self, *exc):
+        self.compiled.use_native = True
+
+
+@needs_native
+@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
+def test_native_moves_and_outcomes_are_the_generic_ones(name, settings):
+    game, native = both(name, settings)
+    compiled = game._compiled
+    for state in positions(game, games=3, seed=len(name) + 5):
+        moves, outcome = game.status(state)
+        got_outcome, children = compiled.children(state, native)
+        assert got_outcome == outcome, game.format_position(state)
+        assert Counter(children) == Counter(game.apply(state, move) for move in moves), game.format_position(state)
+
+
+@needs_native
+@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
+def test_native_perft_to_depth_3_is_the_python_kernels_and_the_generic_paths(name, settings):
+    game, _ = both(name, settings)
+    for number, state in enumerate(positions(game, games=2, seed=len(name) + 6)):
+        if number % 9 == 0:
+            for depth in (1, 2, 3):
+                native_count = game.perft(state, depth)
+                with python_kernel(game):
+                    python_count = game.perft(state, depth)
+                assert native_count == python_count == generic_perft(game, state, depth), game.format_position(state)
+
+
+@needs_native
+@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
+def test_every_ply_of_a_seeded_playout_is_the_same_in_both_kernels(name, settings):
+    game, _ = both(name, settings)
+    for seed in range(3):
+        state, rng_native, rng_python = game.initial_state(), random.Random(seed), random.Random(seed)
+        for _ in range(200):  # one ply at a time: each is a legal move, the same one in both kernels
+            step = game.playout(state, rng_native, 1)
+            with python_kernel(game):
+                assert game.playout(state, rng_python, 1) == step
+            moves, outcome = game.status(state)
+            assert step.outcome == outcome if step.plies == 0 else step.state in {game.apply(state, m) for m in moves}
+            if step.plies == 0:
+                break
+            state = step.state
+        whole = game.playout(game.initial_state(), random.Random(seed))
+        with python_kernel(game):
+            assert game.playout(game.initial_state(), random.Random(seed)) == whole
+        if whole.outcome is not None:
+            assert whole.outcome == game.status(whole.state)[1]
+
+
+@needs_native
+def test_the_native_source_passes_the_allow_list_and_is_all_the_cached_file_holds():
+    game = load_game("breakthrough", {})
+    source = native_module.native_source(game.kernel())
+    check_source(source)
+    path = native_module.module_file(source)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(native_module.HEADER)
+    body = text[len(native_module.HEADER):]
+    assert body.replace("@jit\n", "") == source + "\n"  # the checked source, and a decorator per function
+    assert body.count("@jit\n") == source.count("\ndef ") + 1 == len(ast.parse(source).body) - len(
+        game.kernel().constants)
+
+
+def test_a_board_over_64_cells_keeps_the_python_kernel():
+    game = load_game("breakthrough", {"rows": "9", "cols": "8"})  # 72 cells: one word is not enough
+    assert game.has_fast_playout
+    assert native_module.native_source(game.kernel()) is None
+    assert game._compiled.native(wait=True) is None
+    assert game._compiled.engine_name() == "python"
+    state = game.initial_state()
+    assert game.perft(state, 2) == generic_perft(game, state, 2)
+
+
+def test_without_numba_every_game_plays_on_the_python_kernel(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba now raises ImportError
+    assert not native_module.numba_available()
+    game = load_game("konane", {"rows": "4", "cols": "4"})
+    assert native_module.load_native(game.kernel()) is None
+    assert game._compiled.native(wait=True) is None
+    assert game._compiled.engine_name() == "python"
+    state = game.initial_state()
+    assert game.perft(state, 3) == generic_perft(game, state, 3)
+    end = game.playout(state, random.Random(2))
+    assert end.outcome == game.status(end.state)[1]
+
+
+def test_rulesdsl_native_0_switches_machine_code_off(monkeypatch):
+    monkeypatch.setenv(native_module.ENV, "0")
+    game = load_game("breakthrough", {"rows": "5", "cols": "4"})
+    assert game._compiled.native(wait=True) is None
+    assert game._compiled.engine_name() == "python"
+    assert game.perft(game.initial_state(), 2) == generic_perft(game, game.initial_state(), 2)
+
+
+@needs_native
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the cache folder is set with XDG_CACHE_HOME")
+def test_a_first_move_does_not_wait_for_the_compile_and_a_second_start_runs_on_the_cached_code(tmp_path):
+    import os
+    import subprocess
+    import time
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}  # an empty cache folder
+    command = [sys.executable, "-m", "rulesdsl.cli.main", "move", "konane", "--set", "rows=4", "--set", "cols=5",
+               "--time", "0.2", "--verbose"]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert first.returncode == 0, first.stderr
+    assert "[native kernel]" not in first.stderr  # the Python kernel played while a child compiled
+    folder = tmp_path / "rulesdsl" / "native"
+    deadline = time.monotonic() + 600
+    while not list(folder.glob("*.ready")) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert list(folder.glob("*.ready")), "the child process finished the compile after the command ended"
+    second = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert second.returncode == 0, second.stderr
+    assert "[native kernel]" in second.stderr.splitlines()[-1]
