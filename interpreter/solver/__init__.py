@@ -96,7 +96,7 @@ def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: boo
                 tiers = solve_tiers(game, codec, root, Path(scratch), workers or default_workers(), limit, progress)
                 positions = sum(tier.size for tier in tiers)
                 if store:
-                    store.save(table, game, root, _tier_rows(tiers), progress, positions)
+                    store.save(table, game, root, _tier_rows(codec, tiers), progress, positions, codec.wide)
                 children = [codec.encode(game.apply(state, m)) for m in game.legal_moves(state)] if with_moves else []
                 solved = _lookup(TierMap(game, codec), tiers, [root, *children])
             known = solved[root]
@@ -124,20 +124,20 @@ def solve_all(game: Game, state: State, workers: int = 1) -> tuple[np.ndarray, n
     codec = PositionCodec(game)
     with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as scratch:
         tiers = solve_tiers(game, codec, codec.encode(state), Path(scratch), workers)
-        keys, value, remoteness = (np.concatenate(part) for part in zip(*_tier_rows(tiers)))
+        keys, value, remoteness = (np.concatenate(part) for part in zip(*_tier_rows(codec, tiers)))
     at = np.argsort(keys)
     return keys[at], value[at], remoteness[at]
 
 
-def _tier_rows(tiers: list[Tier]) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """(keys, value, remoteness) of each tier, one tier in memory at a time."""
+def _tier_rows(codec: PositionCodec, tiers: list[Tier]) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(keys as numbers, value, remoteness) of each tier, one tier in memory at a time."""
     for tier in tiers:
-        yield tier.load("keys"), tier.load("value"), tier.load("remoteness")
+        yield codec.ints(tier.load("keys")), tier.load("value"), tier.load("remoteness")
 
 
 def _lookup(tiermap: TierMap, tiers: list[Tier], keys: list[int]) -> dict[int, tuple[int, int | None]]:
     """(value, remoteness) of some solved positions, read from their tiers' files."""
-    wanted = np.array(sorted(set(keys)), dtype=np.int64)
+    wanted = tiermap.codec.keys(sorted(set(keys)))
     where = tiermap.of(wanted)
     found: dict[int, tuple[int, int | None]] = {}
     for tier in tiers:
@@ -146,7 +146,7 @@ def _lookup(tiermap: TierMap, tiers: list[Tier], keys: list[int]) -> dict[int, t
             continue
         at = np.searchsorted(tier.load("keys"), pick)
         value, remoteness = tier.load("value")[at], tier.load("remoteness")[at]
-        for key, v, r in zip(pick.tolist(), value.tolist(), remoteness.tolist()):
+        for key, v, r in zip(tiermap.codec.ints(pick).tolist(), value.tolist(), remoteness.tolist()):
             found[key] = (v, None if v == DRAW else r)
     return found
 

@@ -2,7 +2,8 @@
 
 One table per game and option set (named from a digest of the rule text, the
 options and the key layout), one row per position: its key and its value and
-remoteness packed in one integer. A table of roots records each solved start
+remoteness packed in one integer. A key is an INTEGER, or a 16-byte big-endian
+BLOB in the table of a board that needs wide keys (:mod:`.encoding`). A table of roots records each solved start
 with its count of reachable positions. Everything a solve adds is written in
 one transaction, so an interrupted solve leaves the database as it was.
 """
@@ -34,7 +35,7 @@ def default_path() -> Path:
 def table_name(game: Game, codec: PositionCodec) -> str:
     """A table name that changes whenever the rules, the options or the key layout change."""
     texts = sorted(getattr(game.resolved, "texts", {}).values()) or [game.source]
-    layout = [codec.symbols, codec.cells, codec.players]
+    layout = [codec.symbols, codec.cells, codec.players] + (["wide"] if codec.wide else [])
     blob = json.dumps([texts, sorted((k, str(v)) for k, v in game.options.items()), layout])
     return "positions_" + hashlib.sha256(blob.encode()).hexdigest()[:20]
 
@@ -58,6 +59,7 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(self.path))
+            self._wide: dict[str, bool] = {}
             self.db.execute("CREATE TABLE IF NOT EXISTS roots (tbl TEXT, key INTEGER, title TEXT, options TEXT,"
                             " positions INTEGER, PRIMARY KEY (tbl, key))")
             self.db.commit()
@@ -72,11 +74,19 @@ class Store:
         row = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
         return row is not None
 
+    def _key(self, table: str, key: int) -> int | bytes:
+        """A key as the table holds it: an integer, or 16 bytes in a table of wide keys."""
+        wide = self._wide.get(table)
+        if wide is None:
+            columns = self.db.execute(f"PRAGMA table_info({table})").fetchall()
+            wide = self._wide[table] = any(c[1] == "key" and c[2] == "BLOB" for c in columns)
+        return key.to_bytes(16, "big") if wide else key
+
     def lookup(self, table: str, key: int) -> tuple[int, int | None] | None:
         """(value, remoteness) of a stored position, or ``None``."""
         if not self._has_table(table):
             return None
-        row = self.db.execute(f"SELECT vr FROM {table} WHERE key=?", (key,)).fetchone()
+        row = self.db.execute(f"SELECT vr FROM {table} WHERE key=?", (self._key(table, key),)).fetchone()
         return None if row is None else unpack(row[0])
 
     def lookup_many(self, table: str, keys: Iterable[int]) -> dict[int, tuple[int, int | None]]:
@@ -90,33 +100,46 @@ class Store:
 
     def root_positions(self, table: str, key: int) -> int | None:
         """How many positions the solve from ``key`` reached, if that solve is stored."""
-        row = self.db.execute("SELECT positions FROM roots WHERE tbl=? AND key=?", (table, key)).fetchone()
+        if not self._has_table(table):
+            return None
+        row = self.db.execute("SELECT positions FROM roots WHERE tbl=? AND key=?",
+                              (table, self._key(table, key))).fetchone()
         return None if row is None else row[0]
 
     def save(self, table: str, game: Game, root: int, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
-             progress: Progress | None = None, total: int = 0) -> None:
-        """Store a whole solve, given as (keys, value, remoteness) parts, in one transaction.
+             progress: Progress | None = None, total: int = 0, wide: bool = False) -> None:
+        """Store a whole solve, given as (keys as numbers, value, remoteness) parts, in one transaction.
 
         All of it is written, or nothing when interrupted.
         """
         try:
-            self._write(table, game, root, parts, progress, total)
+            with self.db:  # commits at the end, rolls back on any exception (Ctrl-C included)
+                self.db.execute("BEGIN")  # so that creating the table is part of the transaction too
+                written = self._rows(table, parts, progress, total, wide)
+                self._root(table, game, root, written)
         except sqlite3.Error as error:
             raise SolveError(f"{self.path}: could not store the solution: {error}") from None
 
-    def _write(self, table: str, game: Game, root: int, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
-               progress: Progress | None, total: int) -> None:
+    def _rows(self, table: str, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
+              progress: Progress | None, total: int, wide: bool) -> int:
+        """Insert rows (inside the caller's transaction); how many were given."""
+        column = "key BLOB PRIMARY KEY, vr INTEGER NOT NULL) WITHOUT ROWID" if wide else \
+            "key INTEGER PRIMARY KEY, vr INTEGER NOT NULL)"
+        self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({column}")
         written = 0
-        with self.db:  # commits at the end, rolls back on any exception (Ctrl-C included)
-            self.db.execute("BEGIN")  # so that creating the table is part of the transaction too
-            self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key INTEGER PRIMARY KEY, vr INTEGER NOT NULL)")
-            for keys, value, remoteness in parts:
-                for start in range(0, len(keys), BATCH):
-                    packed = remoteness[start:start + BATCH].astype(np.int64) * 4 + value[start:start + BATCH]
-                    rows = zip(keys[start:start + BATCH].tolist(), packed.tolist())
-                    self.db.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?, ?)", rows)
-                    written += len(packed)
-                    if progress:
-                        progress("store", max(total, written), written)
-            self.db.execute("INSERT OR REPLACE INTO roots VALUES (?, ?, ?, ?, ?)",
-                            (table, root, game.title, json.dumps(game.options, default=str), written))
+        for keys, value, remoteness in parts:
+            for start in range(0, len(keys), BATCH):
+                packed = remoteness[start:start + BATCH].astype(np.int64) * 4 + value[start:start + BATCH]
+                numbers = keys[start:start + BATCH].tolist()
+                if wide:
+                    numbers = [k.to_bytes(16, "big") for k in numbers]
+                self.db.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?, ?)", zip(numbers, packed.tolist()))
+                written += len(packed)
+                if progress:
+                    progress("store", max(total, written), written)
+        return written
+
+    def _root(self, table: str, game: Game, root: int, positions: int) -> None:
+        self.db.execute("INSERT OR REPLACE INTO roots VALUES (?, ?, ?, ?, ?)",
+                        (table, self._key(table, root), game.title, json.dumps(game.options, default=str),
+                         positions))
