@@ -12,9 +12,11 @@ integer keys (:mod:`.encoding`).
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -72,28 +74,48 @@ class Solution:
     positions: int | None
     stored: bool
     moves: tuple[MoveValue, ...] = ()
+    cluster: Any = None  # what a cluster solve measured (cluster_solve.ClusterStats), else None
 
 
 def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: bool = True, workers: int | None = None,
-          limit: int | None = None, with_moves: bool = False, progress: Progress | None = None) -> Solution:
+          limit: int | None = None, with_moves: bool = False, progress: Progress | None = None,
+          client: Any = None, scratch: Path | str | None = None, status: Callable[[str], None] | None = None
+          ) -> Solution:
     """Solve ``state`` exactly (or read it from the database).
 
     ``db`` is the SQLite file (default: the user's cache folder); ``use_db=False``
     keeps everything in memory. ``limit`` refuses games with more reachable
     positions (raising :class:`SolveError`). ``with_moves`` adds every move's value.
+    ``client`` (a ``distributed.Client``) solves on that Dask cluster instead, with its
+    work files under ``scratch`` (:mod:`.cluster_solve`); ``status`` hears of its workers.
     """
     check_solvable(game, state)
     codec = PositionCodec(game)
-    store = Store(db if db is not None else default_path()) if use_db else None
-    try:
+    with ExitStack() as stack:
+        store = Store(db if db is not None else default_path()) if use_db else None
+        if store is None and client is not None:  # the cluster solver stores tier by tier: a throw-away database
+            store = Store(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rulesdsl-db-"))) / "db")
+        if store is not None:
+            stack.callback(store.close)
         table = table_name(game, codec)
         root = codec.encode(state)
         known = store.lookup(table, root) if store else None
         positions = store.root_positions(table, root) if store and known else None
         solved: dict[int, tuple[int, int | None]] = {}
-        if known is None:
-            with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as scratch:
-                tiers = solve_tiers(game, codec, root, Path(scratch), workers or default_workers(), limit, progress)
+        fresh = known is None
+        cluster = None
+        if known is None and client is not None and store is not None:
+            from rulesdsl.interpreter.solver.cluster_solve import ClusterSolve
+
+            cluster = ClusterSolve(game, codec, table, store, client, Path(scratch) if scratch else None,
+                                   progress, status, limit).run(state)
+            positions = cluster.positions
+            known = store.lookup(table, root)
+            if known is None:  # cannot happen: the root's tier is stored with the others
+                raise SolveError("the cluster solve did not store its start")
+        elif known is None:
+            with tempfile.TemporaryDirectory(prefix="rulesdsl-solve-") as work:
+                tiers = solve_tiers(game, codec, root, Path(work), workers or default_workers(), limit, progress)
                 positions = sum(tier.size for tier in tiers)
                 if store:
                     store.save(table, game, root, _tier_rows(codec, tiers), progress, positions, codec.wide)
@@ -101,10 +123,7 @@ def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: boo
                 solved = _lookup(TierMap(game, codec), tiers, [root, *children])
             known = solved[root]
         moves = _move_values(game, state, codec, table, store, solved) if with_moves else ()
-        return Solution(VALUE_NAMES[known[0]], known[1], positions, not solved, moves)
-    finally:
-        if store:
-            store.close()
+        return Solution(VALUE_NAMES[known[0]], known[1], positions, not fresh, moves, cluster)
 
 
 def solve_tiers(game: Game, codec: PositionCodec, root: int, scratch: Path, workers: int = 1,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +62,9 @@ class Store:
             self._wide: dict[str, bool] = {}
             self.db.execute("CREATE TABLE IF NOT EXISTS roots (tbl TEXT, key INTEGER, title TEXT, options TEXT,"
                             " positions INTEGER, PRIMARY KEY (tbl, key))")
+            # tiers a cluster solve has stored so far, per start (removed when the start is finished)
+            self.db.execute("CREATE TABLE IF NOT EXISTS tiers_done (tbl TEXT, root, tier INTEGER, size INTEGER,"
+                            " remoteness INTEGER, PRIMARY KEY (tbl, root, tier))")
             self.db.commit()
         except (OSError, sqlite3.Error) as error:
             raise SolveError(f"{self.path}: cannot use it as the solution database: {error}") from None
@@ -143,3 +146,43 @@ class Store:
         self.db.execute("INSERT OR REPLACE INTO roots VALUES (?, ?, ?, ?, ?)",
                         (table, self._key(table, root), game.title, json.dumps(game.options, default=str),
                          positions))
+
+    def save_tier(self, table: str, root: int, tier: int, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                  remoteness: int, wide: bool = False) -> None:
+        """Store one solved tier of the solve from ``root`` in its own transaction (a cluster solve's step)."""
+        try:
+            with self.db:
+                self.db.execute("BEGIN")
+                written = self._rows(table, parts, None, 0, wide)
+                self.db.execute("INSERT OR REPLACE INTO tiers_done VALUES (?, ?, ?, ?, ?)",
+                                (table, self._key(table, root), tier, written, remoteness))
+        except sqlite3.Error as error:
+            raise SolveError(f"{self.path}: could not store the solution: {error}") from None
+
+    def done_tiers(self, table: str, root: int) -> dict[int, tuple[int, int]]:
+        """The tiers stored so far by an unfinished solve from ``root``: {tier: (size, largest remoteness)}."""
+        if not self._has_table(table):
+            return {}
+        rows = self.db.execute("SELECT tier, size, remoteness FROM tiers_done WHERE tbl=? AND root=?",
+                               (table, self._key(table, root))).fetchall()
+        return {tier: (size, rem) for tier, size, rem in rows}
+
+    def finish(self, table: str, game: Game, root: int, positions: int) -> None:
+        """Record the finished solve from ``root`` (its tiers were stored one by one)."""
+        try:
+            with self.db:
+                self.db.execute("BEGIN")
+                self._root(table, game, root, positions)
+                self.db.execute("DELETE FROM tiers_done WHERE tbl=? AND root=?", (table, self._key(table, root)))
+        except sqlite3.Error as error:
+            raise SolveError(f"{self.path}: could not store the solution: {error}") from None
+
+    def rows(self, table: str) -> Iterator[tuple[list[int], np.ndarray]]:
+        """Every stored position of ``table``, a batch at a time: (keys, packed value and remoteness)."""
+        cursor = self.db.execute(f"SELECT key, vr FROM {table}")
+        while True:
+            batch = cursor.fetchmany(BATCH)
+            if not batch:
+                return
+            keys = [k if isinstance(k, int) else int.from_bytes(k, "big") for k, _ in batch]
+            yield keys, np.array([vr for _, vr in batch], dtype=np.int64)
