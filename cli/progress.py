@@ -39,6 +39,11 @@ class ProgressLine:
         self.phase = ""
         self.phase_start = self.start
         self.width = 0
+        self.detail = ""
+
+    def note(self, text: str) -> None:
+        """Extra text shown at the end of the line from now on (a cluster's workers and their memory)."""
+        self.detail = text
 
     def __call__(self, phase: str, total: int, done: int) -> None:
         now = time.monotonic()
@@ -52,6 +57,8 @@ class ProgressLine:
         counts = (f"{done:,} of {total:,} {self.noun}" if self.noun == "games"
                   else f"{total:,} {self.noun} found, {done:,} done")
         text = f"{phase}: {counts}, {rate}, {memory_mb():,.0f} MB, {now - self.start:,.0f} s"
+        if self.detail:
+            text += f"; {self.detail}"
         if self.tty:
             self.stream.write("\r" + text.ljust(self.width))
             self.width = len(text)

@@ -20,25 +20,33 @@ from rulesdsl.cli.progress import ProgressLine, memory_mb
               help="The solution database (default: solutions.sqlite in the user's cache folder).")
 @click.option("--workers", "-j", type=click.IntRange(1, 256), help="Worker processes (default: all cores).")
 @click.option("--stats", is_flag=True, help="Also print time, peak memory and database size on stderr.")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Solve on a Dask cluster: a scheduler's address (tcp://host:8786) or local:N for N local workers.")
+@click.option("--scratch", metavar="PATH",
+              help="With --cluster: the work folder, readable by every worker (default: the system's temporary folder).")
 @reports_errors
-def solve_command(file, settings, position, history, with_moves, as_json, db, workers, stats) -> None:
+def solve_command(file, settings, position, history, with_moves, as_json, db, workers, stats, cluster,
+                  scratch) -> None:
     """Solve a position exactly: win, lose or draw for the player to move, and in how many plies."""
-    from rulesdsl.interpreter.solver import best_first, solve  # numpy loads only when solving
+    from rulesdsl.interpreter.solver import best_first  # numpy loads only when solving
     from rulesdsl.interpreter.solver.store import default_path
 
+    if scratch and not cluster:
+        raise click.UsageError("--scratch goes with --cluster")
     game, state = prepare(file, settings, position, history)
-    bar = ProgressLine()
     started = time.monotonic()
-    try:
-        result = solve(game, state, db=db, workers=workers, with_moves=with_moves, progress=bar)
-    finally:
-        bar.close()
+    result = _solve(game, state, db, workers, with_moves, cluster, scratch)
     mover = state.turn
     if stats:
         path = db or str(default_path())
         size = _size(path)
         click.echo(f"solved in {time.monotonic() - started:.1f} s, {memory_mb():,.0f} MB resident, "
                    f"database {size / 1e6:,.1f} MB ({path})", err=True)
+        if result.cluster is not None:
+            for worker, peak in sorted(result.cluster.peak.items()):
+                idle = result.cluster.idle.get(worker, 0.0)
+                click.echo(f"worker {worker}: peak {peak:,.0f} MB, {peak - idle:,.0f} MB above its idle "
+                           f"{idle:,.0f} MB", err=True)
     if as_json:
         out: dict[str, object] = {"value": result.value, "remoteness": result.remoteness,
                                   "positions": result.positions}
@@ -58,6 +66,26 @@ def solve_command(file, settings, position, history, with_moves, as_json, db, wo
         said = value if plies is None else f"{value} in {plies}"
         click.echo(f"{game.format_move(state, entry.move)}\t{said}\t"
                    f"{game.format_position(entry.state)}")
+
+
+def _solve(game, state, db, workers, with_moves, cluster, scratch):
+    """The solution, embedded or on the cluster ``cluster`` (its dashboard's address printed on stderr)."""
+    from rulesdsl.interpreter.solver import solve
+
+    bar = ProgressLine()
+    try:
+        if not cluster:
+            return solve(game, state, db=db, workers=workers, with_moves=with_moves, progress=bar)
+        from rulesdsl.interpreter.cluster import dashboard, open_client
+
+        with open_client(cluster) as client:
+            link = dashboard(client)
+            if link:
+                click.echo(f"Dask dashboard: {link}", err=True)
+            return solve(game, state, db=db, with_moves=with_moves, progress=bar, client=client, scratch=scratch,
+                         status=bar.note)
+    finally:
+        bar.close()
 
 
 def _size(path: str) -> int:

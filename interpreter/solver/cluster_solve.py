@@ -23,6 +23,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -165,42 +166,60 @@ class ClusterSolve:
     # -- exploring ---------------------------------------------------------------------------------------
 
     def explore(self, root: int, done: dict[int, tuple[int, int]]) -> None:
-        """Explore every tier not already solved, most pieces first."""
+        """Explore every tier not already solved, most pieces first; tiers with as many pieces in all never
+        reach one another, so the small ones among them are explored side by side, one task each."""
         first = self.codec.keys([root])
         number = int(self.tiers.of(first)[0])
         self.job.tier(number).mkdir()
         save(self.job.tier(number) / f"in.root.0.0.0.{int(owners(first, self.job.parts)[0])}.npy", first)
-        waiting = {number: 1}
-        found = expanded = 0
-        while waiting:
-            number = max(waiting, key=self.tiers.total)
-            incoming = waiting.pop(number)
-            if number in done:
-                continue
-            self.runner.doing = (self.tiers.label(number), "exploring", incoming // self.job.parts)
-            sizes = self._small_or_spread(incoming, tasks.seed_tier, number)
-            found += sum(sizes)
-            segments: list[tasks.Segment] = []
-            reaches: dict[int, int] = {}
-            layer = 0
-            while sum(sizes):
-                self.runner.doing = (self.tiers.label(number), "exploring", max(sizes) * 8)
-                expansions, sizes, new = self._small_or_spread(sum(sizes), tasks.explore_layer, number, layer, sizes)
-                for positions, _, reached in expansions:
-                    expanded += positions
-                    for other, count in reached.items():
-                        reaches[other] = reaches.get(other, 0) + count
-                segments += new
-                layer += 1
-                found += sum(sizes)
-                if self.limit is not None and found > self.limit:
-                    raise SolveError(f"more than {self.limit:,} positions are reachable")
-                self._show("explore", found, expanded)
-            self.runner.doing = (self.tiers.label(number), "sorting", sum(s[4] - s[3] for s in segments))
-            self.sizes[number] = self._small_or_spread(expanded, tasks.finalize_tier, number, layer, segments)
-            self.plans[number] = tasks.TierPlan(number, segments, sorted(reaches), {})
-            for other, count in reaches.items():
-                waiting[other] = waiting.get(other, 0) + count
+        self.waiting = {number: 1}
+        self.found = self.expanded = 0
+        while self.waiting:
+            top = max(map(self.tiers.total, self.waiting))
+            group = [n for n in sorted(self.waiting) if self.tiers.total(n) == top and n not in done]
+            incoming = {n: self.waiting.pop(n) for n in [n for n in self.waiting if self.tiers.total(n) == top]}
+            small = [n for n in group if incoming[n] < SMALL]
+            self.runner.doing = ("/".join(map(self.tiers.label, small)), "exploring", SMALL)
+            results = self.runner.map(tasks.explore_here, [(self.job, n, None, 0, SMALL) for n in small])
+            for number, result in zip(small, results):
+                self._explore_rest(number, [], {}, result)
+            for number in group:
+                if number not in small:
+                    self.runner.doing = (self.tiers.label(number), "exploring", incoming[number] // self.job.parts)
+                    sizes = tasks.seed_tier(self.job, number, self.runner)
+                    self.found += sum(sizes)
+                    self._explore_rest(number, [], {}, ([], sizes, [], 0, None))
+
+    def _explore_rest(self, number: int, segments: list[tasks.Segment], reaches: dict[int, int],
+                      result: tuple) -> None:
+        """Go on exploring a tier from where ``result`` (of :func:`.cluster_tasks.explore_here`) left it."""
+        label = self.tiers.label(number)
+        while True:
+            expansions, sizes, new, layer, part_sizes = result
+            for positions, _, reached in expansions:
+                self.expanded += positions
+                for other, count in reached.items():
+                    reaches[other] = reaches.get(other, 0) + count
+            segments += new
+            self.found += sum(s[4] - s[3] for s in new) if new else 0
+            if self.limit is not None and self.found > self.limit:
+                raise SolveError(f"more than {self.limit:,} positions are reachable")
+            self._show("explore", self.found, self.expanded)
+            if part_sizes is not None or not sum(sizes):
+                break
+            self.runner.doing = (label, "exploring", max(sizes) * 8)
+            if sum(sizes) < SMALL:
+                result = self.runner.one(tasks.explore_here, self.job, number, sizes, layer, SMALL)
+            else:
+                result = (*tasks.explore_layer(self.job, number, layer, sizes, self.runner), layer + 1, None)
+        if part_sizes is None:
+            self.runner.doing = (label, "sorting", sum(s[4] - s[3] for s in segments) // self.job.parts)
+            part_sizes = self._small_or_spread(sum(s[4] - s[3] for s in segments), tasks.finalize_tier, number,
+                                               layer, segments)
+        self.sizes[number] = part_sizes
+        self.plans[number] = tasks.TierPlan(number, segments, sorted(reaches), {})
+        for other, count in reaches.items():
+            self.waiting[other] = self.waiting.get(other, 0) + count
 
     def _small_or_spread(self, positions: int, step: Callable[..., Any], *args: Any) -> Any:
         """Run ``step`` as one task when ``positions`` is small, else spread its calls over the cluster."""
@@ -218,25 +237,33 @@ class ClusterSolve:
             self._restore(needed)
         total = sum(sum(s) for s in self.sizes.values())
         decided = 0
-        for number in sorted(self.plans, key=self.tiers.total):
-            plan = self.plans[number]
-            plan.lower_remoteness = {other: remoteness[other] for other in plan.reaches}
-            size = sum(self.sizes[number])
-            label = self.tiers.label(number)
-            self.runner.doing = (label, "solving", max(self.sizes[number]))
-            if size < SMALL:
-                remoteness[number] = self.runner.one(tasks.solve_tier, self.job, plan)
-            else:
+        for _, same in groupby(sorted(self.plans, key=self.tiers.total), key=self.tiers.total):
+            group = list(same)
+            for number in group:
+                self.plans[number].lower_remoteness = {other: remoteness[other]
+                                                       for other in self.plans[number].reaches}
+            small = [n for n in group if sum(self.sizes[n]) < SMALL]
+            self.runner.doing = ("/".join(map(self.tiers.label, small)), "solving", SMALL)
+            results = self.runner.map(tasks.solve_small_tier, [(self.job, self.plans[n]) for n in small])
+            for number, rem in zip(small, results):
+                remoteness[number] = rem
+            for number in group:
+                if number in small:
+                    continue
+                self.runner.doing = (self.tiers.label(number), "solving", max(self.sizes[number]))
                 running = [decided]
 
                 def report(phase: str, fresh: int, running: list[int] = running) -> None:
                     running[0] += fresh
                     self._show(phase, total, running[0])
 
-                remoteness[number] = tasks.solve_tier(self.job, plan, self.runner, report, self._forgetter(plan))
-            self._store(root, number, remoteness[number])
-            decided += size
-            self._show("retrograde", total, decided)
+                remoteness[number] = tasks.solve_tier(self.job, self.plans[number], self.runner, report,
+                                                      self._forgetter(self.plans[number]))
+                decided += sum(self.sizes[number])
+            for number in group:
+                self._store(root, number, remoteness[number])
+                decided += sum(self.sizes[number]) if number in small else 0
+                self._show("retrograde", total, decided)
 
     def _forgetter(self, plan: tasks.TierPlan) -> Callable[[int], None]:
         """Removes the files of a tier that no later step reads (``level`` 0: after indexing the moves)."""
@@ -268,7 +295,9 @@ class ClusterSolve:
 
         self.store.save_tier(self.table, root, number, rows(), remoteness, self.codec.wide)
         for path in folder.iterdir():
-            if not path.name.startswith(("keys.", "value.", "remoteness.")):
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            elif not path.name.startswith(("keys.", "value.", "remoteness.")):
                 path.unlink(missing_ok=True)
         self.solved += 1
 

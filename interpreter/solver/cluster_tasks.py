@@ -25,6 +25,7 @@ when the tier is too small to be worth spreading.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -345,6 +346,24 @@ def finalize_tier(job: Job, number: int, layers: int, segments: list[Segment], r
                                       for part in range(job.parts)])
 
 
+def explore_here(job: Job, number: int, sizes: list[int] | None = None, layer: int = 0, below: int = 1 << 15
+                 ) -> tuple[list[tuple[int, int, dict[int, int]]], list[int], list[Segment], int, list[int] | None]:
+    """Explore a tier in this process (seeding it first when ``sizes`` is None) while its frontier stays below
+    ``below`` positions, and sort it when it is finished and small; (expansion figures, frontier sizes left,
+    segments, next layer, each partition's size when sorted here, else None)."""
+    if sizes is None:
+        sizes = seed_tier(job, number)
+    expanded: list[tuple[int, int, dict[int, int]]] = []
+    segments: list[Segment] = []
+    while sum(sizes) and sum(sizes) < below:
+        more, sizes, new = explore_layer(job, number, layer, sizes)
+        expanded += more
+        segments += new
+        layer += 1
+    finished = not sum(sizes) and (layer == 0 or sum(s[4] - s[3] for s in segments) < below)
+    return expanded, sizes, segments, layer, finalize_tier(job, number, layer, segments) if finished else None
+
+
 @dataclass
 class TierPlan:
     """What solving a tier needs to know: its segments, the tiers it reaches, their largest remoteness."""
@@ -353,6 +372,80 @@ class TierPlan:
     segments: list[Segment]
     reaches: list[int]
     lower_remoteness: dict[int, int]
+
+
+def solve_small_tier(job: Job, plan: TierPlan) -> int:
+    """Solve a small tier in this process with the embedded solver's retrograde analysis; its largest remoteness.
+
+    Its partitions are put together in the embedded layout (:class:`.explore.Tier`), and each tier it
+    reaches is stood in for by only the children its moves lead to, read from that tier's partitions one at
+    a time. The values are then split back into the partitions' files.
+    """
+    from rulesdsl.interpreter.solver.explore import Tier
+    from rulesdsl.interpreter.solver.retrograde import solve_tier as solve_embedded
+
+    ctx = context(job)
+    folder = job.tier(plan.number)
+    work = folder / "embedded"
+    work.mkdir(exist_ok=True)
+    parts = [np.load(folder / f"keys.{part}.npy") for part in range(job.parts)]
+    joined = np.concatenate(parts)
+    placed = np.argsort(joined, kind="stable")  # sorted position -> place in the partitions, one after another
+    keys = joined[placed]
+    tier = Tier(plan.number, work, size=len(keys), reaches=set(plan.reaches))
+    tier.save("keys", keys)
+    tier.save("outcome", np.concatenate([np.load(status_paths(folder, part, 0)[0])
+                                         for part in range(job.parts)])[placed])
+    order, children = [], []
+    with open(tier.path("degree"), "wb") as degrees, open(tier.path("child"), "wb") as kids, \
+            open(tier.path("flip"), "wb") as flips:
+        for layer, part, segment, first, last in plan.segments:
+            stem = folder / f"seg.{layer}.{part}.{segment}"
+            front = np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last]
+            order.append(np.searchsorted(keys, front))
+            child = np.load(f"{stem}.child.npy")
+            children.append(child)
+            np.load(f"{stem}.degree.npy").tofile(degrees)
+            child.tofile(kids)
+            np.load(f"{stem}.flip.npy").tofile(flips)
+    tier.save("order", np.concatenate(order).astype(index_dtype(len(keys))) if order else np.zeros(0, np.int32))
+    lower = _reached_children(job, ctx.tiers, np.concatenate(children) if children else keys[:0], plan, work)
+    solve_embedded(tier, lower, ctx.tiers)
+    value, remoteness = np.empty_like(tier.load("value")), np.empty_like(tier.load("remoteness"))
+    value[placed], remoteness[placed] = tier.load("value"), tier.load("remoteness")
+    start = 0
+    for part, mine in enumerate(parts):
+        save(folder / f"value.{part}.npy", value[start:start + len(mine)])
+        save(folder / f"remoteness.{part}.npy", remoteness[start:start + len(mine)])
+        start += len(mine)
+    shutil.rmtree(work)
+    decided = (value == WIN) | (value == LOSE)
+    return int(remoteness[decided].max(initial=0))
+
+
+def _reached_children(job: Job, tiers: TierMap, children: np.ndarray, plan: TierPlan, work: Path) -> dict:
+    """A stand-in tier for each tier ``children`` reach: just those children, with their values."""
+    from rulesdsl.interpreter.solver.explore import Tier
+
+    distinct = unique(children)
+    where = tiers.of(distinct)
+    owner = owners(distinct, job.parts)
+    lower = {}
+    for other in plan.reaches:
+        mine = distinct[where == other]
+        value = np.zeros(len(mine), dtype=np.uint8)
+        remoteness = np.zeros(len(mine), dtype=np.uint16)
+        for part in range(job.parts):
+            pick = owner[where == other] == part
+            keys = np.load(job.tier(other) / f"keys.{part}.npy")
+            at = np.searchsorted(keys, mine[pick])
+            value[pick] = np.load(job.tier(other) / f"value.{part}.npy")[at]
+            remoteness[pick] = np.load(job.tier(other) / f"remoteness.{part}.npy")[at]
+        stand_in = lower[other] = Tier(other, work)
+        stand_in.save("keys", mine)
+        stand_in.save("value", value)
+        stand_in.save("remoteness", remoteness)
+    return lower
 
 
 def solve_tier(job: Job, plan: TierPlan, runner: Runner | None = None, report: Report | None = None,
