@@ -26,13 +26,20 @@ from rulesdsl.interpreter.engines import SELF_PLAY
               help="Cut a game after this many plies (counted apart, as a draw).")
 @click.option("--workers", "-j", type=click.IntRange(1, 256), help="Worker processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Play the games on a Dask cluster: a scheduler's address (tcp://host:8786) or local:N.")
 @reports_errors
-def analyze(file, settings, position, history, games, engine, seconds, seed, max_plies, workers, as_json) -> None:
+def analyze(file, settings, position, history, games, engine, seconds, seed, max_plies, workers, as_json,
+            cluster) -> None:
     """Play many games and report who wins, with 95% intervals, how long they last and how they end."""
     game, state = prepare(file, settings, position, history)
     bar = ProgressLine(noun="games")
     try:
-        records = play_games(game, state, games, engine, seconds, seed, max_plies, workers or os.cpu_count() or 1, bar)
+        if cluster:
+            records = _on_cluster(cluster, game, state, games, engine, seconds, seed, max_plies, bar)
+        else:
+            records = play_games(game, state, games, engine, seconds, seed, max_plies, workers or os.cpu_count() or 1,
+                                 bar)
     finally:
         bar.close()
     report = summarize(game, records)
@@ -58,3 +65,15 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
     for rule, count in report["end_rules"].items():
         click.echo(f"ended by '{rule}': {count:,}")
     click.echo(f"cut at {max_plies} plies: {report['cut']:,}")
+
+
+def _on_cluster(cluster, game, state, games, engine, seconds, seed, max_plies, bar):
+    """The games played on the Dask cluster ``cluster`` (its dashboard's address printed on stderr)."""
+    from rulesdsl.interpreter.analyze_cluster import play_on_cluster
+    from rulesdsl.interpreter.cluster import dashboard, open_client
+
+    with open_client(cluster) as client:
+        link = dashboard(client)
+        if link:
+            click.echo(f"Dask dashboard: {link}", err=True)
+        return play_on_cluster(client, game, state, games, engine, seconds, seed, max_plies, bar)

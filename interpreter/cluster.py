@@ -75,6 +75,29 @@ def open_client(spec: str) -> Iterator[Any]:
                     pass
 
 
+def recipe(game: Any) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """How a worker loads ``game``: its rule file (bundled, or a path every worker can read) and its options."""
+    rules = getattr(game.resolved, "path", None)
+    if not rules:
+        raise ClusterError("a cluster needs the game's rule file (the workers load it)")
+    settings = tuple(sorted((name, str(value).lower() if isinstance(value, bool) else str(value))
+                            for name, value in game.options.items()))
+    return str(rules), settings
+
+
+_GAMES: dict[tuple, Any] = {}
+
+
+def load_recipe(rules: str, settings: tuple[tuple[str, str], ...]) -> Any:
+    """The game of a :func:`recipe`, compiled once per worker process."""
+    key = (rules, settings)
+    if key not in _GAMES:
+        from rulesdsl.interpreter.load import load_game
+
+        _GAMES[key] = load_game(rules, dict(settings))
+    return _GAMES[key]
+
+
 def dashboard(client: Any) -> str | None:
     """The Dask dashboard's address, or None when the scheduler serves none (bokeh not installed)."""
     try:

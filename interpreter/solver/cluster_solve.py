@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from rulesdsl.errors import RulesdslError
-from rulesdsl.interpreter.cluster import ClusterError, lost_scheduler, workers_status
+from rulesdsl.interpreter.cluster import ClusterError, lost_scheduler, recipe, workers_status
 from rulesdsl.interpreter.game import Game, State
 from rulesdsl.interpreter.solver import cluster_tasks as tasks
 from rulesdsl.interpreter.solver import encoding
@@ -104,23 +104,16 @@ def _chain(error: BaseException) -> Iterator[BaseException]:
         seen = seen.__cause__ or seen.__context__
 
 
-def _setting(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def make_job(game: Game, codec: PositionCodec, table: str, root: int, scratch: Path | None, parts: int) -> tasks.Job:
     """The job description every task gets, with a fresh work folder for this start under ``scratch``."""
-    rules = getattr(game.resolved, "path", None)
-    if not rules:
-        raise SolveError("the cluster solver needs the game's rule file (the workers load it)")
+    rules, settings = recipe(game)
     folder = Path(scratch or tempfile.gettempdir()).resolve() / f"rulesdsl-{table}-{root:x}"
     shutil.rmtree(folder, ignore_errors=True)  # left by an interrupted run: the database says what is done
     try:
         folder.mkdir(parents=True)
     except OSError as error:
         raise SolveError(f"{folder}: cannot make the work folder: {error}") from None
-    settings = tuple(sorted((name, _setting(value)) for name, value in game.options.items()))
-    return tasks.Job(str(rules), settings, table, str(folder), parts, encoding.NARROW_LIMIT)
+    return tasks.Job(rules, settings, table, str(folder), parts, encoding.NARROW_LIMIT)
 
 
 class ClusterSolve:

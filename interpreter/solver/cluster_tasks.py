@@ -81,11 +81,11 @@ def context(job: Job) -> Context:
     """The compiled game of ``job`` in this process (loaded on first use)."""
     key = (job.rules, job.settings, job.narrow_limit)
     if key not in _CONTEXTS:
-        from rulesdsl.interpreter.load import load_game
+        from rulesdsl.interpreter.cluster import load_recipe
         from rulesdsl.interpreter.solver.store import table_name
 
         encoding.NARROW_LIMIT = job.narrow_limit
-        game = load_game(job.rules, dict(job.settings))
+        game = load_recipe(job.rules, job.settings)
         codec = PositionCodec(game)
         if table_name(game, codec) != job.table:
             raise SolveError(f"a worker compiled {job.rules} differently from the client (another version of "
