@@ -21,9 +21,9 @@ from rulesdsl.cli.progress import ProgressLine, memory_mb
 @click.option("--workers", "-j", type=click.IntRange(1, 256), help="Worker processes (default: all cores).")
 @click.option("--stats", is_flag=True, help="Also print time, peak memory and database size on stderr.")
 @click.option("--cluster", metavar="ADDRESS",
-              help="Solve on a Dask cluster: a scheduler's address (tcp://host:8786) or local:N for N local workers.")
+              help="Solve on a Dask cluster: a scheduler's address (tcp://host:8786) or local:N (N local workers).")
 @click.option("--scratch", metavar="PATH",
-              help="With --cluster: the work folder, readable by every worker (default: the system's temporary folder).")
+              help="With --cluster: the work folder, which every worker must read (default: the temporary folder).")
 @reports_errors
 def solve_command(file, settings, position, history, with_moves, as_json, db, workers, stats, cluster,
                   scratch) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from rulesdsl.errors import RulesdslError
@@ -69,10 +69,8 @@ def open_client(spec: str) -> Iterator[Any]:
     finally:
         for closing in (client, cluster):
             if closing is not None:
-                try:
+                with suppress(Exception):  # a scheduler already gone: nothing left to close
                     closing.close()
-                except Exception:  # a scheduler already gone: nothing left to close
-                    pass
 
 
 def recipe(game: Any) -> tuple[str, tuple[tuple[str, str], ...]]:

@@ -180,7 +180,6 @@ class ClusterSolve:
                 if number not in small:
                     self.runner.doing = (self.tiers.label(number), "exploring", incoming[number] // self.job.parts)
                     sizes = tasks.seed_tier(self.job, number, self.runner)
-                    self.found += sum(sizes)
                     self._explore_rest(number, [], {}, ([], sizes, [], 0, None))
 
     def _explore_rest(self, number: int, segments: list[tasks.Segment], reaches: dict[int, int],
@@ -194,7 +193,7 @@ class ClusterSolve:
                 for other, count in reached.items():
                     reaches[other] = reaches.get(other, 0) + count
             segments += new
-            self.found += sum(s[4] - s[3] for s in new) if new else 0
+            self.found = self.expanded + sum(sizes)
             if self.limit is not None and self.found > self.limit:
                 raise SolveError(f"more than {self.limit:,} positions are reachable")
             self._show("explore", self.found, self.expanded)
@@ -253,10 +252,9 @@ class ClusterSolve:
                 remoteness[number] = tasks.solve_tier(self.job, self.plans[number], self.runner, report,
                                                       self._forgetter(self.plans[number]))
                 decided += sum(self.sizes[number])
-            for number in group:
-                self._store(root, number, remoteness[number])
-                decided += sum(self.sizes[number]) if number in small else 0
-                self._show("retrograde", total, decided)
+            self._store(root, group, remoteness)
+            decided += sum(sum(self.sizes[n]) for n in small)
+            self._show("retrograde", total, decided)
 
     def _forgetter(self, plan: tasks.TierPlan) -> Callable[[int], None]:
         """Removes the files of a tier that no later step reads (``level`` 0: after indexing the moves)."""
@@ -277,22 +275,23 @@ class ClusterSolve:
 
         return forget
 
-    def _store(self, root: int, number: int, remoteness: int) -> None:
-        """Store a solved tier in its own transaction, then drop its working files."""
-        folder = self.job.tier(number)
+    def _store(self, root: int, numbers: list[int], remoteness: dict[int, int]) -> None:
+        """Store solved tiers in one transaction, then drop their working files."""
 
-        def rows() -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        def rows(folder: Path) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
             for part in range(self.job.parts):
                 yield (self.codec.ints(np.load(folder / f"keys.{part}.npy")), np.load(folder / f"value.{part}.npy"),
                        np.load(folder / f"remoteness.{part}.npy"))
 
-        self.store.save_tier(self.table, root, number, rows(), remoteness, self.codec.wide)
-        for path in folder.iterdir():
-            if path.is_dir():
-                shutil.rmtree(path, ignore_errors=True)
-            elif not path.name.startswith(("keys.", "value.", "remoteness.")):
-                path.unlink(missing_ok=True)
-        self.solved += 1
+        self.store.save_tiers(self.table, root, [(n, rows(self.job.tier(n)), remoteness[n]) for n in numbers],
+                              self.codec.wide)
+        for number in numbers:
+            for path in self.job.tier(number).iterdir():
+                if path.is_dir():
+                    shutil.rmtree(path, ignore_errors=True)
+                elif not path.name.startswith(("keys.", "value.", "remoteness.")):
+                    path.unlink(missing_ok=True)
+            self.solved += 1
 
     def _restore(self, needed: set[int]) -> None:
         """Write the partition files of tiers solved by an earlier run, from the database."""

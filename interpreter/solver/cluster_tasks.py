@@ -351,7 +351,8 @@ def explore_here(job: Job, number: int, sizes: list[int] | None = None, layer: i
     """Explore a tier in this process (seeding it first when ``sizes`` is None) while its frontier stays below
     ``below`` positions, and sort it when it is finished and small; (expansion figures, frontier sizes left,
     segments, next layer, each partition's size when sorted here, else None)."""
-    if sizes is None:
+    whole = sizes is None  # the tier from its seeds, so every segment of it is here
+    if whole:
         sizes = seed_tier(job, number)
     expanded: list[tuple[int, int, dict[int, int]]] = []
     segments: list[Segment] = []
@@ -360,7 +361,7 @@ def explore_here(job: Job, number: int, sizes: list[int] | None = None, layer: i
         expanded += more
         segments += new
         layer += 1
-    finished = not sum(sizes) and (layer == 0 or sum(s[4] - s[3] for s in segments) < below)
+    finished = whole and not sum(sizes) and sum(s[4] - s[3] for s in segments) < below
     return expanded, sizes, segments, layer, finalize_tier(job, number, layer, segments) if finished else None
 
 
@@ -465,13 +466,12 @@ def solve_tier(job: Job, plan: TierPlan, runner: Runner | None = None, report: R
     level = 0
     while True:
         level += 1
-
-        def at(other: int) -> int:  # a lower tier's answers stop changing after its largest remoteness + 1
-            return level if other == number else min(level, plan.lower_remoteness[other] + 1)
-
+        # a lower tier's answers stop changing after its largest remoteness + 1: that level's file serves on
+        at = {other: level if other == number else min(level, plan.lower_remoteness[other] + 1)
+              for other in {m[0] for m in moves}}
         runner.map(answer, [(job, number, other, owner, part, level) for other, owner, part in moves
-                            if at(other) == level])
-        sources = [[(other, owner, at(other)) for other, owner, p in moves if p == part] for part in range(job.parts)]
+                            if at[other] == level])
+        sources = [[(other, owner, at[other]) for other, owner, p in moves if p == part] for part in range(job.parts)]
         results = runner.map(decide, [(job, number, part, level, sources[part]) for part in range(job.parts)])
         fresh, still = sum(r[0] for r in results), sum(r[1] for r in results)
         if report:

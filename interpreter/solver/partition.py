@@ -31,10 +31,7 @@ def owners(keys: np.ndarray, parts: int) -> np.ndarray:
     """The partition (0 .. parts - 1) owning each key (int64 or wide keys)."""
     if parts == 1:
         return np.zeros(len(keys), dtype=np.int64)
-    if keys.dtype.names:
-        mixed = keys["hi"] * _MIX1 + keys["lo"]
-    else:
-        mixed = keys.astype(np.uint64)
+    mixed = keys["hi"] * _MIX1 + keys["lo"] if keys.dtype.names else keys.astype(np.uint64)
     mixed = mixed * _MIX2
     mixed ^= mixed >> np.uint64(31)
     mixed = mixed * _MIX1
@@ -73,7 +70,7 @@ class Outputs:
     def file(self, path: Path) -> BinaryIO:
         """The open file that becomes ``path``."""
         if path not in self.handles:
-            self.handles[path] = open(_temporary(path), "wb")
+            self.handles[path] = open(_temporary(path), "wb")  # noqa: SIM115 (closed in __exit__)
         return self.handles[path]
 
     def __enter__(self) -> Outputs:

@@ -147,15 +147,17 @@ class Store:
                         (table, self._key(table, root), game.title, json.dumps(game.options, default=str),
                          positions))
 
-    def save_tier(self, table: str, root: int, tier: int, parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]],
-                  remoteness: int, wide: bool = False) -> None:
-        """Store one solved tier of the solve from ``root`` in its own transaction (a cluster solve's step)."""
+    def save_tiers(self, table: str, root: int, tiers: Iterable[tuple[int, Iterable[tuple[np.ndarray, np.ndarray,
+                   np.ndarray]], int]], wide: bool = False) -> None:
+        """Store solved tiers of the solve from ``root``, (tier, its parts, its largest remoteness) each, in one
+        transaction of their own (a step of a cluster solve)."""
         try:
             with self.db:
                 self.db.execute("BEGIN")
-                written = self._rows(table, parts, None, 0, wide)
-                self.db.execute("INSERT OR REPLACE INTO tiers_done VALUES (?, ?, ?, ?, ?)",
-                                (table, self._key(table, root), tier, written, remoteness))
+                for tier, parts, remoteness in tiers:
+                    written = self._rows(table, parts, None, 0, wide)
+                    self.db.execute("INSERT OR REPLACE INTO tiers_done VALUES (?, ?, ?, ?, ?)",
+                                    (table, self._key(table, root), tier, written, remoteness))
         except sqlite3.Error as error:
             raise SolveError(f"{self.path}: could not store the solution: {error}") from None
 
