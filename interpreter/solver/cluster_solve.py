@@ -62,11 +62,17 @@ class DaskRunner:
     def __init__(self, client: Any):
         self.client = client
         self.doing = ("", "starting", 0)  # tier label, phase, largest partition
+        self.tick: Callable[[Callable[..., Any], Any], None] | None = None  # hears of each task as it ends
 
     def map(self, function: Callable[..., Any], calls: list[tuple]) -> list[Any]:
         """Each call's result, in order."""
         futures = [self.client.submit(function, *call, pure=False) for call in calls]
         try:
+            if self.tick and len(futures) > 1:
+                from distributed import as_completed
+
+                for future in as_completed(futures):
+                    self.tick(function, future.result())
             return self.client.gather(futures)
         except RulesdslError:
             raise
@@ -202,8 +208,19 @@ class ClusterSolve:
             self.runner.doing = (label, "exploring", max(sizes) * 8)
             if sum(sizes) < SMALL:
                 result = self.runner.one(tasks.explore_here, self.job, number, sizes, layer, SMALL)
-            else:
+                continue
+            live = [self.expanded]
+
+            def tick(function: Callable[..., Any], done: Any, live: list[int] = live) -> None:
+                if function is tasks.expand_segment:
+                    live[0] += done[0]
+                    self._show("explore", self.found, live[0])
+
+            self.runner.tick = tick
+            try:
                 result = (*tasks.explore_layer(self.job, number, layer, sizes, self.runner), layer + 1, None)
+            finally:
+                self.runner.tick = None
         if part_sizes is None:
             self.runner.doing = (label, "sorting", sum(s[4] - s[3] for s in segments) // self.job.parts)
             part_sizes = self._small_or_spread(sum(s[4] - s[3] for s in segments), tasks.finalize_tier, number,
