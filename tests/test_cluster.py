@@ -218,3 +218,24 @@ def test_addresses():
     check_address("tcp://10.0.0.5:8786")
     with pytest.raises(ClusterError):
         check_address("local:two")
+
+
+def test_konane_6x6_is_no_longer_refused_for_its_key_width(tmp_path):
+    from rulesdsl.interpreter.load import load_position
+    from rulesdsl.interpreter.solver.encoding import PositionCodec
+
+    game = load_game("konane", {"rows": "6", "cols": "6"})
+    codec = PositionCodec(game)
+    assert codec.wide and codec.key_space > 2**63
+    start = game.initial_state()
+    assert codec.decode(codec.encode(start)) == start
+    # Black jumps the white stone beside it and White has nothing left: win in 1 (hand derivation).
+    game, state = load_position(game, '(b "" ------ ------ --bw-- ------ ------ ------)')
+    assert (solve(game, state, db=tmp_path / "db.sqlite").value, solve(game, state, use_db=False).remoteness) == \
+        ("win", 1)
+    # Black's only move lets White jump the other black stone, after which Black cannot move: lose in 2.
+    game, state = load_position(game, '(b "" ------ ------ -bw--- ------ --b--- --w---)')
+    first = solve(game, state, db=tmp_path / "db.sqlite")
+    again = solve(game, state, db=tmp_path / "db.sqlite")
+    assert (first.value, first.remoteness, first.positions) == ("lose", 2, 3)
+    assert again.stored and (again.value, again.remoteness) == ("lose", 2)
