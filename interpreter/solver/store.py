@@ -62,9 +62,6 @@ class Store:
             self._wide: dict[str, bool] = {}
             self.db.execute("CREATE TABLE IF NOT EXISTS roots (tbl TEXT, key INTEGER, title TEXT, options TEXT,"
                             " positions INTEGER, PRIMARY KEY (tbl, key))")
-            # tiers a cluster solve has stored so far, per start (removed when the start is finished)
-            self.db.execute("CREATE TABLE IF NOT EXISTS tiers_done (tbl TEXT, root, tier INTEGER, size INTEGER,"
-                            " remoteness INTEGER, PRIMARY KEY (tbl, root, tier))")
             self.db.commit()
         except (OSError, sqlite3.Error) as error:
             raise SolveError(f"{self.path}: cannot use it as the solution database: {error}") from None
@@ -154,6 +151,9 @@ class Store:
         try:
             with self.db:
                 self.db.execute("BEGIN")
+                # tiers a cluster solve has stored so far, per start (removed when the start is finished)
+                self.db.execute("CREATE TABLE IF NOT EXISTS tiers_done (tbl TEXT, root, tier INTEGER, size INTEGER,"
+                                " remoteness INTEGER, PRIMARY KEY (tbl, root, tier))")
                 for tier, parts, remoteness in tiers:
                     written = self._rows(table, parts, None, 0, wide)
                     self.db.execute("INSERT OR REPLACE INTO tiers_done VALUES (?, ?, ?, ?, ?)",
@@ -163,7 +163,7 @@ class Store:
 
     def done_tiers(self, table: str, root: int) -> dict[int, tuple[int, int]]:
         """The tiers stored so far by an unfinished solve from ``root``: {tier: (size, largest remoteness)}."""
-        if not self._has_table(table):
+        if not self._has_table(table) or not self._has_table("tiers_done"):
             return {}
         rows = self.db.execute("SELECT tier, size, remoteness FROM tiers_done WHERE tbl=? AND root=?",
                                (table, self._key(table, root))).fetchall()
@@ -175,7 +175,8 @@ class Store:
             with self.db:
                 self.db.execute("BEGIN")
                 self._root(table, game, root, positions)
-                self.db.execute("DELETE FROM tiers_done WHERE tbl=? AND root=?", (table, self._key(table, root)))
+                if self._has_table("tiers_done"):
+                    self.db.execute("DELETE FROM tiers_done WHERE tbl=? AND root=?", (table, self._key(table, root)))
         except sqlite3.Error as error:
             raise SolveError(f"{self.path}: could not store the solution: {error}") from None
 
