@@ -37,9 +37,11 @@ from rulesdsl.interpreter.game import Game, State
 @click.option("--svg", "svg_dir", metavar="DIR",
               help="Write the same pictures to DIR: lengths.svg, sweep.svg, and the first game's boards (index.html).")
 @click.option("--png", is_flag=True, help="With --svg, also write the charts as PNG (needs the 'plot' extra).")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Play the games on a Dask cluster: a scheduler's address (tcp://host:8786) or local:N.")
 @reports_errors
 def analyze(file, settings, position, history, games, engine, seconds, seed, max_plies, workers, as_json,
-            sweep, draw_text, svg_dir, png) -> None:
+            sweep, draw_text, svg_dir, png, cluster) -> None:
     """Play many games and report who wins, with 95% intervals, how long they last and how they end."""
     if png and not svg_dir:
         fail("--png needs --svg DIR (the folder for the pictures)")
@@ -53,10 +55,11 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
         for value in values:
             game, state = prepare(file, (*settings, f"{name}={value}"), None, history)
             runs.append((f"{name}={value}", game, state, _play(game, state, f"{name}={value}", games, engine,
-                                                               seconds, seed, max_plies, workers)))
+                                                               seconds, seed, max_plies, workers, cluster)))
     else:
         game, state = prepare(file, settings, position, history)
-        runs.append(("", game, state, _play(game, state, "games", games, engine, seconds, seed, max_plies, workers)))
+        runs.append(("", game, state, _play(game, state, "games", games, engine, seconds, seed, max_plies, workers,
+                                           cluster)))
     reports = [(label, summarize(game, records)) for label, game, _, records in runs]
     if as_json:
         click.echo(json.dumps(reports[0][1] if not sweep else
@@ -76,12 +79,17 @@ def analyze(file, settings, position, history, games, engine, seconds, seed, max
 
 
 def _play(game: Game, state: State, phase: str, games: int, engine: str, seconds: float, seed: int,
-          max_plies: int, workers: int) -> list[Record]:
-    """Play the games with a progress line named ``phase``."""
+          max_plies: int, workers: int, cluster: str | None = None) -> list[Record]:
+    """Play the games with a progress line named ``phase`` (on the Dask cluster ``cluster`` when given)."""
     bar = ProgressLine(noun="games")
+
+    def report(_phase: str, total: int, done: int) -> None:
+        bar(phase, total, done)
+
     try:
-        return play_games(game, state, games, engine, seconds, seed, max_plies, workers,
-                          lambda _phase, total, done: bar(phase, total, done))
+        if cluster:
+            return _on_cluster(cluster, game, state, games, engine, seconds, seed, max_plies, report)
+        return play_games(game, state, games, engine, seconds, seed, max_plies, workers, report)
     finally:
         bar.close()
 
@@ -109,3 +117,15 @@ def _echo_report(report: dict, engine: str, max_plies: int) -> None:
     for rule, count in report["end_rules"].items():
         click.echo(f"ended by '{rule}': {count:,}")
     click.echo(f"cut at {max_plies} plies: {report['cut']:,}")
+
+
+def _on_cluster(cluster, game, state, games, engine, seconds, seed, max_plies, bar):
+    """The games played on the Dask cluster ``cluster`` (its dashboard's address printed on stderr)."""
+    from rulesdsl.interpreter.analyze_cluster import play_on_cluster
+    from rulesdsl.interpreter.cluster import dashboard, open_client
+
+    with open_client(cluster) as client:
+        link = dashboard(client)
+        if link:
+            click.echo(f"Dask dashboard: {link}", err=True)
+        return play_on_cluster(client, game, state, games, engine, seconds, seed, max_plies, bar)

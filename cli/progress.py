@@ -69,6 +69,11 @@ class ProgressLine:
         self.phase_start = self.start
         self.last = self.start
         self.width = 0
+        self.detail = ""
+
+    def note(self, text: str) -> None:
+        """Extra text shown at the end of the line from now on (a cluster's workers and their memory)."""
+        self.detail = text
 
     def __call__(self, phase: str, total: int, done: int) -> None:
         now = time.monotonic()
@@ -81,6 +86,8 @@ class ProgressLine:
         self.shown = now
         known = None if phase in self.UNKNOWN_TOTAL else max(total, done)
         text = self.text(phase, known, done, now)
+        if self.detail:
+            text += f"; {self.detail}"
         if self.tty:
             self.stream.write("\r" + text.ljust(self.width))
             self.width = len(text)

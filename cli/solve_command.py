@@ -28,26 +28,33 @@ if TYPE_CHECKING:
 @click.option("--draw", "draw_text", is_flag=True, help="Draw the boards as text, beside the moves (with --moves).")
 @click.option("--svg", "svg_dir", metavar="DIR",
               help="Write the boards as SVG to DIR (DIR/index.html shows them beside the moves).")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Solve on a Dask cluster: a scheduler's address (tcp://host:8786) or local:N (N local workers).")
+@click.option("--scratch", metavar="PATH",
+              help="With --cluster: the work folder, which every worker must read (default: the temporary folder).")
 @reports_errors
 def solve_command(file, settings, position, history, with_moves, as_json, db, workers, stats, draw_text,
-                  svg_dir) -> None:
+                  svg_dir, cluster, scratch) -> None:
     """Solve a position exactly: win, lose or draw for the player to move, and in how many plies."""
-    from rulesdsl.interpreter.solver import best_first, solve  # numpy loads only when solving
+    from rulesdsl.interpreter.solver import best_first  # numpy loads only when solving
     from rulesdsl.interpreter.solver.store import default_path
 
+    if scratch and not cluster:
+        raise click.UsageError("--scratch goes with --cluster")
     game, state = prepare(file, settings, position, history)
-    bar = ProgressLine()
     started = time.monotonic()
-    try:
-        result = solve(game, state, db=db, workers=workers, with_moves=with_moves, progress=bar)
-    finally:
-        bar.close()
+    result = _solve(game, state, db, workers, with_moves, cluster, scratch)
     mover = state.turn
     if stats:
         path = db or str(default_path())
         size = _size(path)
         click.echo(f"solved in {time.monotonic() - started:.1f} s, {memory_mb():,.0f} MB resident, "
                    f"database {size / 1e6:,.1f} MB ({path})", err=True)
+        if result.cluster is not None:
+            for worker, peak in sorted(result.cluster.peak.items()):
+                idle = result.cluster.idle.get(worker, 0.0)
+                click.echo(f"worker {worker}: peak {peak:,.0f} MB, {peak - idle:,.0f} MB above its idle "
+                           f"{idle:,.0f} MB", err=True)
     if as_json:
         out: dict[str, object] = {"value": result.value, "remoteness": result.remoteness,
                                   "positions": result.positions}
@@ -98,6 +105,26 @@ def _draw(game: Game, state: State, result: Solution, svg_dir: str | None, as_te
         except OSError as error:
             fail(f"{svg_dir}: cannot write: {error.strerror or error}")
         click.echo(f"boards written to {index}", err=True)
+
+
+def _solve(game, state, db, workers, with_moves, cluster, scratch):
+    """The solution, embedded or on the cluster ``cluster`` (its dashboard's address printed on stderr)."""
+    from rulesdsl.interpreter.solver import solve
+
+    bar = ProgressLine()
+    try:
+        if not cluster:
+            return solve(game, state, db=db, workers=workers, with_moves=with_moves, progress=bar)
+        from rulesdsl.interpreter.cluster import dashboard, open_client
+
+        with open_client(cluster) as client:
+            link = dashboard(client)
+            if link:
+                click.echo(f"Dask dashboard: {link}", err=True)
+            return solve(game, state, db=db, with_moves=with_moves, progress=bar, client=client, scratch=scratch,
+                         status=bar.note)
+    finally:
+        bar.close()
 
 
 def _size(path: str) -> int:

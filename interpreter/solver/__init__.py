@@ -11,9 +11,11 @@ integer keys (:mod:`.encoding`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -73,41 +75,58 @@ class Solution:
     positions: int | None
     stored: bool
     moves: tuple[MoveValue, ...] = ()
+    cluster: Any = None  # what a cluster solve measured (cluster_solve.ClusterStats), else None
 
 
 def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: bool = True, workers: int | None = None,
-          limit: int | None = None, with_moves: bool = False, progress: Progress | None = None) -> Solution:
+          limit: int | None = None, with_moves: bool = False, progress: Progress | None = None,
+          client: Any = None, scratch: Path | str | None = None, status: Callable[[str], None] | None = None
+          ) -> Solution:
     """Solve ``state`` exactly (or read it from the database).
 
     ``db`` is the SQLite file (default: the user's cache folder); ``use_db=False``
     keeps everything in memory. ``limit`` refuses games with more reachable
     positions (raising :class:`SolveError`). ``with_moves`` adds every move's value.
+    ``client`` (a ``distributed.Client``) solves on that Dask cluster instead, with its
+    work files under ``scratch`` (:mod:`.cluster_solve`); ``status`` hears of its workers.
     """
     check_solvable(game, state)
     codec = PositionCodec(game)
-    store = Store(db if db is not None else default_path()) if use_db else None
-    try:
+    with ExitStack() as stack:
+        store = Store(db if db is not None else default_path()) if use_db else None
+        if store is None and client is not None:  # the cluster solver stores tier by tier: a throw-away database
+            store = Store(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rulesdsl-db-"))) / "db")
+        if store is not None:
+            stack.callback(store.close)
         table = table_name(game, codec)
         root = codec.encode(state)
         known = store.lookup(table, root) if store else None
         positions = store.root_positions(table, root) if store and known else None
         solved: dict[int, tuple[int, int | None]] = {}
-        if known is None:
-            with scratch_folder(SCRATCH_PREFIX) as scratch:
-                tiers = solve_tiers(game, codec, root, scratch, workers or default_workers(), limit, progress)
+        fresh = known is None
+        cluster = None
+        if known is None and client is not None and store is not None:
+            from rulesdsl.interpreter.solver.cluster_solve import ClusterSolve
+
+            cluster = ClusterSolve(game, codec, table, store, client, Path(scratch) if scratch else None,
+                                   progress, status, limit).run(state)
+            positions = cluster.positions
+            known = store.lookup(table, root)
+            if known is None:  # cannot happen: the root's tier is stored with the others
+                raise SolveError("the cluster solve did not store its start")
+        elif known is None:
+            with scratch_folder(SCRATCH_PREFIX) as work:
+                tiers = solve_tiers(game, codec, root, work, workers or default_workers(), limit, progress)
                 positions = sum(tier.size for tier in tiers)
                 if store:
-                    store.save(table, game, root, _tier_rows(tiers), progress, positions)
+                    store.save(table, game, root, _tier_rows(codec, tiers), progress, positions, codec.wide)
                 children = [codec.encode(game.apply(state, m)) for m in game.legal_moves(state)] if with_moves else []
                 solved = _lookup(TierMap(game, codec), tiers, [root, *children])
             known = solved[root]
         moves = _move_values(game, state, codec, table, store, solved) if with_moves else ()
-        if not solved:
+        if not fresh:
             _check_stored(game, state, known, moves, store.path if store else Path("?"))
-        return Solution(VALUE_NAMES[known[0]], known[1], positions, not solved, moves)
-    finally:
-        if store:
-            store.close()
+        return Solution(VALUE_NAMES[known[0]], known[1], positions, not fresh, moves, cluster)
 
 
 def _check_stored(game: Game, state: State, known: tuple[int, int | None], moves: tuple[MoveValue, ...],
@@ -151,20 +170,20 @@ def solve_all(game: Game, state: State, workers: int = 1) -> tuple[np.ndarray, n
     codec = PositionCodec(game)
     with scratch_folder(SCRATCH_PREFIX) as scratch:
         tiers = solve_tiers(game, codec, codec.encode(state), scratch, workers)
-        keys, value, remoteness = (np.concatenate(part) for part in zip(*_tier_rows(tiers)))
+        keys, value, remoteness = (np.concatenate(part) for part in zip(*_tier_rows(codec, tiers)))
     at = np.argsort(keys)
     return keys[at], value[at], remoteness[at]
 
 
-def _tier_rows(tiers: list[Tier]) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """(keys, value, remoteness) of each tier, one tier in memory at a time."""
+def _tier_rows(codec: PositionCodec, tiers: list[Tier]) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(keys as numbers, value, remoteness) of each tier, one tier in memory at a time."""
     for tier in tiers:
-        yield tier.load("keys"), tier.load("value"), tier.load("remoteness")
+        yield codec.ints(tier.load("keys")), tier.load("value"), tier.load("remoteness")
 
 
 def _lookup(tiermap: TierMap, tiers: list[Tier], keys: list[int]) -> dict[int, tuple[int, int | None]]:
     """(value, remoteness) of some solved positions, read from their tiers' files."""
-    wanted = np.array(sorted(set(keys)), dtype=np.int64)
+    wanted = tiermap.codec.keys(sorted(set(keys)))
     where = tiermap.of(wanted)
     found: dict[int, tuple[int, int | None]] = {}
     for tier in tiers:
@@ -173,7 +192,7 @@ def _lookup(tiermap: TierMap, tiers: list[Tier], keys: list[int]) -> dict[int, t
             continue
         at = np.searchsorted(tier.load("keys"), pick)
         value, remoteness = tier.load("value")[at], tier.load("remoteness")[at]
-        for key, v, r in zip(pick.tolist(), value.tolist(), remoteness.tolist()):
+        for key, v, r in zip(tiermap.codec.ints(pick).tolist(), value.tolist(), remoteness.tolist()):
             found[key] = (v, None if v == DRAW else r)
     return found
 

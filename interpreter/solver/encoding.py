@@ -2,9 +2,14 @@
 
 The board is read as a number in base S (S = the empty symbol plus every piece
 symbol), one digit per cell; the cell a go-again turn continues from and the
-player to move are folded in below it. The key is a plain non-negative int
-below 2**63, so it fits an int64 array, a SQLite integer and a network message
-alike, and decoding it gives back the exact position.
+player to move are folded in below it. Decoding a key gives back the exact
+position. When every key is below 2**63 (most boards), keys are kept as int64:
+they fit a numpy array, a SQLite integer and a network message alike. A board
+that needs more (36 cells with 3 symbols) gets wide keys: two unsigned 64-bit
+words (``hi``, ``lo``) in a numpy structured array, which sorts, searches and
+writes to files like int64 does, and a 16-byte blob in SQLite. Arithmetic on
+wide keys goes through Python integers (:meth:`PositionCodec.ints`): correct
+first, slower than int64.
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ import numpy as np
 from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.game import NO_CELL, Game, State
 
-KEY_LIMIT = 2**63
+NARROW_LIMIT = 2**63  # key spaces up to this use int64 keys (tests lower it to force the wide path)
+WIDE_LIMIT = 2**128
+WIDE = np.dtype([("hi", "<u8"), ("lo", "<u8")])  # a wide key: two words, sorted as (hi, lo)
+_LOW = 2**64 - 1
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -41,9 +49,28 @@ class PositionCodec:
         self._symbol_bytes = np.frombuffer("".join(symbols).encode("utf-8"), dtype=np.uint8) \
             if all(len(s.encode("utf-8")) == 1 for s in symbols) else None
         self.key_space = self.base ** self.cells * (self.cells + 1) * self.players
-        if self.key_space > KEY_LIMIT:
+        if self.key_space > WIDE_LIMIT:
             raise SolveError(f"a board of {self.cells} cells with {self.base} symbols does not fit the "
-                             "solver's 63-bit position key")
+                             "solver's 128-bit position key")
+        self.wide = self.key_space > NARROW_LIMIT
+        self.key_dtype = WIDE if self.wide else np.dtype(np.int64)
+
+    def keys(self, ints: object) -> np.ndarray:
+        """An array of keys (int64, or :data:`WIDE` for a wide codec) from Python ints or an int array."""
+        if not self.wide:
+            return np.asarray(ints, dtype=np.int64)
+        values = np.asarray(ints, dtype=object)
+        out = np.empty(len(values), dtype=WIDE)
+        out["hi"] = (values >> 64).astype(np.uint64)
+        out["lo"] = (values & _LOW).astype(np.uint64)
+        return out
+
+    def ints(self, keys: np.ndarray) -> np.ndarray:
+        """Keys as numbers to compute with: int64 as they are, wide keys as Python ints (an object array)."""
+        keys = np.asarray(keys)
+        if keys.dtype.names:
+            return keys["hi"].astype(object) * 2**64 + keys["lo"].astype(object)
+        return keys if keys.dtype == object else keys.astype(np.int64, copy=False)
 
     def encode(self, state: State) -> int:
         """The key of ``state`` (its history, if any, is not part of it)."""
@@ -63,8 +90,8 @@ class PositionCodec:
         return State(text, turn, last - 1 if last else NO_CELL, None)
 
     def decode_many(self, keys: np.ndarray) -> list[State]:
-        """The positions of an int64 array of keys, decoded together (numpy, one digit column per cell)."""
-        keys = np.asarray(keys, dtype=np.int64)
+        """The positions of an array of keys, decoded together (numpy, one digit column per cell)."""
+        keys = self.ints(keys)
         if self._symbol_bytes is None or not self.cells:  # a symbol outside ASCII: one key at a time
             return [self.decode(key) for key in keys.tolist()]
         turns = (keys % self.players).tolist()
@@ -86,7 +113,7 @@ class PositionCodec:
         return out
 
     def board_numbers(self, keys: np.ndarray) -> np.ndarray:
-        """The board part of each key (an int64 array)."""
+        """The board part of each key (int64, or Python ints for a wide codec)."""
         return keys // (self.players * (self.cells + 1))
 
 

@@ -76,7 +76,7 @@ def unique(keys: np.ndarray) -> np.ndarray:
         return keys
     keep = np.empty(len(keys), dtype=np.bool_)
     keep[0] = True
-    np.not_equal(keys[1:], keys[:-1], out=keep[1:])
+    keep[1:] = keys[1:] != keys[:-1]  # int64 or wide (structured) keys alike
     return keys[keep]
 
 
@@ -89,7 +89,7 @@ def _expand_chunk(keys: np.ndarray) -> Chunk:
     assert _WORKER is not None
     expander, tiers = _WORKER
     expansion = expander.expand(keys)
-    children = unique(np.frombuffer(expansion[2], dtype=np.int64))
+    children = unique(np.frombuffer(expansion[2], dtype=tiers.codec.key_dtype))
     return expansion, children, tiers.of(children)
 
 
@@ -139,7 +139,8 @@ def explore(game: Game, codec: PositionCodec, root: int, folder: Path, workers: 
     Raises :class:`SolveError` when more than ``limit`` positions are found.
     """
     tiers = TierMap(game, codec)
-    waiting: dict[int, list[np.ndarray]] = {int(tiers.of(np.array([root]))[0]): [np.array([root], dtype=np.int64)]}
+    first = codec.keys([root])
+    waiting: dict[int, list[np.ndarray]] = {int(tiers.of(first)[0]): [first]}
     done: list[Tier] = []
     found = 0
     with Workers(Expander(game, codec), tiers, workers) as pool:
@@ -194,7 +195,7 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
                     if len(pile) >= MERGE_EVERY:
                         waiting[other] = [unique(np.concatenate(pile))]
                 expanded += size
-                tier.moves += len(kids) // 8
+                tier.moves += len(kids) // tiers.codec.key_dtype.itemsize
                 if progress:
                     progress("explore", found + found_here, found + expanded)
             files["ranked"].write(frontier.tobytes())
@@ -206,21 +207,21 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
             if limit is not None and found + found_here > limit:
                 raise SolveError(f"more than {limit:,} positions are reachable")
     del layers, frontier, seeds
-    keys = np.fromfile(tier.path("ranked"), dtype=np.int64)  # every layer, read back into one array
+    keys = np.fromfile(tier.path("ranked"), dtype=tiers.codec.key_dtype)  # every layer, read back into one array
     keys.sort()
     tier.size = len(keys)
     tier.save("keys", keys)
-    _sort_order(tier, keys)
+    _sort_order(tier, keys, tiers.codec.key_dtype)
     return found + len(keys)
 
 
-def _sort_order(tier: Tier, keys: np.ndarray) -> None:
+def _sort_order(tier: Tier, keys: np.ndarray, key_dtype: np.dtype) -> None:
     """Turn the expansion-order files into ``order.npy`` and ``outcome.npy`` (indices into the sorted keys)."""
     order = np.empty(len(keys), dtype=np.int32 if len(keys) < 2**31 else np.int64)
     block = 1 << 20
     with open(tier.path("ranked"), "rb") as ranked:
         for start in range(0, len(keys), block):
-            part = np.fromfile(ranked, dtype=np.int64, count=block)
+            part = np.fromfile(ranked, dtype=key_dtype, count=block)
             order[start:start + len(part)] = np.searchsorted(keys, part)
     os.remove(tier.path("ranked"))
     outcome = np.zeros(len(keys), dtype=np.uint8)

@@ -62,7 +62,7 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
     with open(tier.path("child"), "rb") as children, open(tier.path("flip"), "rb") as flips, \
             open(tier.path("edge"), "wb") as edges:
         while True:
-            kids = np.fromfile(children, dtype=np.int64, count=block)
+            kids = np.fromfile(children, dtype=tiers.codec.key_dtype, count=block)
             if not len(kids):
                 break
             flip = np.fromfile(flips, dtype=np.uint8, count=len(kids))

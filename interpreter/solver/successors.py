@@ -62,7 +62,8 @@ class Expander:
         self.bitboards = BitboardExpander(kernel, codec) if BitboardExpander.takes(kernel, codec) else None
 
     def expand(self, keys: np.ndarray) -> Expansion:
-        """Expand the positions of ``keys`` (an int64 array) in order."""
+        """Expand the positions of ``keys`` (an array of the codec's keys) in order; the children's keys come
+        back as the bytes of an array of the codec's key type."""
         if self.bitboards is not None:
             fast = self.bitboards.expand(keys)
             if fast is not None:
@@ -71,8 +72,11 @@ class Expander:
             return self._expand_plain(keys)
         return self._expand_general(keys)
 
+    def _children(self) -> array | list:
+        return [] if self.codec.wide else array("q")
+
     def _expand_general(self, keys: np.ndarray) -> Expansion:
-        outcomes, degrees, children, flips = bytearray(), array("I"), array("q"), bytearray()
+        outcomes, degrees, children, flips = bytearray(), array("I"), self._children(), bytearray()
         encode, status, apply = self.codec.encode, self.game.status, self.game.apply
         for state in self.codec.decode_many(keys):
             moves, outcome = status(state)
@@ -87,13 +91,13 @@ class Expander:
                 child = apply(state, move)
                 children.append(encode(child))
                 flips.append(child.turn != turn)
-        return bytes(outcomes), degrees.tobytes(), children.tobytes(), bytes(flips)
+        return bytes(outcomes), degrees.tobytes(), self.codec.keys(children).tobytes(), bytes(flips)
 
     def _expand_plain(self, keys: np.ndarray) -> Expansion:
-        outcomes, degrees, children, flips = bytearray(), array("I"), array("q"), bytearray()
+        outcomes, degrees, children, flips = bytearray(), array("I"), self._children(), bytearray()
         status, delta, next_turn = self.game.status, self.delta, self.next_turn
         players, last_unit = self.codec.players, self.codec.players
-        for key, state in zip(keys.tolist(), self.codec.decode_many(keys)):
+        for key, state in zip(self.codec.ints(keys).tolist(), self.codec.decode_many(keys)):
             moves, outcome = status(state)
             turn = state.turn
             if outcome is not None:
@@ -116,7 +120,7 @@ class Expander:
                     k += delta[cell][board[cell], sym]
                 children.append(k)
             flips.extend(b"\x01" * len(moves) if other != turn else bytes(len(moves)))
-        return bytes(outcomes), degrees.tobytes(), children.tobytes(), bytes(flips)
+        return bytes(outcomes), degrees.tobytes(), self.codec.keys(children).tobytes(), bytes(flips)
 
 
 class BitboardExpander:
@@ -148,10 +152,10 @@ class BitboardExpander:
         """As :meth:`Expander.expand`, or ``None`` when a key holds a go-again cell the kernel does not take."""
         codec, kernel = self.codec, self.kernel
         players, spots = codec.players, codec.cells + 1
-        keys = np.asarray(keys, dtype=np.int64)
+        keys = codec.ints(keys)
         turns = keys % players
         rest = keys // players
-        lasts = rest % spots - 1
+        lasts = (rest % spots - 1).astype(np.int64)
         if not kernel.has_again and (lasts >= 0).any():
             return None
         digits = codec.digits(rest // spots)
@@ -176,7 +180,7 @@ class BitboardExpander:
             outcomes.append(_outcome_code(winner, turn))
             degrees.append(0)
         children = np.array(found, dtype=np.int64).reshape(-1, record)
-        board = np.zeros(len(children), dtype=np.int64)
+        board = np.zeros(len(children), dtype=object if codec.wide else np.int64)
         for column, d in enumerate(self.digits):
             bits = children[:, column]
             for k, table in enumerate(self.byte_weights):
@@ -185,7 +189,8 @@ class BitboardExpander:
         last_cells = np.where(last_bits != 0, self.cell_of_bit[np.frexp(last_bits.astype(np.float64))[1] - 1], -1)
         child_keys = (board * spots + last_cells + 1) * players + child_turns
         flips = child_turns != np.repeat(turns, np.frombuffer(degrees, dtype=np.uint32))
-        return bytes(outcomes), degrees.tobytes(), child_keys.tobytes(), flips.astype(np.uint8).tobytes()
+        return (bytes(outcomes), degrees.tobytes(), codec.keys(child_keys).tobytes(),
+                flips.astype(np.uint8).tobytes())
 
 
 def _outcome_code(winner: int | None, turn: int) -> int:

@@ -47,10 +47,10 @@ class TierMap:
         """The tier number of each key (all 0 when the game is one tier)."""
         if self.single or not len(keys):
             return np.zeros(len(keys), dtype=np.int64)
-        rest = self.codec.board_numbers(keys)
+        rest = self.codec.board_numbers(self.codec.ints(keys))
         tier = np.zeros(len(keys), dtype=np.int64)
         for _ in range(self.codec.cells):  # a cell at a time: no (keys x cells) array
-            tier += self.weight[rest % self.codec.base]
+            tier += self.weight[(rest % self.codec.base).astype(np.int64, copy=False)]
             rest //= self.codec.base
         return tier
 
