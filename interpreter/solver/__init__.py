@@ -95,7 +95,7 @@ def solve(game: Game, state: State, *, db: Path | str | None = None, use_db: boo
     with ExitStack() as stack:
         store = Store(db if db is not None else default_path()) if use_db else None
         if store is None and client is not None:  # the cluster solver stores tier by tier: a throw-away database
-            store = Store(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rulesdsl-db-"))) / "db")
+            store = Store(stack.enter_context(scratch_folder("rulesdsl-db-")) / "db")
         if store is not None:
             stack.callback(store.close)
         table = table_name(game, codec)
