@@ -29,6 +29,7 @@ from rulesdsl.vocabulary import (
 __all__ = ["Checker", "check", "never_holds", "suggest"]
 
 ROLES = ("mover", "opponent")
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # seats a game may declare, in the order they move
 # The keyword of each statement whose key is its class name (for messages).
 STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
@@ -152,10 +153,10 @@ class Checker(TypeChecks, Lints):
 
     def check_players_and_pieces(self) -> None:
         stmts = self.resolved.of(m.Players)
-        if stmts and len(self.players) != 2:
-            self.error(stmts[0].span, f"{len(self.players)} players declared; games have exactly two", "E012",
-                       "games for more than two players are not in the language yet: see docs/language.md, "
-                       "section 26, 'Room to grow'")
+        if stmts and not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
+            self.error(stmts[0].span, f"{len(self.players)} players declared; a game has "
+                       f"{MIN_PLAYERS} to {MAX_PLAYERS}", "E012",
+                       "list each player once, in the order they move (docs/language.md, section 6)")
         symbols: dict[str, Span] = {}
         for player in self.players:
             if player.name in ROLES:

@@ -115,7 +115,8 @@ def check_solvable(game: Game, state: State) -> None:
         raise SolveError("this game keeps pieces in hand, which the solver's position key does not hold; "
                          "the solver cannot solve it")
     if len(game.players) != 2:
-        raise SolveError("the solver handles two-player games only")
+        raise SolveError(f"this game has {len(game.players)} players; the solver handles two-player games only "
+                         "(its values are win, draw or loss for the side to move)")
     unkept = _unkept_state(game)
     if unkept:
         raise SolveError(f"this game's future depends on {unkept}, which the solver's position key does not "

@@ -1,0 +1,60 @@
+"""Games of three or more players: seats, the paranoid search, MCTS per player, the solver's refusal.
+
+Counts come from the hand derivation in rules/three-way-race.rules.
+"""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from rulesdsl.cli.main import cli
+from rulesdsl.interpreter.engines import choose
+from rulesdsl.interpreter.load import load_game
+
+RACE = "three-way-race"
+
+
+def test_three_seats_move_in_turn():
+    game = load_game(RACE)
+    state = game.initial_state()
+    turns = []
+    for text in ("a1-a2", "b1-b2", "c1-c2"):
+        turns.append(game.to_move(state))
+        state = game.apply(state, game.parse_move(state, text))
+    assert turns == [0, 1, 2] and game.to_move(state) == 0
+    assert [game.perft(game.initial_state(), d) for d in (1, 2, 3, 4)] == [2, 4, 3, 7]
+
+
+def test_paranoid_search_takes_the_win():
+    game = load_game(RACE)
+    # red to move on row 2: any step reaches row 3 and wins
+    state = game.parse_position("(r --- R-- -GB)")
+    result = choose(game, state, depth=3)
+    assert result is not None and result.engine == "paranoid"
+    after = game.apply(state, result.move)
+    outcome = game.outcome(after)
+    assert outcome is not None and outcome.winner == 0
+
+
+def test_mcts_credits_the_player_who_wins():
+    game = load_game(RACE)
+    # green to move: a green step to row 3 wins for green, not for red or blue
+    state = game.parse_position("(g --- RG- --B)")
+    result = choose(game, state, "mcts", seconds=0.3, seed=1)
+    assert result is not None
+    outcome = game.outcome(game.apply(state, result.move))
+    assert outcome is not None and outcome.winner == 1 and result.score > 0.9
+
+
+def test_the_solver_refuses_in_one_line():
+    out = CliRunner().invoke(cli, ["solve", RACE])
+    assert out.exit_code != 0
+    lines = [line for line in out.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "3 players" in lines[0] and "two-player games only" in lines[0]
+
+
+def test_analyze_reports_every_player():
+    out = CliRunner().invoke(cli, ["analyze", RACE, "--games", "12", "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    for name in ("red", "green", "blue"):
+        assert f"  {name}: wins" in out.output
