@@ -18,6 +18,7 @@ from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, 
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
+from rulesdsl.interpreter.regions import region_cells
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
 from rulesdsl.limits import MAX_CELLS
@@ -117,18 +118,22 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
             neutral[piece.kind] = sym
             continue
         for player, sym, _ in piece.symbols:
+            if player not in player_names:
+                continue  # a player not seated for these options (a guarded 'players')
             index = player_names.index(player)
             owner[sym], kind[sym], symbol[(index, piece.kind)] = index, piece.kind, sym
     forward = {}
     stmt = active.first(m.Forward)
     for player, direction, _ in stmt.pairs if stmt else ():
-        forward[player_names.index(player)] = geometry.directions[direction]
+        if player in player_names:
+            forward[player_names.index(player)] = geometry.directions[direction]
     sets = {s.name: s.directions for s in active.all(m.DirectionSet)}
     promotions = {symbol[(p, rule.kind)]: symbol[(p, rule.to_kind)]
                   for rule in active.all(m.Promote) for p in range(len(player_names))
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
                     owner, kind, symbol, forward, sets, promotions, neutral, dict(options))
+    tables.regions = region_cells(active.all(m.Region), geometry, player_names, options)
     hand = active.first(m.Hand)
     if hand is not None:
         tables.hand_kind = hand.kind

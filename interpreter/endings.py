@@ -317,6 +317,22 @@ class ConditionCompiler(m.ExprVisitor):
         return on_far_row
 
 
+    def visit_Fills(self, expr: m.Fills) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        count = len(self.tables.player_names)
+        cells = [self.tables.regions.get((expr.region, p), ()) for p in range(count)]
+        syms = [self.tables.symbols_of(p) for p in range(count)]
+
+        def fills(state: State, moves: MovesThunk) -> bool:
+            if state.last != NO_CELL:
+                return False  # a turn still open has not filled anything yet
+            player = ref(state)
+            board, mine = state.board, syms[player]
+            return bool(cells[player]) and all(board[c] in mine for c in cells[player])
+
+        return fills
+
+
 def board_side(geometry, side: str) -> list[int]:
     """The cells of a side: the highest (``top``) or lowest (``bottom``) cell of each column, the first
     (``left``) or last (``right``) cell of each row."""

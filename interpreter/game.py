@@ -40,6 +40,7 @@ class State(NamedTuple):
     quiet: int = 0  # plies since the last capture, kept only by games that count them
     hand: tuple[int, ...] | None = None  # pieces in hand per player (games with ``hand`` only)
     turns: int = 0  # turns played, kept only by games whose end rules read ``turns played``
+    visited: int = 0  # cells (bit i: cell i) a ``to new cells`` go-again turn has stood on, 0 outside one
 
 
 class Move(NamedTuple):

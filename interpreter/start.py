@@ -16,6 +16,8 @@ def start_board(layout: m.StartLayout, tables: Tables, options: Mapping[str, Val
     cells = [tables.empty] * len(geometry.cells)
     env = dict(options)
     for item in layout.items:
+        if item.kind is not None and item.player not in tables.player_names:
+            continue  # a player not seated for these options (a guarded 'players')
         if item.kind is not None and item.where is not None:
             sym = tables.placed_symbol(tables.player_index(item.player), item.kind)
             for cell in geometry.cells:

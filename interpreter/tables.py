@@ -37,6 +37,7 @@ class Tables:
     options: Mapping[str, Value] = field(default_factory=dict)  # the option values it was compiled for
     hand_kind: str | None = None  # the kind of piece players hold in hand (``hand``), if any
     hand_start: int = 0  # how many each player holds at the start
+    regions: dict[tuple[str, int], tuple[int, ...]] = field(default_factory=dict)  # (name, player) -> cells
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/seats.py)
 

@@ -39,6 +39,15 @@ STATEMENT_WORDS = {
 }
 
 
+def seats_named(statements: list[m.Players]) -> list[m.PlayerDecl]:
+    """Every player any ``players`` statement seats (guarded ones seat players only for some options)."""
+    seen: dict[tuple[str, str], m.PlayerDecl] = {}
+    for stmt in statements:
+        for player in stmt.players:
+            seen.setdefault((player.name, player.symbol), player)
+    return list(seen.values())
+
+
 class Checker(TypeChecks, Lints):
     """Names, structure and values of one resolved rule file; types and warnings come from
     the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
@@ -47,7 +56,7 @@ class Checker(TypeChecks, Lints):
     def run(self) -> list[Diagnostic]:
         r = self.resolved
         self.options = {s.name: s for s in r.of(m.OptionDecl)}
-        self.players = [p for s in r.of(m.Players)[:1] for p in s.players]
+        self.players = seats_named(r.of(m.Players))
         self.player_names = [p.name for p in self.players]
         self.kinds = {s.kind: s for s in r.of(m.PieceDecl)}
         self.sets = {s.name: s for s in r.of(m.DirectionSet)}
@@ -60,6 +69,7 @@ class Checker(TypeChecks, Lints):
         self.check_players_and_pieces()
         self.check_board()
         self.check_directions()
+        self.check_regions()
         self.check_start()
         self.check_moves()
         self.check_promotions()
@@ -152,11 +162,11 @@ class Checker(TypeChecks, Lints):
                     return
 
     def check_players_and_pieces(self) -> None:
-        stmts = self.resolved.of(m.Players)
-        if stmts and not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
-            self.error(stmts[0].span, f"{len(self.players)} players declared; a game has "
-                       f"{MIN_PLAYERS} to {MAX_PLAYERS}", "E012",
-                       "list each player once, in the order they move (docs/language.md, section 6)")
+        for stmt in self.resolved.of(m.Players):
+            if not MIN_PLAYERS <= len(stmt.players) <= MAX_PLAYERS:
+                self.error(stmt.span, f"{len(stmt.players)} players declared; a game has "
+                           f"{MIN_PLAYERS} to {MAX_PLAYERS}", "E012",
+                           "list each player once, in the order they move (docs/language.md, section 6)")
         symbols: dict[str, Span] = {}
         for player in self.players:
             if player.name in ROLES:
@@ -364,6 +374,22 @@ class Checker(TypeChecks, Lints):
                 if direction not in absolute:
                     self.unknown(span, "direction", direction, absolute, "E050")
 
+    def check_regions(self) -> None:
+        """Each region names known players, each once, with expressions over ``col``, ``row`` and options."""
+        for stmt in self.resolved.of(m.Region):
+            seen: set[str] = set()
+            for part in stmt.parts:
+                if part.player in ROLES:
+                    self.error(part.span, f"a region belongs to a declared player, not to {part.player!r}",
+                               "E030", "name the player, e.g. region goal white where row == 8")
+                else:
+                    self.player_ref(part.span, part.player)
+                if part.player in seen:
+                    self.error(part.span, f"region {stmt.name} gives {part.player} cells twice", "E011",
+                               "join the conditions with 'or'")
+                seen.add(part.player)
+                self.check_names(part.where, {**self.options, "col": None, "row": None})
+
     def check_start(self) -> None:
         for stmt in self.resolved.of(m.StartLayout):
             for item in stmt.items:
@@ -437,7 +463,8 @@ class Checker(TypeChecks, Lints):
         for again in self.resolved.of(m.Again):
             if again.after is not None and again.after not in (*ACTIONS, "capture"):
                 self.unknown(again.span, "action", again.after, (*ACTIONS, "capture"), "E063")
-            mode = "in one move" if again.chain else "in same direction" if again.same_direction else ""
+            mode = ("in one move" if again.chain else "in same direction" if again.same_direction
+                    else "to new cells" if again.new_cells else "")
             if mode and not again.same_piece:
                 self.error(again.span, f"'{mode}' follows one piece: write 'with same piece'", "E067")
             if again.chain and again.may_pass:
@@ -642,6 +669,12 @@ class ConditionChecks(m.ExprVisitor):
     def visit_OnFarRow(self, expr: m.OnFarRow) -> None:
         self.c.player_ref(expr.span, expr.player)
         self.c.check_piece(expr.span, expr.kind, None)
+
+    def visit_Fills(self, expr: m.Fills) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        regions = sorted({s.name for s in self.c.resolved.of(m.Region)})
+        if expr.region not in regions:
+            self.c.unknown(expr.span, "region", expr.region, regions, "E076")
 
     def visit_Beyond(self, expr: m.Beyond) -> None:
         self.visit_OnFarRow(expr)

@@ -165,6 +165,14 @@ class OnFarRow(Expr):
 
 
 @dataclass(frozen=True)
+class Fills(Expr):
+    """``PLAYER fills REGION``: a turn has ended, and every cell of PLAYER's REGION holds a piece of PLAYER."""
+
+    player: str
+    region: str
+
+
+@dataclass(frozen=True)
 class QuietPlies(Expr):
     """``plies without capture``: how many plies were played since the last capture."""
 
@@ -234,6 +242,27 @@ class PlayerDecl:
 @dataclass(frozen=True)
 class Players(Statement):
     players: tuple[PlayerDecl, ...]
+
+
+@dataclass(frozen=True)
+class RegionPart:
+    """One player's cells of a region: those where ``where`` holds (it sees ``col``, ``row`` and the options)."""
+
+    span: Span
+    player: str
+    where: Expr
+
+
+@dataclass(frozen=True)
+class Region(Statement):
+    """A set of cells per player, named: ``region goal red where row == 5, blue where row == 1``."""
+
+    name: str
+    parts: tuple[RegionPart, ...]
+
+    @property
+    def key(self) -> str:
+        return f"region {self.name}"
 
 
 @dataclass(frozen=True)
@@ -402,6 +431,7 @@ class Again(Statement):
     may_pass: bool
     chain: bool = False  # ``in one move``: a whole capture chain is one move
     same_direction: bool = False  # ``in same direction``: each continuation keeps the last jump's direction
+    new_cells: bool = False  # ``to new cells``: no continuation lands where the piece stood this turn
 
 
 @dataclass(frozen=True)

@@ -193,6 +193,9 @@ class _Builder(Transformer):
     def on_far_row(self, meta, items):
         return m.OnFarRow(self._span(meta), str(items[0]), str(items[1]))
 
+    def fills(self, meta, items):
+        return m.Fills(self._span(meta), str(items[0]), str(items[1]))
+
     def guard(self, meta, items):
         return items[0]
 
@@ -223,7 +226,13 @@ class _Builder(Transformer):
         return ("choices", tuple(unquote(s) for s in items))
 
     def players_stmt(self, meta, items):
-        return m.Players(self._span(meta), tuple(items))
+        return m.Players(self._span(meta), tuple(items[:-1]), guard=items[-1])
+
+    def region_stmt(self, meta, items):
+        return m.Region(self._span(meta), str(items[0]), tuple(items[1:]))
+
+    def region_part(self, meta, items):
+        return m.RegionPart(self._span(meta), str(items[0]), items[1])
 
     def player_decl(self, meta, items):
         return m.PlayerDecl(self._span(meta), str(items[0]), unquote(items[1]))
@@ -395,7 +404,8 @@ class _Builder(Transformer):
         after, choice, mode, or_pass, guard = items
         mode_words = str(mode).split() if mode is not None else []
         return m.Again(self._span(meta), str(after) if after else None, str(choice) == "same",
-                       or_pass is not None, "one" in mode_words, "direction" in mode_words, guard=guard)
+                       or_pass is not None, "one" in mode_words, "direction" in mode_words,
+                       new_cells="new" in mode_words, guard=guard)
 
     def freeze_stmt(self, meta, items):
         return m.Freeze(self._span(meta), str(items[0]), guard=items[1])

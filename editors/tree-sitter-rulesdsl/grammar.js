@@ -29,6 +29,7 @@ module.exports = grammar({
       $.option_statement,
       $.players_statement,
       $.forward_statement,
+      $.region_statement,
       $.board_statement,
       $.lines_statement,
       $.hand_statement,
@@ -66,8 +67,11 @@ module.exports = grammar({
       seq('in', commaSep1($.string)),
     ),
 
-    players_statement: ($) => seq('players', commaSep1($.player_declaration)),
+    players_statement: ($) => seq('players', commaSep1($.player_declaration), optional($.guard)),
     player_declaration: ($) => seq(field('player', $.name), field('symbol', $.string)),
+
+    region_statement: ($) => seq('region', field('name', $.name), commaSep1($.region_part)),
+    region_part: ($) => seq(field('player', $.name), 'where', $._expression),
 
     forward_statement: ($) => seq('forward', commaSep1(seq(field('player', $.name), field('direction', $.name)))),
 
@@ -159,7 +163,7 @@ module.exports = grammar({
     ),
     again_statement: ($) => seq(
       'again', optional(seq('after', field('action', $.name))), 'with', choice('any', 'same'), 'piece',
-      optional(seq('in', choice(seq('one', 'move'), seq('same', 'direction')))),
+      optional(choice(seq('in', choice(seq('one', 'move'), seq('same', 'direction'))), seq('to', 'new', 'cells'))),
       optional(seq('or', 'pass')),
       optional($.guard),
     ),
@@ -224,6 +228,7 @@ module.exports = grammar({
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row'),
       seq(field('player', $.name), 'connects', $.name, 'and', $.name, optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'forms', 'one', 'group', optional(seq('along', $.direction_list))),
+      seq(field('player', $.name), 'fills', field('region', $.name)),
       seq('plies', 'without', 'capture'),
       seq('turns', 'played'),
     ),
