@@ -189,9 +189,9 @@ class Api:
 
     def search(self, game: Game, state: State, seconds: float):
         """The engine's choice within ``seconds`` (iterative deepening) and the depth it finished."""
-        from rulesdsl.interpreter.engine import think
+        from rulesdsl.interpreter.engines import choose  # paranoid search with more than two players
 
-        result = think(game, state, seconds=seconds)
+        result = choose(game, state, seconds=seconds)
         if result is None:
             return None, 0
         return result, result.depth

@@ -58,3 +58,23 @@ def test_analyze_reports_every_player():
     assert out.exit_code == 0, out.output
     for name in ("red", "green", "blue"):
         assert f"  {name}: wins" in out.output
+
+
+def test_the_web_board_shows_every_seat():
+    from rulesdsl.cli.web_api import Api, entries_for
+
+    api = Api(entries_for(["chinese-checkers"]))
+    six = api.state({"game": "chinese-checkers", "options": {"players": "6"}})
+    assert six["players"] == ["north", "northeast", "southeast", "south", "southwest", "northwest"]
+    assert [t["onBoard"] for t in six["tallies"]] == [10] * 6  # ten marbles in each point of the star
+    assert len(set(six["colours"])) == 6
+    three = api.engine({"game": "chinese-checkers", "options": {"players": "3"}, "seconds": 0.2})
+    assert three["turn"] == "southeast" and three["mover"] == "north"
+
+
+def test_the_repl_plays_any_seat():
+    # red (the engine) steps first; c2 is free whichever step it took, and then blue is to move
+    out = CliRunner().invoke(cli, ["play", RACE, "--as", "green", "--depth", "2"], input="b1-c2\nquit\n")
+    assert out.exit_code == 0, out.output
+    assert "you play green" in out.output and "red plays" in out.output and "green> " in out.output
+    assert "position: (b " in out.output and "G)" not in out.output.split("green> ")[-1]
