@@ -538,6 +538,10 @@ class Checker(TypeChecks, Lints):
             for rule in block.rules:
                 if rule.player is not None:
                     self.player_ref(rule.span, rule.player)
+                if rule.result == "loses" and len(self.players) > 2:
+                    self.error(rule.span, f"'{rule.player} loses' names no winner among "
+                               f"{len(self.players)} players", "E077",
+                               "say who wins instead, e.g. 'mover wins if ...'")
                 self.check_condition(rule.condition)
 
     def check_evaluate(self) -> None:
