@@ -78,3 +78,27 @@ def test_the_repl_plays_any_seat():
     assert out.exit_code == 0, out.output
     assert "you play green" in out.output and "red plays" in out.output and "green> " in out.output
     assert "position: (b " in out.output.split("green> ")[-1]
+
+
+def test_the_solver_refuses_a_chain_that_remembers_its_cells(tmp_path):
+    from rulesdsl.interpreter.solver import SolveError, solve
+
+    path = tmp_path / "hops.rules"
+    path.write_text("""players white "w", black "b"
+board grid 5 x 1
+position (turn last rows)
+piece man white "w", black "b"
+start '(w "" wb-b-)'
+moves {
+  man jump e, w over any
+}
+again after jump with same piece to new cells or pass
+end { mover wins if no moves }
+""")
+    game = load_game(str(path))
+    try:
+        solve(game, game.initial_state())
+    except SolveError as error:
+        assert "the cells a hop chain has stood on" in str(error)
+    else:
+        raise AssertionError("the solver solved a game whose key lacks the visited cells")

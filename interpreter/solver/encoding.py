@@ -138,4 +138,6 @@ def _unkept_state(game: Game) -> str:
         return "the number of turns played"
     if any(again.same_direction for again in active.all(m.Again)):
         return "the direction of the jump that began the turn"
+    if any(again.new_cells for again in active.all(m.Again)):
+        return "the cells a hop chain has stood on this turn"
     return ""
