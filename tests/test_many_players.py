@@ -102,3 +102,35 @@ end { mover wins if no moves }
         assert "the cells a hop chain has stood on" in str(error)
     else:
         raise AssertionError("the solver solved a game whose key lacks the visited cells")
+
+
+def plain_paranoid(game, state, depth: int, me: int, ply: int = 0) -> float:
+    """Paranoid minimax without pruning, written out here: the value the search must reproduce."""
+    from rulesdsl.interpreter.search import WIN, static_score
+
+    moves, outcome = game.status(state)
+    if outcome is not None:
+        return 0.0 if outcome.winner is None else (WIN - ply) * (1 if outcome.winner == me else -1)
+    if depth == 0:
+        return static_score(game, state, me)
+    values = [plain_paranoid(game, game.apply(state, m), depth - 1, me, ply + 1) for m in moves]
+    return max(values) if game.to_move(state) == me else min(values)
+
+
+def test_paranoid_pruning_keeps_the_minimax_value():
+    import random
+
+    from rulesdsl.interpreter.paranoid import Paranoid
+
+    for spec, settings, depth in ((RACE, None, 5), ("chinese-checkers", {"players": "3"}, 3)):
+        game = load_game(spec, settings)
+        rng = random.Random(7)
+        state = game.initial_state()
+        for _ in range(4):
+            me = game.to_move(state)
+            pruned = Paranoid(game, me, float("inf")).value(state, depth, -float("inf"), float("inf"), 0)
+            assert pruned == plain_paranoid(game, state, depth, me)
+            moves, outcome = game.status(state)
+            if outcome is not None:
+                break
+            state = game.apply(state, moves[rng.randrange(len(moves))])
