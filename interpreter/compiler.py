@@ -105,7 +105,10 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         except ValueError as error:
             message, place = error.args
             raise RulesdslError(message, place) from None
-    players = active.first(m.Players).players
+    seated = active.first(m.Players)
+    if seated is None:
+        raise RulesdslError("no 'players' statement holds for these options")
+    players = seated.players
     player_names = tuple(p.name for p in players)
     owner: dict[str, int] = {}
     kind: dict[str, str] = {}

@@ -134,3 +134,22 @@ def test_paranoid_pruning_keeps_the_minimax_value():
             if outcome is not None:
                 break
             state = game.apply(state, moves[rng.randrange(len(moves))])
+
+
+def test_options_that_seat_nobody_get_one_line(tmp_path):
+    path = tmp_path / "seats.rules"
+    path.write_text("""option players = 3 in 2..4 "how many play"
+players red "r", blue "b" if players == 2
+players red "r", green "g", blue "b" if players == 3
+board grid 3 x 3
+piece pawn red "R", green "G", blue "B"
+start { pawn red at a1  pawn green at b1  pawn blue at c1 }
+moves { pawn step n }
+end { draw if no moves }
+""")
+    two = CliRunner().invoke(cli, ["perft", str(path), "-d", "1", "--set", "players=2"])
+    assert two.exit_code == 0 and two.output.split() == ["1", "1"]  # red's a1-a2 only; green is not seated
+    out = CliRunner().invoke(cli, ["perft", str(path), "-d", "1", "--set", "players=4"])
+    assert out.exit_code != 0 and "Traceback" not in out.output
+    assert [line for line in out.output.splitlines() if line.strip()] == [
+        "rulesdsl: no 'players' statement holds for these options"]
