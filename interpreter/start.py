@@ -18,6 +18,11 @@ def start_board(layout: m.StartLayout, tables: Tables, options: Mapping[str, Val
     for item in layout.items:
         if item.kind is not None and item.player not in tables.player_names:
             continue  # a player not seated for these options (a guarded 'players')
+        if item.kind is not None and item.region is not None:
+            sym = tables.placed_symbol(tables.player_index(item.player), item.kind)
+            for index in tables.regions.get((item.region, tables.player_index(item.player)), ()):
+                _place(cells, index, sym, item, tables)
+            continue
         if item.kind is not None and item.where is not None:
             sym = tables.placed_symbol(tables.player_index(item.player), item.kind)
             for cell in geometry.cells:

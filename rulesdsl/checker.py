@@ -390,6 +390,15 @@ class Checker(TypeChecks, Lints):
                 seen.add(part.player)
                 self.check_names(part.where, {**self.options, "col": None, "row": None})
 
+    def check_region_of(self, span: Span, region: str, player: str | None) -> None:
+        """``region`` is declared, with cells for ``player`` (any player when ``None`` or a role)."""
+        statements = [s for s in self.resolved.of(m.Region) if s.name == region]
+        if not statements:
+            self.unknown(span, "region", region, sorted({s.name for s in self.resolved.of(m.Region)}), "E076")
+        elif player not in (None, *ROLES) and all(p.player != player for s in statements for p in s.parts):
+            self.error(span, f"region {region} gives {player} no cells", "E076",
+                       f"add e.g. '{player} where row == 1' to the region statement")
+
     def check_start(self) -> None:
         for stmt in self.resolved.of(m.StartLayout):
             for item in stmt.items:
@@ -397,6 +406,8 @@ class Checker(TypeChecks, Lints):
                     self.check_piece(item.span, item.kind, item.player)
                 if item.where is not None:
                     self.check_names(item.where, {**self.options, "col": None, "row": None})
+                if item.region is not None:
+                    self.check_region_of(item.span, item.region, item.player)
                 for ref in item.cells:
                     if ref.xy is not None:
                         for expr in ref.xy:
@@ -676,9 +687,7 @@ class ConditionChecks(m.ExprVisitor):
 
     def visit_Fills(self, expr: m.Fills) -> None:
         self.c.player_ref(expr.span, expr.player)
-        regions = sorted({s.name for s in self.c.resolved.of(m.Region)})
-        if expr.region not in regions:
-            self.c.unknown(expr.span, "region", expr.region, regions, "E076")
+        self.c.check_region_of(expr.span, expr.region, expr.player)
 
     def visit_Beyond(self, expr: m.Beyond) -> None:
         self.visit_OnFarRow(expr)

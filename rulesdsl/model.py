@@ -368,6 +368,7 @@ class StartItem:
     player: str | None
     where: Expr | None = None
     cells: tuple[CellRef, ...] = ()
+    region: str | None = None  # ``KIND PLAYER in REGION``: every cell of the player's region
 
 
 @dataclass(frozen=True)

@@ -308,6 +308,9 @@ class _Builder(Transformer):
     def place_where(self, meta, items):
         return m.StartItem(self._span(meta), str(items[0]), str(items[1]), where=items[2])
 
+    def place_in(self, meta, items):
+        return m.StartItem(self._span(meta), str(items[0]), str(items[1]), region=str(items[2]))
+
     def place_at(self, meta, items):
         return m.StartItem(self._span(meta), str(items[0]), str(items[1]), cells=tuple(items[2:]))
 
