@@ -32,7 +32,7 @@ PASS = 726
 DIRECTIONS = ((0, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (0, -1))
 COUNTS = (2, 3, 4, 6)
 BUDGET_SECONDS = 20.0  # the default run plays on until then
-MINIMUM_GAMES = 12  # whatever the machine's speed (ten end by a short move limit, two run 1000 turns)
+MINIMUM_GAMES = 12  # whatever the machine's speed (eleven end by a short move limit, one runs 1000 turns)
 
 
 class Pair:
