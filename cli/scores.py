@@ -34,9 +34,9 @@ def features_of(game: Game) -> str:
 
 
 def opponents_of(game: Game, player: int) -> str:
-    """``black``'s, or ``the others'`` with more than two players."""
-    others = [p.name for p in game.players if p.index != player]
-    return f"{others[0]}'s" if len(others) == 1 else "the others'"
+    """``black``'s: the player the evaluation compares with (with more than two, the next to move)."""
+    following = game.players[(player + 1) % len(game.players)].name
+    return f"{following}'s" if len(game.players) == 2 else f"{following}'s (the next to move)"
 
 
 def describe_score(game: Game, score: float, player: int, engine: str = "alphabeta") -> str:

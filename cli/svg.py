@@ -32,7 +32,8 @@ NAMED_COLOURS = {
     "white": ("#f7f3e8", "#333"), "black": ("#262626", "#000"), "red": ("#c8322d", "#6d1a17"),
     "blue": ("#2f5fb3", "#17305c"), "yellow": ("#f2c230", "#8a6b0c"), "green": ("#3a8f4a", "#1d4825"),
 }
-PALETTE = (("#f7f3e8", "#333"), ("#262626", "#000"), ("#c8322d", "#6d1a17"), ("#2f5fb3", "#17305c"))
+PALETTE = (("#f7f3e8", "#333"), ("#262626", "#000"), ("#c8322d", "#6d1a17"), ("#2f5fb3", "#17305c"),
+           ("#f2c230", "#8a6b0c"), ("#3a8f4a", "#1d4825"))  # six: a seat each for up to six players
 NEUTRAL = ("#9a9a9a", "#555")
 BOARD_FILL = ("#e9d3a6", "#dcc08a")  # two tones: squares alternate on a square lattice
 LINE = "#7a5c2e"

@@ -218,12 +218,12 @@ class Api:
 
     def search(self, game: Game, state: State, seconds: float):
         """The engine's choice within ``seconds`` (iterative deepening) and the depth it finished."""
-        from rulesdsl.interpreter.engine import think
+        from rulesdsl.interpreter.engines import choose  # paranoid search with more than two players
 
         if not self._searches.acquire(blocking=False):
             raise ApiError(503, f"the engine is busy with {MAX_SEARCHES} searches; try again")
         try:
-            result = think(game, state, seconds=seconds)
+            result = choose(game, state, seconds=seconds)
         finally:
             self._searches.release()
         if result is None:

@@ -109,7 +109,10 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         except ValueError as error:
             message, place = error.args
             raise RulesdslError(message, place) from None
-    players = active.first(m.Players).players
+    seated = active.first(m.Players)
+    if seated is None:
+        raise RulesdslError("no 'players' statement holds for these options")
+    players = seated.players
     player_names = tuple(p.name for p in players)
     owner: dict[str, int] = {}
     kind: dict[str, str] = {}
@@ -122,12 +125,15 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
             neutral[piece.kind] = sym
             continue
         for player, sym, _ in piece.symbols:
+            if player not in player_names:
+                continue  # a player not seated for these options (a guarded 'players')
             index = player_names.index(player)
             owner[sym], kind[sym], symbol[(index, piece.kind)] = index, piece.kind, sym
     forward = {}
     stmt = active.first(m.Forward)
     for player, direction, _ in stmt.pairs if stmt else ():
-        forward[player_names.index(player)] = geometry.directions[direction]
+        if player in player_names:
+            forward[player_names.index(player)] = geometry.directions[direction]
     sets = {s.name: s.directions for s in active.all(m.DirectionSet)}
     promotions = {symbol[(p, rule.kind)]: symbol[(p, rule.to_kind)]
                   for rule in active.all(m.Promote) if not rule.choices for p in range(len(player_names))

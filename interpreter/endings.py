@@ -360,6 +360,22 @@ class ConditionCompiler(m.ExprVisitor):
 
         return on_far_row
 
+    def visit_Fills(self, expr: m.Fills) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        count = len(self.tables.player_names)
+        per_player = self.tables.regions.get(expr.region, (frozenset(),) * count)
+        cells = [tuple(sorted(per_player[p])) for p in range(count)]
+        syms = [self.tables.symbols_of(p) for p in range(count)]
+
+        def fills(state: State, moves: MovesThunk) -> bool:
+            if state.last != NO_CELL:
+                return False  # a turn still open has not filled anything yet
+            player = ref(state)
+            board, mine = state.board, syms[player]
+            return bool(cells[player]) and all(board[c] in mine for c in cells[player])
+
+        return fills
+
 
 def region_total(ref: PlayerOf, tables: Tables, region: str) -> Condition:
     """``total(PLAYER REGION)``: the counted pieces on PLAYER's cells of REGION (an ordinary piece counts 1)."""

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from rulesdsl.interpreter.engine import Iteration, Result, think
 from rulesdsl.interpreter.game import Game, Move, State
 from rulesdsl.interpreter.mcts import mcts
+from rulesdsl.interpreter.paranoid import think_paranoid
 
 ENGINES = ("alphabeta", "mcts")
 SELF_PLAY = ("random", *ENGINES)  # ``analyze`` may also let every side play uniformly random moves
@@ -33,7 +34,8 @@ def choose(
     """The engine's move (``None`` when the game is over).
 
     ``alphabeta``: iterative deepening to ``depth`` plies and/or for
-    ``seconds``. ``mcts``: UCT for ``seconds`` (``depth`` does not apply).
+    ``seconds`` (with three or more players, the paranoid search of
+    :mod:`rulesdsl.interpreter.paranoid`). ``mcts``: UCT for ``seconds`` (``depth`` does not apply).
     ``random``: any legal move, uniformly. With neither limit,
     ``DEFAULT_SECONDS``. ``rng`` (for self-play, so that games differ):
     alpha-beta tries the root moves in a shuffled order (so equal moves are
@@ -54,6 +56,9 @@ def choose(
         return mcts(game, state, seconds, seed=seed, catch_interrupt=catch_interrupt)
     if engine != "alphabeta":
         raise ValueError(f"unknown engine {engine!r}: choose {', '.join(SELF_PLAY)}")
+    if len(game.players) > 2:
+        return think_paranoid(game, state, depth, seconds, on_iteration=on_iteration,
+                              catch_interrupt=catch_interrupt, shuffle=rng)
     return think(game, state, depth, seconds, on_iteration=on_iteration, catch_interrupt=catch_interrupt,
                  shuffle=rng)
 

@@ -44,6 +44,7 @@ class State(NamedTuple):
     passes: int = 0  # passes played in a row, kept only by games whose end rules read them
     before: str | None = None  # the board before the last ply, kept only by games that forbid immediate repetition
     marks: Marks | None = None  # what a piece's past allows (interpreter/marks.py), kept only by games that ask
+    visited: int = 0  # cells (bit i: cell i) a ``to new cells`` go-again turn has stood on, 0 outside one
 
 
 class Move(NamedTuple):

@@ -191,6 +191,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             moves = [mv for mv in moves if continues(mv) and (not again.same_piece or mv.origin == state.last)]
             if again.same_direction and state.heading >= 0:
                 moves = [mv for mv in moves if mv.heading == state.heading]
+            if again.new_cells:
+                moves = [mv for mv in moves if not state.visited >> mv.target & 1]
         if freeze is not None and moves:
             frozen = frozen_cells(board, player)
             if frozen:
@@ -274,8 +276,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 remembered[0], remembered[1] = cont, found
                 return cont
         if again is not None and continues(move) and not promotes(state.board, move):
+            visited = visited_after(state, move) if again.new_cells else 0
             cont = State(board, state.turn, move.target, history, move.heading if again.same_direction else -1, quiet,
-                         hand, turns)
+                         hand, turns, visited=visited)
             found = legal(cont)
             if any(mv.action != PASS_ACTION for mv in found):
                 remembered[0], remembered[1] = cont, found
@@ -289,3 +292,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             return remember(state, plain_apply(state, move), move, keeps_passes, no_return)
 
     return Legality(raw, threats, legal, nobody_moves, apply, has_moves, pieces)
+
+
+def visited_after(state: State, move: Move) -> int:
+    """The cells a ``to new cells`` turn has stood on once ``move`` is made (where it began, then each landing)."""
+    before = state.visited if state.last != NO_CELL else 0
+    return before | 1 << move.origin | 1 << move.target

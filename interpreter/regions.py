@@ -4,7 +4,9 @@ A region is one set of cells per player. ``region NAME where EXPR`` gives each
 player the cells where EXPR holds on ``col``, ``row`` and ``rank`` (the row
 counted from that player's own side: 1 for the cells from which one step
 backward leaves the board, 2 for the next, and so on); ``region NAME PLAYER
-CELLS, PLAYER CELLS`` gives each player their own cells. Move rules (``from``,
+CELLS, PLAYER CELLS`` gives each player their own cells, and ``region NAME
+PLAYER where EXPR, PLAYER where EXPR`` each player's own condition (a player
+not seated for these options, under a guarded ``players``, is skipped). Move rules (``from``,
 ``within``, ``sow ... from``, ``place ... in``, ``capture ... into``) and end
 rules (``count(... REGION)``, ``total(PLAYER REGION)``) read the mover's or the
 named player's set. ``track NAME CELLS`` is a cyclic order of cells.
@@ -46,7 +48,15 @@ def build_regions(statements: list[m.Region], tables: Tables, options: Mapping[s
             continue
         per: list[set[int]] = [set() for _ in players]
         for player, cells in stmt.cells:
-            per[players.index(player)].update(_index(geometry, name, span) for name, span in cells)
+            if player in players:
+                per[players.index(player)].update(_index(geometry, name, span) for name, span in cells)
+        for part in stmt.wheres:
+            if part.player in players:
+                player = players.index(part.player)
+                per[player].update(_cells_where(part.where, player, tables, options))
+                if not per[player]:
+                    raise RulesdslError(f"region {stmt.name} of {part.player} holds no cell of this board "
+                                        "for these options", part.span)
         out[stmt.name] = tuple(frozenset(p) for p in per)
     return out
 
@@ -54,21 +64,24 @@ def build_regions(statements: list[m.Region], tables: Tables, options: Mapping[s
 def _where(stmt: m.Region, tables: Tables, options: Mapping[str, Value]) -> tuple[frozenset[int], ...]:
     """``region NAME where EXPR``: per player, the cells where EXPR holds (``rank`` from that player's side)."""
     assert stmt.where is not None
-    uses_rank = any(isinstance(n, m.NameRef) and n.name == "rank" for n in m.walk(stmt.where))
-    per_player = []
-    for player in range(len(tables.player_names)):
-        found = []
-        for cell in tables.geometry.cells:
-            env = {**options, "col": cell.x, "row": cell.y}
-            if uses_rank:
-                env["rank"] = rank_of(tables, player, cell.index)
-            if evaluate(stmt.where, env):
-                found.append(cell.index)
-        per_player.append(frozenset(found))
+    per_player = [_cells_where(stmt.where, player, tables, options) for player in range(len(tables.player_names))]
     if not any(per_player):
         raise RulesdslError(f"region {stmt.name} names no cells: 'where' holds on no cell of this board "
                             "for these options", stmt.where.span)
     return tuple(per_player)
+
+
+def _cells_where(where: m.Expr, player: int, tables: Tables, options: Mapping[str, Value]) -> frozenset[int]:
+    """The cells where ``where`` holds on ``col``, ``row`` and ``rank`` (counted from ``player``'s side)."""
+    uses_rank = any(isinstance(n, m.NameRef) and n.name == "rank" for n in m.walk(where))
+    found = []
+    for cell in tables.geometry.cells:
+        env = {**options, "col": cell.x, "row": cell.y}
+        if uses_rank:
+            env["rank"] = rank_of(tables, player, cell.index)
+        if evaluate(where, env):
+            found.append(cell.index)
+    return frozenset(found)
 
 
 def build_tracks(statements: list[m.Track], geometry: Geometry) -> dict[str, tuple[int, ...]]:

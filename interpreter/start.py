@@ -25,6 +25,15 @@ def start_board(layout: m.StartLayout, tables: Tables, options: Mapping[str, Val
             for index in sorted(frozenset().union(*tables.regions[item.region])):
                 _place(cells, index, count_symbol(amount, tables.empty), item, tables)
             continue
+        if item.kind is not None and item.player not in tables.player_names:
+            continue  # a player not seated for these options (a guarded 'players')
+        if item.kind is not None and item.region is not None:  # KIND PLAYER in REGION
+            player = tables.player_index(item.player)
+            sym = tables.placed_symbol(player, item.kind)
+            per_player = tables.regions.get(item.region)
+            for index in sorted(per_player[player] if per_player else ()):
+                _place(cells, index, sym, item, tables)
+            continue
         if item.kind is not None and item.where is not None:
             sym = tables.placed_symbol(tables.player_index(item.player), item.kind)
             for cell in geometry.cells:

@@ -16,7 +16,7 @@ from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
 from rulesdsl.options import fold_options, option_hint, option_problem
-from rulesdsl.piece_checks import PieceRuleChecks, is_vector
+from rulesdsl.piece_checks import REGION_NAMES, PieceRuleChecks, is_vector
 from rulesdsl.typecheck import TypeChecks
 from rulesdsl.vocabulary import (
     ACTIONS,
@@ -31,6 +31,7 @@ from rulesdsl.vocabulary import (
 __all__ = ["Checker", "check", "never_holds", "suggest"]
 
 ROLES = ("mover", "opponent")
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # seats a game may declare, in the order they move
 # The keyword of each statement whose key is its class name (for messages).
 STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
@@ -38,6 +39,15 @@ STATEMENT_WORDS = {
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
     "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Style": "style",
 }
+
+
+def seats_named(statements: list[m.Players]) -> list[m.PlayerDecl]:
+    """Every player any ``players`` statement seats (guarded ones seat players only for some options)."""
+    seen: dict[tuple[str, str], m.PlayerDecl] = {}
+    for stmt in statements:
+        for player in stmt.players:
+            seen.setdefault((player.name, player.symbol), player)
+    return list(seen.values())
 
 
 class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
@@ -48,7 +58,7 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
     def run(self) -> list[Diagnostic]:
         r = self.resolved
         self.options = {s.name: s for s in r.of(m.OptionDecl)}
-        self.players = [p for s in r.of(m.Players)[:1] for p in s.players]
+        self.players = seats_named(r.of(m.Players))
         self.player_names = [p.name for p in self.players]
         self.kinds = {s.kind: s for s in r.of(m.PieceDecl)}
         self.sets = {s.name: s for s in r.of(m.DirectionSet)}
@@ -61,6 +71,7 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
         self.check_players_and_pieces()
         self.check_board()
         self.check_directions()
+        self.check_regions()
         self.check_start()
         self.check_moves()
         self.check_promotions()
@@ -155,11 +166,11 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
                     return
 
     def check_players_and_pieces(self) -> None:
-        stmts = self.resolved.of(m.Players)
-        if stmts and len(self.players) != 2:
-            self.error(stmts[0].span, f"{len(self.players)} players declared; games have exactly two", "E012",
-                       "games for more than two players are not in the language yet: see docs/language.md, "
-                       "section 26, 'Room to grow'")
+        for stmt in self.resolved.of(m.Players):
+            if not MIN_PLAYERS <= len(stmt.players) <= MAX_PLAYERS:
+                self.error(stmt.span, f"{len(stmt.players)} players declared; a game has "
+                           f"{MIN_PLAYERS} to {MAX_PLAYERS}", "E012",
+                           "list each player once, in the order they move (docs/language.md, section 6)")
         symbols: dict[str, Span] = {}
         for player in self.players:
             if player.name in ROLES:
@@ -378,6 +389,31 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
                 if direction not in absolute:
                     self.unknown(span, "direction", direction, absolute, "E050")
 
+    def check_regions(self) -> None:
+        """Each region names known players, each once, with expressions over ``col``, ``row`` and options."""
+        for stmt in self.resolved.of(m.Region):
+            seen: set[str] = {player for player, _ in stmt.cells}
+            for part in stmt.wheres:
+                if part.player in ROLES:
+                    self.error(part.span, f"a region belongs to a declared player, not to {part.player!r}",
+                               "E030", "name the player, e.g. region goal white where row == 8")
+                else:
+                    self.player_ref(part.span, part.player)
+                if part.player in seen:
+                    self.error(part.span, f"region {stmt.name} gives {part.player} cells twice", "E011",
+                               "join the conditions with 'or'")
+                seen.add(part.player)
+                self.check_names(part.where, {**self.options, **dict.fromkeys(REGION_NAMES)})
+
+    def check_region_of(self, span: Span, region: str, player: str | None) -> None:
+        """``region`` is declared, with cells for ``player`` (any player when ``None`` or a role)."""
+        statements = [s for s in self.resolved.of(m.Region) if s.name == region]
+        if not statements:
+            self.unknown(span, "region", region, sorted({s.name for s in self.resolved.of(m.Region)}), "E076")
+        elif player not in (None, *ROLES) and all(s.where is None and player not in s.players for s in statements):
+            self.error(span, f"region {region} gives {player} no cells", "E076",
+                       f"add e.g. '{player} where row == 1' to the region statement")
+
     def check_start(self) -> None:
         for stmt in self.resolved.of(m.StartLayout):
             for item in stmt.items:
@@ -385,6 +421,8 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
                     self.check_piece(item.span, item.kind, item.player)
                 if item.where is not None:
                     self.check_names(item.where, {**self.options, "col": None, "row": None})
+                if item.region is not None and item.amount is None:
+                    self.check_region_of(item.span, item.region, item.player)
                 for ref in item.cells:
                     if ref.xy is not None:
                         for expr in ref.xy:
@@ -455,7 +493,8 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
         for again in self.resolved.of(m.Again):
             if again.after is not None and again.after not in (*ACTIONS, "capture"):
                 self.unknown(again.span, "action", again.after, (*ACTIONS, "capture"), "E063")
-            mode = "in one move" if again.chain else "in same direction" if again.same_direction else ""
+            mode = ("in one move" if again.chain else "in same direction" if again.same_direction
+                    else "to new cells" if again.new_cells else "")
             if mode and not again.same_piece:
                 self.error(again.span, f"'{mode}' follows one piece: write 'with same piece'", "E067")
             if again.chain and again.may_pass:
@@ -529,6 +568,10 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
             for rule in block.rules:
                 if rule.player is not None:
                     self.player_ref(rule.span, rule.player)
+                if rule.result == "loses" and len(self.players) > 2:
+                    self.error(rule.span, f"'{rule.player} loses' names no winner among "
+                               f"{len(self.players)} players", "E077",
+                               "say who wins instead, e.g. 'mover wins if ...'")
                 self.check_condition(rule.condition)
 
     def check_evaluate(self) -> None:
@@ -678,6 +721,10 @@ class ConditionChecks(m.ExprVisitor):
     def visit_OnFarRow(self, expr: m.OnFarRow) -> None:
         self.c.player_ref(expr.span, expr.player)
         self.c.check_piece(expr.span, expr.kind, None)
+
+    def visit_Fills(self, expr: m.Fills) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.c.check_region_of(expr.span, expr.region, expr.player)
 
     def visit_Beyond(self, expr: m.Beyond) -> None:
         self.visit_OnFarRow(expr)

@@ -48,8 +48,9 @@ class Lints(Findings):
                     names += names_in(item.where) if item.where is not None else []
                     names += names_in(item.amount) if item.amount is not None else []
                     names += [ref for cell in item.cells for expr in cell.xy or () for ref in names_in(expr)]
-            elif isinstance(stmt, m.Region) and stmt.where is not None:
-                names += names_in(stmt.where)
+            elif isinstance(stmt, m.Region):
+                names += names_in(stmt.where) if stmt.where is not None else []
+                names += [ref for part in stmt.wheres for ref in names_in(part.where)]
             elif isinstance(stmt, m.Score):
                 names += [ref for _, expr, _ in stmt.parts for ref in names_in(expr)]
             elif isinstance(stmt, m.End):

@@ -165,6 +165,14 @@ class OnFarRow(Expr):
 
 
 @dataclass(frozen=True)
+class Fills(Expr):
+    """``PLAYER fills REGION``: a turn has ended, and every cell of PLAYER's REGION holds a piece of PLAYER."""
+
+    player: str
+    region: str
+
+
+@dataclass(frozen=True)
 class QuietPlies(Expr):
     """``plies without capture``: how many plies were played since the last capture."""
 
@@ -256,6 +264,15 @@ class PlayerDecl:
 @dataclass(frozen=True)
 class Players(Statement):
     players: tuple[PlayerDecl, ...]
+
+
+@dataclass(frozen=True)
+class RegionPart:
+    """One player's cells of a region: those where ``where`` holds (it sees ``col``, ``row`` and the options)."""
+
+    span: Span
+    player: str
+    where: Expr
 
 
 @dataclass(frozen=True)
@@ -363,7 +380,7 @@ class StartItem:
     where: Expr | None = None
     cells: tuple[CellRef, ...] = ()
     amount: Expr | None = None  # ``put N KIND in REGION``: N counted pieces on each cell of the region
-    region: str | None = None
+    region: str | None = None  # ``put ... in REGION``, or ``KIND PLAYER in REGION``: the player's cells of it
 
 
 @dataclass(frozen=True)
@@ -448,11 +465,17 @@ class Sow:
 class Region(Statement):
     """A named set of cells per player: ``region NAME where EXPR`` (the cells where EXPR holds on ``col``,
     ``row`` and ``rank``, the row counted from each player's own side) or ``region NAME PLAYER CELLS, ...``
-    (each player's own cells)."""
+    (each player's own cells) or ``region NAME PLAYER where EXPR, ...`` (each player's own condition)."""
 
     name: str
     where: Expr | None = None
     cells: tuple[tuple[str, tuple[tuple[str, Span], ...]], ...] = ()  # (player, cells) per player
+    wheres: tuple[RegionPart, ...] = ()  # a player's own condition, per player
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players this region names (none for ``region NAME where EXPR``, which serves every player)."""
+        return tuple(p for p, _ in self.cells) + tuple(p.player for p in self.wheres)
 
     @property
     def key(self) -> str:
@@ -506,6 +529,7 @@ class Again(Statement):
     may_pass: bool
     chain: bool = False  # ``in one move``: a whole capture chain is one move
     same_direction: bool = False  # ``in same direction``: each continuation keeps the last jump's direction
+    new_cells: bool = False  # ``to new cells``: no continuation lands where the piece stood this turn
 
 
 @dataclass(frozen=True)

@@ -211,6 +211,9 @@ class _Builder(Transformer):
     def on_far_row(self, meta, items):
         return m.OnFarRow(self._span(meta), str(items[0]), str(items[1]))
 
+    def fills(self, meta, items):
+        return m.Fills(self._span(meta), str(items[0]), str(items[1]))
+
     def guard(self, meta, items):
         return items[0]
 
@@ -241,7 +244,7 @@ class _Builder(Transformer):
         return ("choices", tuple(unquote(s) for s in items))
 
     def players_stmt(self, meta, items):
-        return m.Players(self._span(meta), tuple(items))
+        return m.Players(self._span(meta), tuple(items[:-1]), guard=items[-1])
 
     def player_decl(self, meta, items):
         return m.PlayerDecl(self._span(meta), str(items[0]), unquote(items[1]))
@@ -323,6 +326,9 @@ class _Builder(Transformer):
     def place_where(self, meta, items):
         return m.StartItem(self._span(meta), str(items[0]), str(items[1]), where=items[2])
 
+    def place_in_region(self, meta, items):
+        return m.StartItem(self._span(meta), str(items[0]), str(items[1]), region=str(items[2]))
+
     def place_at(self, meta, items):
         return m.StartItem(self._span(meta), str(items[0]), str(items[1]), cells=tuple(items[2:]))
 
@@ -397,10 +403,14 @@ class _Builder(Transformer):
 
     def region_cells(self, meta, items):
         name, *parts, guard = items
-        return m.Region(self._span(meta), str(name), cells=tuple(parts), guard=guard)
+        return m.Region(self._span(meta), str(name), cells=tuple(p for p in parts if isinstance(p, tuple)),
+                        wheres=tuple(p for p in parts if isinstance(p, m.RegionPart)), guard=guard)
 
     def region_part(self, meta, items):
         return str(items[0]), tuple((str(t), self._tspan(t)) for t in items[1:])
+
+    def region_part_where(self, meta, items):
+        return m.RegionPart(self._span(meta), str(items[0]), items[1])
 
     def track_stmt(self, meta, items):
         name, *cells, guard = items
@@ -517,7 +527,8 @@ class _Builder(Transformer):
         after, choice, mode, or_pass, guard = items
         mode_words = str(mode).split() if mode is not None else []
         return m.Again(self._span(meta), str(after) if after else None, str(choice) == "same",
-                       or_pass is not None, "one" in mode_words, "direction" in mode_words, guard=guard)
+                       or_pass is not None, "one" in mode_words, "direction" in mode_words,
+                       new_cells="new" in mode_words, guard=guard)
 
     def freeze_stmt(self, meta, items):
         return m.Freeze(self._span(meta), str(items[0]), guard=items[1])

@@ -31,7 +31,7 @@ TERMINAL_WORDS = {
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",
     "FORBIDDEN": "repetition, immediate repetition, suicide or corner push-off", "COMPARE": "a comparison",
     "LISTING": "top first or bottom first", "FROM_END": "from top or from right", "OR_PASS": "or pass",
-    "RELDIR": "a direction such as forward-left", "AGAIN_MODE": "in one move or in same direction",
+    "RELDIR": "a direction such as forward-left", "AGAIN_MODE": "in one move, in same direction or to new cells",
     "MOST": "most", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "WS": "a space",
     "COMMENT": "a comment", "ANY_LENGTH": "of any length", "STYLE": "points", "DECIMAL": "a number",
     "LANDING": "by landing",

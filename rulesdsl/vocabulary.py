@@ -180,6 +180,9 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),
+    Condition("PLAYER fills REGION", "Fills", "fills",
+              "a turn has ended (no go-again turn is open) and every cell of PLAYER's REGION (a `region` "
+              "statement) holds one of PLAYER's pieces"),
     Condition("PLAYER has KIND beyond every PLAYER KIND", "Beyond", "beyond",
               "PLAYER has a piece of KIND, and its most advanced one (measured along PLAYER's `forward`) is "
               "strictly further than every piece of the other PLAYER's KIND; true when there is none",

@@ -229,14 +229,16 @@ def test_a_move_rule_reading_turns_played_is_warned(tmp_path):
     assert "'turns played', which position strings do not carry" in line
 
 
-# 14. More than two players: the message stays and points to the docs.
-def test_three_players_point_to_the_docs(tmp_path):
-    found = findings(tmp_path, """players red "r", green "g", blue "b"
+# 14. More than two players: three to six play; seven get a message saying how many may.
+def test_three_players_play_and_seven_are_refused(tmp_path):
+    three = """players red "r", green "g", blue "b"
 board grid 3 x 3
 piece stone red "r", green "g", blue "b"
 start { }
 moves { place stone }
 end { draw if no moves }
-""")
-    line = next(text for _, c, text in found if c == "E012")
-    assert "3 players declared; games have exactly two" in line and "docs/language.md" in line
+"""
+    assert [c for _, c, _ in findings(tmp_path, three) if c == "E012"] == []
+    seven = three.replace('blue "b"', 'blue "b", gold "y", grey "e", pink "p", cyan "c"', 1)
+    line = next(text for _, c, text in findings(tmp_path, seven) if c == "E012")
+    assert "7 players declared; a game has 2 to 6" in line and "docs/language.md" in line

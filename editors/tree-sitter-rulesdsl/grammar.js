@@ -71,8 +71,9 @@ module.exports = grammar({
       seq('in', commaSep1($.string)),
     ),
 
-    players_statement: ($) => seq('players', commaSep1($.player_declaration)),
+    players_statement: ($) => seq('players', commaSep1($.player_declaration), optional($.guard)),
     player_declaration: ($) => seq(field('player', $.name), field('symbol', $.string)),
+
 
     forward_statement: ($) => seq('forward', commaSep1(seq(field('player', $.name), field('direction', $.name)))),
 
@@ -94,7 +95,7 @@ module.exports = grammar({
       choice(seq('where', $._expression), commaSep1($.region_part)),
       optional($.guard),
     ),
-    region_part: ($) => seq(field('player', $.name), repeat1(field('cell', $.name))),
+    region_part: ($) => seq(field('player', $.name), choice(repeat1(field('cell', $.name)), seq('where', $._expression))),
     track_statement: ($) => seq('track', field('name', $.name), repeat1(field('cell', $.name)), optional($.guard)),
     counts_statement: ($) => seq('counts', field('kind', $.name), optional($.guard)),
     score_statement: ($) => seq('score', commaSep1($.score_part), optional($.guard)),
@@ -128,8 +129,9 @@ module.exports = grammar({
         seq(optional($.guard), '{', repeat($._start_item), '}'),
       ),
     ),
-    _start_item: ($) => choice($.place_where, $.empty_at, $.put_in, $.place_at),
+    _start_item: ($) => choice($.place_where, $.place_in, $.empty_at, $.put_in, $.place_at),
     put_in: ($) => seq('put', $._expression, field('kind', $.name), 'in', field('region', $.name)),
+    place_in: ($) => seq(field('kind', $.name), field('player', $.name), 'in', field('region', $.name)),
     place_where: ($) => seq(field('kind', $.name), field('player', $.name), 'where', $._expression),
     empty_at: ($) => seq('empty', 'at', commaSep1($._cell_reference)),
     place_at: ($) => seq(field('kind', $.name), field('player', $.name), 'at', commaSep1($._cell_reference)),
@@ -206,7 +208,7 @@ module.exports = grammar({
     ),
     again_statement: ($) => seq(
       'again', optional(seq('after', field('action', $.name))), 'with', choice('any', 'same'), 'piece',
-      optional(seq('in', choice(seq('one', 'move'), seq('same', 'direction')))),
+      optional(choice(seq('in', choice(seq('one', 'move'), seq('same', 'direction'))), seq('to', 'new', 'cells'))),
       optional(seq('or', 'pass')),
       optional($.guard),
     ),
@@ -276,6 +278,7 @@ module.exports = grammar({
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row'),
       seq(field('player', $.name), 'connects', $.name, 'and', $.name, optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'forms', 'one', 'group', optional(seq('along', $.direction_list))),
+      seq(field('player', $.name), 'fills', field('region', $.name)),
       seq('plies', 'without', 'capture'),
       seq('turns', 'played'),
       seq('passes', 'in', 'a', 'row'),

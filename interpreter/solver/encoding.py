@@ -147,7 +147,8 @@ def check_solvable(game: Game, state: State) -> None:
         raise SolveError("this game keeps pieces in hand, which the solver's position key does not hold; "
                          "the solver cannot solve it")
     if len(game.players) != 2:
-        raise SolveError("the solver handles two-player games only")
+        raise SolveError(f"this game has {len(game.players)} players; the solver handles two-player games only "
+                         "(its values are win, draw or loss for the side to move)")
     if game.counted is not None:
         raise SolveError(f"this game's cells hold counts of {game.counted} (counts), which the solver's position "
                          "key does not hold; the solver cannot solve it")
@@ -189,4 +190,6 @@ def _unkept_state(game: Game) -> str:
         return "the board before the last move"
     if any(again.same_direction for again in active.all(m.Again)):
         return "the direction of the jump that began the turn"
+    if any(again.new_cells for again in active.all(m.Again)):
+        return "the cells a hop chain has stood on this turn"
     return ""

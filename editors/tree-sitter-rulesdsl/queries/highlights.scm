@@ -66,6 +66,7 @@
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
   "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "leaving" "attacked" "landing"
   "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
+  "fills" "new"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
