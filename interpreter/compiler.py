@@ -20,6 +20,7 @@ from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
+from rulesdsl.interpreter.turning import resolve_blocks
 from rulesdsl.limits import MAX_CELLS
 from rulesdsl.loader import Resolved
 
@@ -129,6 +130,7 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
                     owner, kind, symbol, forward, sets, promotions, neutral, dict(options))
+    tables.blocks = resolve_blocks(active.all(m.Block), geometry)
     hand = active.first(m.Hand)
     if hand is not None:
         tables.hand_kind = hand.kind
@@ -182,6 +184,12 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     reasons = [_reason(resolved, rule) for _, _, rule in end_rules]
     fired = [EndRuleRef(number, rule.span) for number, (_, _, rule) in enumerate(end_rules, start=1)]
 
+    two_parts = active.first(m.Then) is not None
+
+    def mid_turn(state: State) -> bool:
+        """Between the two parts of a turn (``then``): the end rules wait for the turn to be complete."""
+        return two_parts and state.last != NO_CELL
+
     def status(state: State) -> tuple[list[Move], Outcome | None]:
         generated: list[list[Move]] = []
 
@@ -191,6 +199,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             return generated[0]
 
         for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
+            if mid_turn(state):
+                break
             if condition(state, moves):
                 winner = decide(state) if decide is not None else None
                 if misere and winner is not None:
@@ -213,6 +223,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             return [True] if known[0] else []
 
         for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
+            if mid_turn(state):
+                break
             if condition(state, moves):
                 winner = decide(state) if decide is not None else None
                 if misere and winner is not None:

@@ -63,6 +63,7 @@ class Move(NamedTuple):
     captures: int = 0
     path: tuple[int, ...] = ()
     heading: int = -1
+    label: str = ""  # how a move that names no cell is written (a turn of a block: ``nw+``)
 
 
 PASS_ACTION = "pass"

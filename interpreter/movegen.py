@@ -18,11 +18,12 @@ from rulesdsl.interpreter.chains import compile_jumps
 from rulesdsl.interpreter.game import NO_CELL, Move
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.turning import compile_turn
 
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "turn")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
@@ -35,6 +36,8 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         return _fly(rule, tables, player)
     if rule.action == "remove":
         return _removal(rule, tables, player)
+    if rule.action == "turn":
+        return compile_turn(rule, tables.blocks, tables.geometry)
     movers = tables.symbols_of(player, rule.kind)
     if not movers:  # the player has no such piece: nothing to move (and no forward needed)
         return _nothing

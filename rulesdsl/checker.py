@@ -10,6 +10,7 @@ import contextlib
 from string import ascii_letters
 
 from rulesdsl import model as m
+from rulesdsl.block_checks import BlockChecks
 from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
@@ -35,11 +36,11 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand",
+    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Block": "block",
 }
 
 
-class Checker(TypeChecks, Lints):
+class Checker(TypeChecks, Lints, BlockChecks):
     """Names, structure and values of one resolved rule file; types and warnings come from
     the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
 
@@ -62,6 +63,7 @@ class Checker(TypeChecks, Lints):
         self.check_directions()
         self.check_start()
         self.check_moves()
+        self.check_blocks()
         self.check_promotions()
         self.check_end()
         self.check_evaluate()
@@ -381,6 +383,9 @@ class Checker(TypeChecks, Lints):
             if isinstance(block, m.Then) and block.after_row is not None:
                 self.check_row_length(block.after_row)
             for rule in block.rules:
+                if rule.action == "turn":  # turns a block, names no piece kind (rulesdsl/block_checks.py)
+                    self.check_turn(rule)
+                    continue
                 self.check_reach(rule, isinstance(block, m.Then))
                 self.check_when_and_hand(rule)
                 if rule.kind not in self.kinds:

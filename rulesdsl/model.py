@@ -379,6 +379,20 @@ class MoveRule(Statement):
     when: Expr | None = None  # only in positions where this condition holds (``when count(mover) == 3``)
     spared: Expr | None = None  # remove: pieces in this many in a row are spared, unless all are
     option_spans: tuple[tuple[str, Span], ...] = ()
+    blocks: tuple[tuple[str, Span], ...] = ()  # turn: the blocks it may turn (``turn nw, ne clockwise``)
+    way: str = ""  # turn: "clockwise", "anticlockwise", "either way", "half round" or "over"
+
+
+@dataclass(frozen=True)
+class Block(Statement):
+    """``block NAME CELL .. CELL``: the rectangle of cells between two opposite corners, which ``turn`` turns."""
+
+    name: str
+    corners: tuple[tuple[str, Span], tuple[str, Span]]
+
+    @property
+    def key(self) -> str:
+        return f"block {self.name}"
 
 
 @dataclass(frozen=True)

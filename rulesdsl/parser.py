@@ -263,6 +263,17 @@ class _Builder(Transformer):
         end_word = str(from_end).split()[-1] if from_end is not None else ""
         return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word)
 
+    def block_stmt(self, meta, items):
+        name, first, last, guard = items
+        return m.Block(self._span(meta), str(name), ((str(first), self._tspan(first)),
+                                                     (str(last), self._tspan(last))), guard=guard)
+
+    def turn_rule(self, meta, items):
+        *names, way, when, guard = items
+        blocks = tuple((str(t), self._tspan(t)) for t in names)
+        return m.MoveRule(self._span(meta), "", "turn", (), blocks=blocks, way=" ".join(str(way).split()),
+                          when=when, guard=guard)
+
     def position_stmt(self, meta, items):
         listing = items[-1]
         fields = tuple(str(t) for t in items[:-1])

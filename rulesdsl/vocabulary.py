@@ -77,6 +77,8 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
     Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
            moves_a_piece=False, verb_first=True),
+    Action("turn", "turns a block of cells a quarter or half round, or over (`turn BLOCK clockwise`)",
+           moves_a_piece=False, verb_first=True),
 )}
 
 MODIFIERS: dict[str, Modifier] = {d.name: d for d in (

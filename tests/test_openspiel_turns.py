@@ -1,0 +1,188 @@
+"""Conformance with OpenSpiel for games whose turn may be two plies here: whole turns, side by side.
+
+OpenSpiel's pentago plays a place-and-turn as one action ("a1t"); here it is
+two plies by the same player (``a1``, then ``nw+``). So the comparison is made
+turn by turn: our legal turns are every first ply followed, while the same
+player is still to move, by every second ply, each written as the plies'
+notations joined by a space ("a1 nw+"); each OpenSpiel action is translated to
+that text. At every turn both must agree on the board (cell by cell, read from
+OpenSpiel's printout), the side to move, the set of legal turns, whether the
+game is over and the winner. Games with one-ply turns compare ply by ply.
+
+Perft is compared the same way: OpenSpiel's counts at depth d, computed in the
+same run, equal ours counted in whole turns; the issue's published counts are
+asserted too. The default run plays as many seeded random games as fit in
+about 20 seconds per game (at least a few); ``pytest -m deep`` plays 1,000.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pyspiel
+import pytest
+
+from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.load import load_game
+
+SECONDS_PER_GAME = 20.0
+DEEP_GAMES = 1000
+
+
+class Divergence(AssertionError):
+    """The two implementations disagree."""
+
+
+# ---- pentago ---------------------------------------------------------------------------------------------------
+# OpenSpiel's rotation letter: 's' + 2 * quadrant + (1 for clockwise); quadrants 0..3 are the top-left,
+# top-right, bottom-right and bottom-left blocks (pentago.cc: Move, xy_to_bit).
+PENTAGO_TURNS = dict(zip("stuvwxyz", ["nw-", "nw+", "ne-", "ne+", "se-", "se+", "sw-", "sw+"]))
+
+
+def pentago_action(action: str) -> str:
+    """``a1t``: place on a1, then turn the top-left block clockwise."""
+    return f"{action[:2]} {PENTAGO_TURNS[action[2]]}"
+
+
+def pentago_board(text: str) -> dict[str, str]:
+    """The printout's rows (``v 1 O . . @ . . v``; row 1 on top): cell name -> our symbol."""
+    cells = {}
+    for line in text.splitlines():
+        found = re.match(r"^.\s(\d)\s((?:[.O@]\s){6})", line)
+        if found:
+            for col, mark in enumerate(found.group(2).split()):
+                cells[f"{chr(ord('a') + col)}{found.group(1)}"] = {".": "-", "O": "o", "@": "x"}[mark]
+    return cells
+
+
+@dataclass
+class Pairing:
+    """One game in both worlds: how an OpenSpiel action and board read here, and the published perft."""
+
+    ours: str
+    theirs: str
+    to_ours: Callable[[str], str]
+    board: Callable[[str], dict[str, str]]
+    published: tuple[int, ...]
+    options: dict[str, object] = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
+
+
+PAIRINGS = [
+    Pairing("pentago", "pentago", pentago_action, pentago_board, (288, 80640)),
+]
+
+
+def whole_turns(game: Game, state: State) -> dict[str, State]:
+    """Every legal turn from ``state``: its plies' notations joined by spaces -> the position after it."""
+    out: dict[str, State] = {}
+    for move in game.legal_moves(state):
+        text, after = game.format_move(state, move), game.apply(state, move)
+        if after.turn == state.turn and not game.is_over(after):  # the same player goes on: one turn
+            for key, end in whole_turns(game, after).items():
+                out[f"{text} {key}"] = end
+        else:
+            out[text] = after
+    return out
+
+
+def turn_perft(game: Game, state: State, depth: int) -> int:
+    """Sequences of ``depth`` whole turns from ``state``."""
+    if depth == 0:
+        return 1
+    turns = whole_turns(game, state)
+    if depth == 1:
+        return len(turns)
+    return sum(turn_perft(game, after, depth - 1) for after in turns.values())
+
+
+def spiel_perft(state, depth: int) -> int:
+    """OpenSpiel's count of action sequences of ``depth`` actions."""
+    if depth == 0 or state.is_terminal():
+        return 1 if depth == 0 else 0
+    if depth == 1:
+        return len(state.legal_actions())
+    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
+
+
+def our_board(game: Game, state: State) -> dict[str, str]:
+    """Cell name -> symbol."""
+    return {cell.name: state.board[cell.index] for cell in game.geometry.cells}
+
+
+def play_side_by_side(pair: Pairing, seed: int) -> int:
+    """One random game played in both, turn by turn; returns its number of turns. Raises :class:`Divergence`."""
+    game = load_game(pair.ours, pair.options)
+    spiel = pyspiel.load_game(pair.theirs, pair.params)
+    ours, theirs = game.initial_state(), spiel.new_initial_state()
+    rng = random.Random(seed)
+    history: list[str] = []
+
+    def fail(what: str) -> None:
+        raise Divergence(f"{pair.ours}, seed {seed}, after {' / '.join(history) or 'no move'}: {what}\n"
+                         f"  ours: {game.format_position(ours)}\n  OpenSpiel:\n{theirs}")
+
+    while True:
+        if our_board(game, ours) != pair.board(str(theirs)):
+            fail("the boards differ")
+        outcome = game.outcome(ours)
+        if (outcome is not None) != theirs.is_terminal():
+            fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
+        if outcome is not None:
+            returns = theirs.returns()
+            winner = None if returns[0] == returns[1] else (0 if returns[0] > returns[1] else 1)
+            if winner != outcome.winner:
+                fail(f"winner here: {outcome.winner}, in OpenSpiel: {winner}")
+            return len(history)
+        if theirs.current_player() != game.to_move(ours):
+            fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
+        turns = whole_turns(game, ours)
+        actions = {pair.to_ours(theirs.action_to_string(a)): a for a in theirs.legal_actions()}
+        if set(turns) != set(actions):
+            fail(f"only here: {sorted(set(turns) - set(actions))[:10]}; "
+                 f"only in OpenSpiel: {sorted(set(actions) - set(turns))[:10]}")
+        key = rng.choice(sorted(actions))
+        history.append(key)
+        ours = turns[key]
+        theirs.apply_action(actions[key])
+
+
+def seeded_games(pair: Pairing, count: int | None) -> int:
+    """Play seeds 0, 1, ... (``count`` of them, or as many as fit in the time budget); returns how many."""
+    started, seed = time.monotonic(), 0
+    while (seed < count) if count is not None else (seed < 3 or time.monotonic() - started < SECONDS_PER_GAME):
+        assert play_side_by_side(pair, seed) > 0
+        seed += 1
+    return seed
+
+
+@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: p.ours)
+def test_perft_from_the_start_agrees_with_openspiel(pair):
+    game = load_game(pair.ours, pair.options)
+    spiel = pyspiel.load_game(pair.theirs, pair.params)
+    for depth, published in enumerate(pair.published, start=1):
+        theirs = spiel_perft(spiel.new_initial_state(), depth)
+        assert theirs == published
+        assert turn_perft(game, game.initial_state(), depth) == theirs
+
+
+@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: p.ours)
+def test_random_games_agree_with_openspiel(pair):
+    assert seeded_games(pair, None) >= 3
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: p.ours)
+def test_a_thousand_random_games_agree_with_openspiel(pair):
+    assert seeded_games(pair, DEEP_GAMES) == DEEP_GAMES
+
+
+def test_a_wrong_translation_is_caught():
+    wrong = Pairing("pentago", "pentago", lambda a: pentago_action(a).replace("+", "-"), pentago_board, ())
+    with pytest.raises(Divergence) as caught:
+        play_side_by_side(wrong, 0)
+    assert "pentago, seed 0" in str(caught.value) and "only here" in str(caught.value)
