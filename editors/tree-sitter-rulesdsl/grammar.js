@@ -33,6 +33,7 @@ module.exports = grammar({
       $.lines_statement,
       $.hand_statement,
       $.cells_statement,
+      $.block_statement,
       $.position_statement,
       $.notation_statement,
       $.directions_statement,
@@ -91,6 +92,10 @@ module.exports = grammar({
       optional(seq('from', choice('top', 'right'))),
     ),
 
+    block_statement: ($) => seq(
+      'block', field('name', $.name), field('cell', $.name), '..', field('cell', $.name), optional($.guard),
+    ),
+
     position_statement: ($) => seq(
       'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
@@ -121,7 +126,7 @@ module.exports = grammar({
     cell_xy: ($) => seq('(', $._expression, ',', $._expression, ')'),
 
     moves_statement: ($) => seq('moves', optional($.guard), '{', repeat($._move_rule), '}'),
-    _move_rule: ($) => choice($.move_rule, $.place_rule, $.fly_rule, $.remove_rule),
+    _move_rule: ($) => choice($.move_rule, $.place_rule, $.fly_rule, $.remove_rule, $.turn_rule),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
       optional($.when), optional($.guard),
@@ -137,6 +142,11 @@ module.exports = grammar({
     remove_rule: ($) => seq(
       'remove', field('kind', $.name),
       optional(seq('except', choice($.integer, $.name), 'in', 'a', 'row')),
+      optional($.when), optional($.guard),
+    ),
+    turn_rule: ($) => seq(
+      'turn', commaSep1(field('block', $.name)),
+      choice('clockwise', 'anticlockwise', seq('either', 'way'), seq('half', 'round'), 'over'),
       optional($.when), optional($.guard),
     ),
     when: ($) => seq('when', $._expression),
