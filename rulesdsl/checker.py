@@ -628,6 +628,16 @@ class ConditionChecks(m.ExprVisitor):
         self.c.player_ref(expr.span, expr.player)
         self.c.check_dirs(expr.directions)
 
+    def visit_Joins(self, expr: m.Joins) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.visit(expr.count)
+        if isinstance(expr.count, m.Literal) and isinstance(expr.count.value, int) and expr.count.value < 1:
+            self.c.error(expr.count.span, f"a group joins at least 1 of the board's {expr.what}", "E152",
+                         f"e.g. joins 2 {expr.what}")
+
+    def visit_Ring(self, expr: m.Ring) -> None:
+        self.c.player_ref(expr.span, expr.player)
+
     def visit_OnFarRow(self, expr: m.OnFarRow) -> None:
         self.c.player_ref(expr.span, expr.player)
         self.c.check_piece(expr.span, expr.kind, None)

@@ -157,6 +157,26 @@ class OneGroup(Expr):
 
 
 @dataclass(frozen=True)
+class Joins(Expr):
+    """``PLAYER joins N corners`` / ``PLAYER joins N edges``: one group of the player's pieces holds N of the
+    board's corners, or touches N of its edges (a corner is no edge's)."""
+
+    player: str
+    count: Expr  # a number, or an option's name
+    what: str  # "corners" or "edges"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.count,)
+
+
+@dataclass(frozen=True)
+class Ring(Expr):
+    """``PLAYER forms a ring``: the player's pieces close a loop around at least one cell."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class OnFarRow(Expr):
     """``PLAYER has KIND on far row``: a piece whose forward neighbour is off the board."""
 

@@ -385,6 +385,12 @@ class _Builder(Transformer):
     def by_line(self, meta, items):
         return ("by pieces in line", True, self._span(meta))
 
+    def joins(self, meta, items):
+        return m.Joins(self._span(meta), str(items[0]), self._length(items[1]), str(items[2]))
+
+    def forms_ring(self, meta, items):
+        return m.Ring(self._span(meta), str(items[0]))
+
     def one_group(self, meta, items):
         return m.OneGroup(self._span(meta), str(items[0]), items[1] or ())
 

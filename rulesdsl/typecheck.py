@@ -80,6 +80,10 @@ class ExprTypes(m.ExprVisitor):
                 length = ExprTypes(self.checks, self.env, False).visit(expr.length)
                 self.checks.need(expr.length, length, NUMBER, "'in a row'")
                 return TRUTH
+            if isinstance(expr, m.Joins):
+                count = ExprTypes(self.checks, self.env, False).visit(expr.count)
+                self.checks.need(expr.count, count, NUMBER, f"'joins ... {expr.what}'")
+                return TRUTH
             return NUMBER if isinstance(expr, (m.Call, m.QuietPlies, m.TurnsPlayed)) else TRUTH
         return super().visit(expr)
 

@@ -120,6 +120,14 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "PLAYER has at least one piece, and all of PLAYER's pieces form one group: each can be reached from "
               "any other through PLAYER's pieces, one step at a time along the board's directions (`all`; "
               "`along DIRS` limits the steps, e.g. `along orthogonal`)"),
+    Condition("PLAYER joins N corners", "Joins", "joins",
+              "one group of PLAYER's pieces (each reachable from the others one step at a time along the board's "
+              "directions) holds N of the board's corners (`joins 2 corners`: a bridge); `PLAYER joins N edges`: "
+              "touches N different edges (`joins 3 edges`: a fork). A corner is a border cell where the border "
+              "turns; an edge is the run of border cells between two corners, so a corner counts for no edge"),
+    Condition("PLAYER forms a ring", "Ring", "forms_ring",
+              "PLAYER's pieces close a loop around at least one cell, whatever that cell holds (on a hexagon or "
+              "rhombus; on a grid, diagonal steps close loops too)"),
     Condition("plies without capture", "QuietPlies", "quiet_plies",
               "how many plies have been played since the last capture, a number (counted from 0 when a game starts "
               "or a position is read from a string, and kept only by games whose end rules read it): "

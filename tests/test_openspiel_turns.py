@@ -59,6 +59,19 @@ def pentago_board(text: str) -> dict[str, str]:
     return cells
 
 
+# ---- havannah -------------------------------------------------------------------------------------------------
+def havannah_board(text: str) -> dict[str, str]:
+    """The printout's rows (``  4 . . O . @ . .``; ``[O]`` marks the last stone): row y + 1 starts at column
+    max(0, y - size + 1)."""
+    rows = [re.findall(r"[.O@]", m.group(2)) for m in re.finditer(r"^\s*(\d+)(.*)$", text, re.M)]
+    size = (len(rows) + 1) // 2
+    cells = {}
+    for y, row in enumerate(rows):
+        for i, mark in enumerate(row):
+            cells[f"{chr(ord('a') + max(0, y - size + 1) + i)}{y + 1}"] = {".": "-", "O": "o", "@": "x"}[mark]
+    return cells
+
+
 @dataclass
 class Pairing:
     """One game in both worlds: how an OpenSpiel action and board read here, and the published perft."""
@@ -74,6 +87,8 @@ class Pairing:
 
 PAIRINGS = [
     Pairing("pentago", "pentago", pentago_action, pentago_board, (288, 80640)),
+    Pairing("havannah", "havannah", str, havannah_board, (37, 1332, 46620), {"size": "4"}, {"board_size": 4}),
+    Pairing("havannah", "havannah", str, havannah_board, (), {"size": "8"}, {"board_size": 8}),
 ]
 
 
@@ -160,7 +175,7 @@ def seeded_games(pair: Pairing, count: int | None) -> int:
     return seed
 
 
-@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: p.ours)
+@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: f"{p.ours}{p.options.get('size', '')}")
 def test_perft_from_the_start_agrees_with_openspiel(pair):
     game = load_game(pair.ours, pair.options)
     spiel = pyspiel.load_game(pair.theirs, pair.params)
@@ -170,13 +185,13 @@ def test_perft_from_the_start_agrees_with_openspiel(pair):
         assert turn_perft(game, game.initial_state(), depth) == theirs
 
 
-@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: p.ours)
+@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: f"{p.ours}{p.options.get('size', '')}")
 def test_random_games_agree_with_openspiel(pair):
     assert seeded_games(pair, None) >= 3
 
 
 @pytest.mark.deep
-@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: p.ours)
+@pytest.mark.parametrize("pair", PAIRINGS, ids=lambda p: f"{p.ours}{p.options.get('size', '')}")
 def test_a_thousand_random_games_agree_with_openspiel(pair):
     assert seeded_games(pair, DEEP_GAMES) == DEEP_GAMES
 
