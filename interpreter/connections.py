@@ -4,8 +4,8 @@ Everything is measured along the board's own directions (``all``: six on a
 hexagon). The border is the cells with fewer neighbours than a cell inside
 has. A corner is a border cell whose two neighbours along the border do not
 lie in a straight line through it (the six corners of a hexagon, the four of
-a grid or rhombus); an edge is a run of border cells between two corners, so
-a corner counts for no edge. A group is a set of a player's pieces each
+a grid or rhombus); an edge is a straight run of border cells between two
+corners, so a corner counts for no edge. A group is a set of a player's pieces each
 reachable from the others one step at a time.
 
 - ``joins N corners``: one group holds at least N corners (a bridge: 2);
@@ -59,8 +59,13 @@ def board_outline(geometry: Geometry) -> Outline:
             edge_of[c] = edges
             todo = [c]
             while todo:
-                for n in around[todo.pop()]:
-                    if on_border[n] and not corner[n] and edge_of[n] < 0:
+                here = todo.pop()
+                for v in vectors:  # along the border: the line through both cells goes on along it
+                    n = geometry.step(here, v)
+                    if n < 0 or not on_border[n] or corner[n] or edge_of[n] >= 0:
+                        continue
+                    back, on = geometry.step(here, (-v[0], -v[1])), geometry.step(n, v)
+                    if (back >= 0 and on_border[back]) or (on >= 0 and on_border[on]):
                         edge_of[n] = edges
                         todo.append(n)
             edges += 1

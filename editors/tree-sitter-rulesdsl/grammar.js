@@ -234,6 +234,8 @@ module.exports = grammar({
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row'),
       seq(field('player', $.name), 'connects', $.name, 'and', $.name, optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'forms', 'one', 'group', optional(seq('along', $.direction_list))),
+      seq(field('player', $.name), 'joins', choice($.integer, $.name), choice('corners', 'edges')),
+      seq(field('player', $.name), 'forms', 'a', 'ring'),
       seq('plies', 'without', 'capture'),
       seq('turns', 'played'),
     ),
