@@ -20,6 +20,7 @@ from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
+from rulesdsl.interpreter.nested import build_nest
 from rulesdsl.interpreter.turning import resolve_blocks
 from rulesdsl.limits import MAX_CELLS
 from rulesdsl.loader import Resolved
@@ -131,6 +132,10 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
                     owner, kind, symbol, forward, sets, promotions, neutral, dict(options))
     tables.blocks = resolve_blocks(active.all(m.Block), geometry)
+    boards = active.first(m.SmallBoards)
+    if boards is not None:
+        sizes = [evaluate(e, options) for e in (boards.width, boards.height, boards.line)]
+        tables.nest = build_nest(geometry, *sizes, boards.span)
     hand = active.first(m.Hand)
     if hand is not None:
         tables.hand_kind = hand.kind

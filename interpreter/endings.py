@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, ExprError, Value, evaluate
-from rulesdsl.interpreter import connections
+from rulesdsl.interpreter import connections, nested
 from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.tables import Tables
@@ -30,6 +30,8 @@ class EndRulesError(RulesdslError):
 def mover_of(tables: Tables) -> PlayerOf:
     """The player who made the last ply (the player to move, in a go-again turn)."""
     previous = tables.seats.previous_player
+    if tables.nest is not None:  # 'last' is the last placement's cell: every turn is one ply
+        return lambda state: previous[state.turn]
     return lambda state: state.turn if state.last != NO_CELL else previous[state.turn]
 
 
@@ -318,6 +320,20 @@ class ConditionCompiler(m.ExprVisitor):
                             "E152")
         test = connections.joins(outline, expr.what)
         return lambda state, moves: test(state.board, by_player[ref(state)], wanted)
+
+    def visit_BoardsInARow(self, expr: m.BoardsInARow) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        nest = self.tables.nest
+        if nest is None:
+            raise ExprError(expr.span, "'in a row of boards' needs small boards: add e.g. 'boards 3 x 3 won by 3 "
+                            "in a row'", "E153")
+        length = evaluate(expr.length, self.options)
+        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+            raise ExprError(expr.length.span, f"a row has at least 1 board, but this is {length} with these "
+                            "options", "E072")
+        symbols = [self.tables.symbols_of(p) for p in range(len(self.tables.player_names))]
+        test = nested.boards_in_a_row(nest, symbols, length)
+        return lambda state, moves: test(state.board, ref(state))
 
     def visit_Ring(self, expr: m.Ring) -> Condition:
         ref = player_ref(expr.player, self.tables)

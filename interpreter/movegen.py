@@ -18,6 +18,7 @@ from rulesdsl.interpreter.chains import compile_jumps
 from rulesdsl.interpreter.game import NO_CELL, Move
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.nested import nested_placement
 from rulesdsl.interpreter.turning import compile_turn
 
 Generator = Callable[[str, list[Move]], None]
@@ -30,6 +31,9 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
     """One move rule for one player, as a generator closure."""
     if rule.action not in ACTIONS:
         raise RulesdslError(f"no move generator for the action {rule.action!r}", rule.span)
+    if rule.action == "place" and tables.nest is not None:  # small boards: only where one may go now
+        symbols = [tables.symbols_of(p) for p in range(len(tables.player_names))]
+        return nested_placement(_placement(rule, tables, player), tables.nest, tables.empty, symbols, rule.sent)
     if rule.action == "place":  # a placement puts down a new piece: its own or a neutral one
         return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
     if rule.action == "fly":

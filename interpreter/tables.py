@@ -38,6 +38,7 @@ class Tables:
     hand_kind: str | None = None  # the kind of piece players hold in hand (``hand``), if any
     hand_start: int = 0  # how many each player holds at the start
     blocks: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)  # block name -> x0, y0, x1, y1
+    nest: object = None  # the small boards (``boards``): an interpreter.nested.Nest, or None
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/seats.py)
 

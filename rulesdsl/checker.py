@@ -37,6 +37,7 @@ STATEMENT_WORDS = {
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
     "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Block": "block",
+    "SmallBoards": "boards",
 }
 
 
@@ -64,6 +65,7 @@ class Checker(TypeChecks, Lints, BlockChecks):
         self.check_start()
         self.check_moves()
         self.check_blocks()
+        self.check_small_boards()
         self.check_promotions()
         self.check_end()
         self.check_evaluate()
@@ -634,6 +636,16 @@ class ConditionChecks(m.ExprVisitor):
         if isinstance(expr.count, m.Literal) and isinstance(expr.count.value, int) and expr.count.value < 1:
             self.c.error(expr.count.span, f"a group joins at least 1 of the board's {expr.what}", "E152",
                          f"e.g. joins 2 {expr.what}")
+
+    def visit_BoardsInARow(self, expr: m.BoardsInARow) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.visit(expr.length)
+        length = expr.length
+        if isinstance(length, m.Literal) and isinstance(length.value, int) and length.value < 1:
+            self.c.error(length.span, "a row has at least 1 board", "E072")
+        if not self.c.resolved.of(m.SmallBoards):
+            self.c.error(expr.span, "'in a row of boards' needs small boards", "E153",
+                         "add e.g. boards 3 x 3 won by 3 in a row")
 
     def visit_Ring(self, expr: m.Ring) -> None:
         self.c.player_ref(expr.span, expr.player)

@@ -170,6 +170,17 @@ class Joins(Expr):
 
 
 @dataclass(frozen=True)
+class BoardsInARow(Expr):
+    """``PLAYER has N in a row of boards``: N small boards won by the player in a line of the big board."""
+
+    player: str
+    length: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.length,)
+
+
+@dataclass(frozen=True)
 class Ring(Expr):
     """``PLAYER forms a ring``: the player's pieces close a loop around at least one cell."""
 
@@ -401,6 +412,7 @@ class MoveRule(Statement):
     option_spans: tuple[tuple[str, Span], ...] = ()
     blocks: tuple[tuple[str, Span], ...] = ()  # turn: the blocks it may turn (``turn nw, ne clockwise``)
     way: str = ""  # turn: "clockwise", "anticlockwise", "either way", "half round" or "over"
+    sent: bool = False  # place in sent board: only in the small board the last placement sends to
 
 
 @dataclass(frozen=True)
@@ -413,6 +425,19 @@ class Block(Statement):
     @property
     def key(self) -> str:
         return f"block {self.name}"
+
+
+@dataclass(frozen=True)
+class SmallBoards(Statement):
+    """``boards W x H won by N in a row``: the board is tiled by small boards, each won by N in a row inside it."""
+
+    width: Expr
+    height: Expr
+    line: Expr
+
+    @property
+    def key(self) -> str:
+        return "boards"
 
 
 @dataclass(frozen=True)

@@ -268,6 +268,13 @@ class _Builder(Transformer):
         return m.Block(self._span(meta), str(name), ((str(first), self._tspan(first)),
                                                      (str(last), self._tspan(last))), guard=guard)
 
+    def boards_stmt(self, meta, items):
+        width, height, line, guard = items
+        return m.SmallBoards(self._span(meta), width, height, self._length(line), guard=guard)
+
+    def boards_in_a_row(self, meta, items):
+        return m.BoardsInARow(self._span(meta), str(items[0]), self._length(items[1]))
+
     def turn_rule(self, meta, items):
         *names, way, when, guard = items
         blocks = tuple((str(t), self._tspan(t)) for t in names)
@@ -341,11 +348,12 @@ class _Builder(Transformer):
                           option_spans=tuple(spans), **fields)
 
     def place_rule(self, meta, items):
-        kind, reach, falling, flanking, when, guard = items
+        kind, reach, falling, flanking, sent, when, guard = items
         action, dirs, spans = reach if reach is not None else (None, (), ())
         from_hand = action == "hand"
         return m.MoveRule(self._span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
-                          reach=None if from_hand else action, from_hand=from_hand, option_spans=spans,
+                          reach=None if from_hand else action, from_hand=from_hand, sent=sent is not None,
+                          option_spans=(*spans, *((("in sent board", self._tspan(sent)),) if sent else ())),
                           when=when, guard=guard)
 
     def reach_last(self, meta, items):

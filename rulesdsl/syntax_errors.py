@@ -34,7 +34,7 @@ TERMINAL_WORDS = {
 }
 
 
-STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "block", "position",
+STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "block", "boards", "position",
                    "notation", "directions", "piece", "start", "moves", "again", "then", "freeze", "forbid", "end",
                    "misere", "pass", "promote", "must", "evaluate", "example")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}

@@ -72,7 +72,8 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying")),
     Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line"), reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
-    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "from last", "from hand"),
+    Action("place", "a new piece onto an empty cell (no origin)",
+           ("falling", "flanking", "from last", "from hand", "in sent board"),
            moves_a_piece=False, verb_first=True),
     Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
     Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
@@ -97,6 +98,8 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("from last", "`from last step|slide DIRECTIONS`"),
     Modifier("from hand", "`from hand`: the piece comes from the player's hand (`hand KIND N`); while the player "
              "to move has pieces in hand, placing one is their only move"),
+    Modifier("in sent board", "`in sent board`: only in the small board (`boards`) that the last placement sends "
+             "to, or in any undecided one when there is none"),
     Modifier("except", "`except N in a row`: pieces standing in N in a row are spared, unless every one is"),
 )}
 
@@ -125,6 +128,8 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "directions) holds N of the board's corners (`joins 2 corners`: a bridge); `PLAYER joins N edges`: "
               "touches N different edges (`joins 3 edges`: a fork). A corner is a border cell where the border "
               "turns; an edge is the run of border cells between two corners, so a corner counts for no edge"),
+    Condition("PLAYER has N in a row of boards", "BoardsInARow", "boards_in_a_row",
+              "N small boards (`boards`) won by PLAYER stand in a straight line of the big board"),
     Condition("PLAYER forms a ring", "Ring", "forms_ring",
               "PLAYER's pieces close a loop around at least one cell, whatever that cell holds (on a hexagon or "
               "rhombus; on a grid, diagonal steps close loops too)"),
