@@ -17,10 +17,10 @@ from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
+from rulesdsl.interpreter.nested import build_nest
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
-from rulesdsl.interpreter.nested import build_nest
 from rulesdsl.interpreter.turning import resolve_blocks
 from rulesdsl.limits import MAX_CELLS
 from rulesdsl.loader import Resolved

@@ -16,9 +16,9 @@ from rulesdsl.expr import evaluate
 from rulesdsl.interpreter.cells import cells_with
 from rulesdsl.interpreter.chains import compile_jumps
 from rulesdsl.interpreter.game import NO_CELL, Move
+from rulesdsl.interpreter.nested import nested_placement
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
-from rulesdsl.interpreter.nested import nested_placement
 from rulesdsl.interpreter.turning import compile_turn
 
 Generator = Callable[[str, list[Move]], None]
