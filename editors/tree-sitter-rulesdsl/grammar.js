@@ -34,6 +34,7 @@ module.exports = grammar({
       $.hand_statement,
       $.cells_statement,
       $.block_statement,
+      $.boards_statement,
       $.position_statement,
       $.notation_statement,
       $.directions_statement,
@@ -96,6 +97,11 @@ module.exports = grammar({
       'block', field('name', $.name), field('cell', $.name), '..', field('cell', $.name), optional($.guard),
     ),
 
+    boards_statement: ($) => seq(
+      'boards', $._expression, 'x', $._expression, 'won', 'by', choice($.integer, $.name), 'in', 'a', 'row',
+      optional($.guard),
+    ),
+
     position_statement: ($) => seq(
       'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
@@ -136,6 +142,7 @@ module.exports = grammar({
       optional(choice(seq('from', 'last', $.action, $.direction_list), seq('from', 'hand'))),
       optional(seq('falling', $.direction)),
       optional(seq('flanking', $.direction_list)),
+      optional(seq('in', 'sent', 'board')),
       optional($.when), optional($.guard),
     ),
     fly_rule: ($) => seq('fly', field('kind', $.name), optional($.when), optional($.guard)),
@@ -232,6 +239,7 @@ module.exports = grammar({
       seq(field('player', $.name), 'has', field('kind', $.name), 'beyond', 'every', $.name, $.name),
       seq(field('player', $.name), 'has', field('kind', $.name), 'on', 'far', 'row'),
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row'),
+      seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row', 'of', 'boards'),
       seq(field('player', $.name), 'connects', $.name, 'and', $.name, optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'forms', 'one', 'group', optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'joins', choice($.integer, $.name), choice('corners', 'edges')),

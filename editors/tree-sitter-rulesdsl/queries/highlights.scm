@@ -53,7 +53,7 @@
   "except" "a" "when" "over" "capture" "by" "pieces" "line" "flying" "after" "with" "any"
   "same" "one" "move" "direction" "strict" "loose" "repetition" "corner" "push-off" "no" "on"
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"
-  "along" "forms" "group" "joins" "corners" "edges" "ring" "plies" "without" "turns" "played"
+  "along" "forms" "group" "joins" "corners" "edges" "ring" "boards" "won" "sent" "of" "plies" "without" "turns" "played"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
