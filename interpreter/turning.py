@@ -1,4 +1,4 @@
-"""Turning and reflecting blocks of cells: ``block NAME CELL .. CELL`` and the ``turn`` move rule.
+"""Turning and reflecting blocks of cells: ``rectangle NAME CELL..CELL`` and the ``turn`` move rule.
 
 A block is the rectangle of cells between two opposite corners. ``turn BLOCKS
 WAY`` moves every piece of one block at once: a quarter turn ``clockwise`` or
@@ -40,7 +40,7 @@ def block_rectangle(geometry: Geometry, corners: tuple[str, str]) -> tuple[int, 
     y0, y1 = sorted((a.y, b.y))
     missing = [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1) if geometry.at(x, y) < 0]
     if missing:
-        return f"the block from {corners[0]} to {corners[1]} has holes: not every cell between them is on the board"
+        return f"the rectangle from {corners[0]} to {corners[1]} has holes: not every cell between them is on the board"
     return x0, y0, x1, y1
 
 
@@ -80,10 +80,10 @@ def compile_turn(rule: m.MoveRule, blocks: dict[str, tuple[int, int, int, int]],
     moves = []
     for name, span in rule.blocks:
         if name not in blocks:
-            raise RulesdslError(f"no block named {name!r}", span)
+            raise RulesdslError(f"no rectangle named {name!r}", span)
         x0, y0, x1, y1 = blocks[name]
         if rule.way in QUARTER_WAYS and x1 - x0 != y1 - y0:
-            raise RulesdslError(f"block {name} is not square: a quarter turn would not fit it", span)
+            raise RulesdslError(f"rectangle {name} is not square: a quarter turn would not fit it", span)
         moves.extend(block_moves(geometry, name, blocks[name], rule.way))
 
     def gen_turn(board: str, out: list[Move]) -> None:

@@ -1,4 +1,4 @@
-"""Checks of blocks and of the ``turn`` move rule (``block NAME CELL .. CELL``, ``turn BLOCKS WAY``).
+"""Checks of blocks and of the ``turn`` move rule (``rectangle NAME CELL..CELL``, ``turn NAMES WAY``).
 
 A mixin of :class:`rulesdsl.checker.Checker`: what can be told without a
 board's size. Corners that are not cells, holes and quarter turns of blocks
@@ -21,13 +21,13 @@ class BlockChecks(Findings):
             return
         shapes = {b.shape for b in self.resolved.of(m.Board)}
         if shapes - {"grid"}:
-            self.error(blocks[0].span, "a block is a rectangle of a square grid: this board is a "
+            self.error(blocks[0].span, "a rectangle to turn is part of a square grid: this board is a "
                        f"{' or '.join(sorted(shapes - {'grid'}))}", "E150", "use 'board grid C x R'")
         turned = {name for stmt in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then))
                   for rule in stmt.rules if rule.action == "turn" for name, _ in rule.blocks}
         for block in blocks:
             if block.name not in turned:
-                self.warning(block.span, f"block {block.name} is never turned", "W150",
+                self.warning(block.span, f"rectangle {block.name} is never turned", "W150",
                              f"add e.g. then {{ turn {block.name} either way }}")
 
     def check_small_boards(self) -> None:
@@ -64,11 +64,11 @@ class BlockChecks(Findings):
         for name, span in rule.blocks:
             if name not in declared:
                 if declared:
-                    self.unknown(span, "block", name, declared, "E151")
+                    self.unknown(span, "rectangle", name, declared, "E151")
                 else:
-                    self.error(span, f"unknown block {name!r}: no block is declared", "E151",
-                               f"declare it, e.g. block {name} a1 .. c3")
+                    self.error(span, f"unknown rectangle {name!r}: no rectangle is declared", "E151",
+                               f"declare it, e.g. rectangle {name} a1..c3")
             elif name in seen:
-                self.error(span, f"block {name} is named twice in this rule: it would list its moves twice",
-                           "E151", "name each block once")
+                self.error(span, f"rectangle {name} is named twice in this rule: it would list its moves twice",
+                           "E151", "name each rectangle once")
             seen.add(name)

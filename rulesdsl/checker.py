@@ -36,7 +36,7 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Block": "block",
+    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Block": "rectangle",
     "SmallBoards": "boards",
 }
 

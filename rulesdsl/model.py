@@ -417,14 +417,14 @@ class MoveRule(Statement):
 
 @dataclass(frozen=True)
 class Block(Statement):
-    """``block NAME CELL .. CELL``: the rectangle of cells between two opposite corners, which ``turn`` turns."""
+    """``rectangle NAME CELL..CELL``: the rectangle of cells between two opposite corners, which ``turn`` turns."""
 
     name: str
     corners: tuple[tuple[str, Span], tuple[str, Span]]
 
     @property
     def key(self) -> str:
-        return f"block {self.name}"
+        return f"rectangle {self.name}"
 
 
 @dataclass(frozen=True)

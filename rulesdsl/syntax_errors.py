@@ -31,12 +31,14 @@ TERMINAL_WORDS = {
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",
     "FORBIDDEN": "repetition or corner push-off", "COMPARE": "a comparison",
     "LISTING": "top first or bottom first", "FROM_END": "from top or from right", "OR_PASS": "or pass",
+    "SENT": "in sent board", "TURN_WAY": "clockwise, anticlockwise, either way, half round or over",
+    "BOARD_PARTS": "corners or edges",
 }
 
 
-STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "block", "boards", "position",
-                   "notation", "directions", "piece", "start", "moves", "again", "then", "freeze", "forbid", "end",
-                   "misere", "pass", "promote", "must", "evaluate", "example")
+STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "rectangle", "boards",
+                   "position", "notation", "directions", "piece", "start", "moves", "again", "then", "freeze",
+                   "forbid", "end", "misere", "pass", "promote", "must", "evaluate", "example")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}
 # What a newcomer most likely meant by a character the language does not use.
 CHAR_HINTS = {
@@ -228,7 +230,7 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
     if close and close[0] != word:
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
-        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE")  # words that start the next rule
+        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "TURN")  # words that start the next rule
         goes_on = sorted({shown.get(n, n) for n in before} - {shown.get(n) for n in starts})
         why = f"{word!r} is not a piece kind, so it cannot start a move rule"
         if goes_on:  # after a complete rule (not at the start of a block)

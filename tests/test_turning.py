@@ -80,7 +80,7 @@ end {{ draw if no moves }}
 """
 
 
-def write(tmp_path, board="grid 3 x 3", blocks="block all a1 .. c3", turn="turn all either way"):
+def write(tmp_path, board="grid 3 x 3", blocks="rectangle all a1..c3", turn="turn all either way"):
     path = tmp_path / "t.rules"
     path.write_text(SMALL.format(board=board, blocks=blocks, turn=turn), encoding="utf-8")
     return path
@@ -105,12 +105,12 @@ def test_check_names_the_mistakes(tmp_path):
     assert "E151" in found and "'al'" in found["E151"]
     assert "W150" in found  # block all is never turned
     assert "E151" in codes(write(tmp_path, turn="turn all, all clockwise"))
-    assert "E150" in codes(write(tmp_path, board="hexagon 3", blocks="block all A3 .. C3"))
+    assert "E150" in codes(write(tmp_path, board="hexagon 3", blocks="rectangle all A3..C3"))
 
 
 def test_the_trial_compile_finds_bad_corners_and_shapes(tmp_path):
-    found = codes(write(tmp_path, blocks="block all a1 .. c2", turn="turn all clockwise"))
+    found = codes(write(tmp_path, blocks="rectangle all a1..c2", turn="turn all clockwise"))
     assert "not square" in found.get("E090", "")
-    found = codes(write(tmp_path, blocks="block all a1 .. d3"))
+    found = codes(write(tmp_path, blocks="rectangle all a1..d3"))
     assert "'d3' is not a cell" in found.get("E090", "")
-    assert "E090" not in codes(write(tmp_path, blocks="block all a1 .. c2", turn="turn all half round"))
+    assert "E090" not in codes(write(tmp_path, blocks="rectangle all a1..c2", turn="turn all half round"))

@@ -94,7 +94,7 @@ module.exports = grammar({
     ),
 
     block_statement: ($) => seq(
-      'block', field('name', $.name), field('cell', $.name), '..', field('cell', $.name), optional($.guard),
+      'rectangle', field('name', $.name), field('cell', $.name), '..', field('cell', $.name), optional($.guard),
     ),
 
     boards_statement: ($) => seq(

@@ -49,7 +49,7 @@
 
 [
   "if" "in" "grid" "hexagon" "rhombus" "x" "where" "column" "row" "from" "top" "right" "turn"
-  "last" "rows" "bottom" "first" "to" "empty" "at" "place" "fly" "remove" "block" "clockwise" "anticlockwise" "either" "way" "half" "round" "falling" "flanking"
+  "last" "rows" "bottom" "first" "to" "empty" "at" "place" "fly" "remove" "rectangle" "clockwise" "anticlockwise" "either" "way" "half" "round" "falling" "flanking"
   "except" "a" "when" "over" "capture" "by" "pieces" "line" "flying" "after" "with" "any"
   "same" "one" "move" "direction" "strict" "loose" "repetition" "corner" "push-off" "no" "on"
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"

@@ -42,7 +42,7 @@ enum {
   anon_sym_from = 23,
   anon_sym_top = 24,
   anon_sym_right = 25,
-  anon_sym_block = 26,
+  anon_sym_rectangle = 26,
   anon_sym_boards = 27,
   anon_sym_won = 28,
   anon_sym_by = 29,
@@ -285,7 +285,7 @@ static const char * const ts_symbol_names[] = {
   [anon_sym_from] = "from",
   [anon_sym_top] = "top",
   [anon_sym_right] = "right",
-  [anon_sym_block] = "block",
+  [anon_sym_rectangle] = "rectangle",
   [anon_sym_boards] = "boards",
   [anon_sym_won] = "won",
   [anon_sym_by] = "by",
@@ -528,7 +528,7 @@ static const TSSymbol ts_symbol_map[] = {
   [anon_sym_from] = anon_sym_from,
   [anon_sym_top] = anon_sym_top,
   [anon_sym_right] = anon_sym_right,
-  [anon_sym_block] = anon_sym_block,
+  [anon_sym_rectangle] = anon_sym_rectangle,
   [anon_sym_boards] = anon_sym_boards,
   [anon_sym_won] = anon_sym_won,
   [anon_sym_by] = anon_sym_by,
@@ -849,7 +849,7 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .visible = true,
     .named = false,
   },
-  [anon_sym_block] = {
+  [anon_sym_rectangle] = {
     .visible = true,
     .named = false,
   },
@@ -3031,1279 +3031,1279 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 2:
       if (lookahead == 'e') ADVANCE(27);
-      if (lookahead == 'l') ADVANCE(28);
-      if (lookahead == 'o') ADVANCE(29);
-      if (lookahead == 'y') ADVANCE(30);
+      if (lookahead == 'o') ADVANCE(28);
+      if (lookahead == 'y') ADVANCE(29);
       END_STATE();
     case 3:
-      if (lookahead == 'a') ADVANCE(31);
-      if (lookahead == 'e') ADVANCE(32);
-      if (lookahead == 'l') ADVANCE(33);
-      if (lookahead == 'o') ADVANCE(34);
+      if (lookahead == 'a') ADVANCE(30);
+      if (lookahead == 'e') ADVANCE(31);
+      if (lookahead == 'l') ADVANCE(32);
+      if (lookahead == 'o') ADVANCE(33);
       END_STATE();
     case 4:
-      if (lookahead == 'i') ADVANCE(35);
-      if (lookahead == 'r') ADVANCE(36);
+      if (lookahead == 'i') ADVANCE(34);
+      if (lookahead == 'r') ADVANCE(35);
       END_STATE();
     case 5:
-      if (lookahead == 'd') ADVANCE(37);
-      if (lookahead == 'i') ADVANCE(38);
-      if (lookahead == 'm') ADVANCE(39);
-      if (lookahead == 'n') ADVANCE(40);
-      if (lookahead == 'v') ADVANCE(41);
-      if (lookahead == 'x') ADVANCE(42);
+      if (lookahead == 'd') ADVANCE(36);
+      if (lookahead == 'i') ADVANCE(37);
+      if (lookahead == 'm') ADVANCE(38);
+      if (lookahead == 'n') ADVANCE(39);
+      if (lookahead == 'v') ADVANCE(40);
+      if (lookahead == 'x') ADVANCE(41);
       END_STATE();
     case 6:
-      if (lookahead == 'a') ADVANCE(43);
-      if (lookahead == 'i') ADVANCE(44);
-      if (lookahead == 'l') ADVANCE(45);
-      if (lookahead == 'o') ADVANCE(46);
-      if (lookahead == 'r') ADVANCE(47);
+      if (lookahead == 'a') ADVANCE(42);
+      if (lookahead == 'i') ADVANCE(43);
+      if (lookahead == 'l') ADVANCE(44);
+      if (lookahead == 'o') ADVANCE(45);
+      if (lookahead == 'r') ADVANCE(46);
       END_STATE();
     case 7:
-      if (lookahead == 'a') ADVANCE(48);
-      if (lookahead == 'r') ADVANCE(49);
+      if (lookahead == 'a') ADVANCE(47);
+      if (lookahead == 'r') ADVANCE(48);
       END_STATE();
     case 8:
-      if (lookahead == 'a') ADVANCE(50);
-      if (lookahead == 'e') ADVANCE(51);
+      if (lookahead == 'a') ADVANCE(49);
+      if (lookahead == 'e') ADVANCE(50);
       END_STATE();
     case 9:
-      if (lookahead == 'f') ADVANCE(52);
-      if (lookahead == 'n') ADVANCE(53);
+      if (lookahead == 'f') ADVANCE(51);
+      if (lookahead == 'n') ADVANCE(52);
       END_STATE();
     case 10:
-      if (lookahead == 'o') ADVANCE(54);
-      if (lookahead == 'u') ADVANCE(55);
+      if (lookahead == 'o') ADVANCE(53);
+      if (lookahead == 'u') ADVANCE(54);
       END_STATE();
     case 11:
-      if (lookahead == 'a') ADVANCE(56);
-      if (lookahead == 'i') ADVANCE(57);
-      if (lookahead == 'o') ADVANCE(58);
+      if (lookahead == 'a') ADVANCE(55);
+      if (lookahead == 'i') ADVANCE(56);
+      if (lookahead == 'o') ADVANCE(57);
       END_STATE();
     case 12:
-      if (lookahead == 'a') ADVANCE(59);
-      if (lookahead == 'i') ADVANCE(60);
-      if (lookahead == 'o') ADVANCE(61);
-      if (lookahead == 'u') ADVANCE(62);
+      if (lookahead == 'a') ADVANCE(58);
+      if (lookahead == 'i') ADVANCE(59);
+      if (lookahead == 'o') ADVANCE(60);
+      if (lookahead == 'u') ADVANCE(61);
       END_STATE();
     case 13:
-      if (lookahead == 'o') ADVANCE(63);
+      if (lookahead == 'o') ADVANCE(62);
       END_STATE();
     case 14:
-      if (lookahead == 'f') ADVANCE(64);
-      if (lookahead == 'n') ADVANCE(65);
-      if (lookahead == 'p') ADVANCE(66);
-      if (lookahead == 'r') ADVANCE(67);
-      if (lookahead == 'v') ADVANCE(68);
+      if (lookahead == 'f') ADVANCE(63);
+      if (lookahead == 'n') ADVANCE(64);
+      if (lookahead == 'p') ADVANCE(65);
+      if (lookahead == 'r') ADVANCE(66);
+      if (lookahead == 'v') ADVANCE(67);
       END_STATE();
     case 15:
-      if (lookahead == 'a') ADVANCE(69);
-      if (lookahead == 'e') ADVANCE(70);
-      if (lookahead == 'i') ADVANCE(71);
-      if (lookahead == 'l') ADVANCE(72);
-      if (lookahead == 'o') ADVANCE(73);
-      if (lookahead == 'r') ADVANCE(74);
-      if (lookahead == 'u') ADVANCE(75);
+      if (lookahead == 'a') ADVANCE(68);
+      if (lookahead == 'e') ADVANCE(69);
+      if (lookahead == 'i') ADVANCE(70);
+      if (lookahead == 'l') ADVANCE(71);
+      if (lookahead == 'o') ADVANCE(72);
+      if (lookahead == 'r') ADVANCE(73);
+      if (lookahead == 'u') ADVANCE(74);
       END_STATE();
     case 16:
-      if (lookahead == 'e') ADVANCE(76);
-      if (lookahead == 'h') ADVANCE(77);
-      if (lookahead == 'i') ADVANCE(78);
-      if (lookahead == 'o') ADVANCE(79);
+      if (lookahead == 'e') ADVANCE(75);
+      if (lookahead == 'h') ADVANCE(76);
+      if (lookahead == 'i') ADVANCE(77);
+      if (lookahead == 'o') ADVANCE(78);
       END_STATE();
     case 17:
-      if (lookahead == 'a') ADVANCE(80);
-      if (lookahead == 'e') ADVANCE(81);
-      if (lookahead == 'l') ADVANCE(82);
-      if (lookahead == 't') ADVANCE(83);
+      if (lookahead == 'a') ADVANCE(79);
+      if (lookahead == 'e') ADVANCE(80);
+      if (lookahead == 'l') ADVANCE(81);
+      if (lookahead == 't') ADVANCE(82);
       END_STATE();
     case 18:
-      if (lookahead == 'h') ADVANCE(84);
-      if (lookahead == 'o') ADVANCE(85);
-      if (lookahead == 'r') ADVANCE(86);
-      if (lookahead == 'u') ADVANCE(87);
+      if (lookahead == 'h') ADVANCE(83);
+      if (lookahead == 'o') ADVANCE(84);
+      if (lookahead == 'r') ADVANCE(85);
+      if (lookahead == 'u') ADVANCE(86);
       END_STATE();
     case 19:
-      if (lookahead == 'a') ADVANCE(88);
-      if (lookahead == 'h') ADVANCE(89);
-      if (lookahead == 'i') ADVANCE(90);
-      if (lookahead == 'o') ADVANCE(91);
+      if (lookahead == 'a') ADVANCE(87);
+      if (lookahead == 'h') ADVANCE(88);
+      if (lookahead == 'i') ADVANCE(89);
+      if (lookahead == 'o') ADVANCE(90);
       END_STATE();
     case 20:
       ACCEPT_TOKEN(anon_sym_x);
       END_STATE();
     case 21:
-      if (lookahead == 'v') ADVANCE(92);
+      if (lookahead == 'v') ADVANCE(91);
       END_STATE();
     case 22:
-      if (lookahead == 't') ADVANCE(93);
+      if (lookahead == 't') ADVANCE(92);
       END_STATE();
     case 23:
-      if (lookahead == 'a') ADVANCE(94);
+      if (lookahead == 'a') ADVANCE(93);
       END_STATE();
     case 24:
-      if (lookahead == 'o') ADVANCE(95);
+      if (lookahead == 'o') ADVANCE(94);
       END_STATE();
     case 25:
-      if (lookahead == 'd') ADVANCE(96);
-      if (lookahead == 't') ADVANCE(97);
-      if (lookahead == 'y') ADVANCE(98);
+      if (lookahead == 'd') ADVANCE(95);
+      if (lookahead == 't') ADVANCE(96);
+      if (lookahead == 'y') ADVANCE(97);
       END_STATE();
     case 26:
       ACCEPT_TOKEN(anon_sym_at);
       END_STATE();
     case 27:
-      if (lookahead == 'y') ADVANCE(99);
+      if (lookahead == 'y') ADVANCE(98);
       END_STATE();
     case 28:
-      if (lookahead == 'o') ADVANCE(100);
+      if (lookahead == 'a') ADVANCE(99);
+      if (lookahead == 't') ADVANCE(100);
       END_STATE();
     case 29:
-      if (lookahead == 'a') ADVANCE(101);
-      if (lookahead == 't') ADVANCE(102);
-      END_STATE();
-    case 30:
       ACCEPT_TOKEN(anon_sym_by);
       END_STATE();
+    case 30:
+      if (lookahead == 'n') ADVANCE(101);
+      if (lookahead == 'p') ADVANCE(102);
+      END_STATE();
     case 31:
-      if (lookahead == 'n') ADVANCE(103);
-      if (lookahead == 'p') ADVANCE(104);
+      if (lookahead == 'l') ADVANCE(103);
+      if (lookahead == 'n') ADVANCE(104);
       END_STATE();
     case 32:
-      if (lookahead == 'l') ADVANCE(105);
-      if (lookahead == 'n') ADVANCE(106);
+      if (lookahead == 'o') ADVANCE(105);
       END_STATE();
     case 33:
-      if (lookahead == 'o') ADVANCE(107);
+      if (lookahead == 'l') ADVANCE(106);
+      if (lookahead == 'n') ADVANCE(107);
+      if (lookahead == 'r') ADVANCE(108);
       END_STATE();
     case 34:
-      if (lookahead == 'l') ADVANCE(108);
-      if (lookahead == 'n') ADVANCE(109);
-      if (lookahead == 'r') ADVANCE(110);
+      if (lookahead == 'r') ADVANCE(109);
       END_STATE();
     case 35:
-      if (lookahead == 'r') ADVANCE(111);
+      if (lookahead == 'a') ADVANCE(110);
       END_STATE();
     case 36:
-      if (lookahead == 'a') ADVANCE(112);
+      if (lookahead == 'g') ADVANCE(111);
       END_STATE();
     case 37:
-      if (lookahead == 'g') ADVANCE(113);
+      if (lookahead == 't') ADVANCE(112);
       END_STATE();
     case 38:
-      if (lookahead == 't') ADVANCE(114);
+      if (lookahead == 'p') ADVANCE(113);
       END_STATE();
     case 39:
-      if (lookahead == 'p') ADVANCE(115);
+      if (lookahead == 'd') ADVANCE(114);
       END_STATE();
     case 40:
-      if (lookahead == 'd') ADVANCE(116);
+      if (lookahead == 'a') ADVANCE(115);
+      if (lookahead == 'e') ADVANCE(116);
       END_STATE();
     case 41:
       if (lookahead == 'a') ADVANCE(117);
-      if (lookahead == 'e') ADVANCE(118);
+      if (lookahead == 'c') ADVANCE(118);
+      if (lookahead == 't') ADVANCE(119);
       END_STATE();
     case 42:
-      if (lookahead == 'a') ADVANCE(119);
-      if (lookahead == 'c') ADVANCE(120);
-      if (lookahead == 't') ADVANCE(121);
+      if (lookahead == 'l') ADVANCE(120);
+      if (lookahead == 'r') ADVANCE(121);
       END_STATE();
     case 43:
-      if (lookahead == 'l') ADVANCE(122);
-      if (lookahead == 'r') ADVANCE(123);
+      if (lookahead == 'r') ADVANCE(122);
       END_STATE();
     case 44:
-      if (lookahead == 'r') ADVANCE(124);
+      if (lookahead == 'a') ADVANCE(123);
+      if (lookahead == 'y') ADVANCE(124);
       END_STATE();
     case 45:
-      if (lookahead == 'a') ADVANCE(125);
-      if (lookahead == 'y') ADVANCE(126);
+      if (lookahead == 'r') ADVANCE(125);
       END_STATE();
     case 46:
-      if (lookahead == 'r') ADVANCE(127);
+      if (lookahead == 'e') ADVANCE(126);
+      if (lookahead == 'o') ADVANCE(127);
       END_STATE();
     case 47:
-      if (lookahead == 'e') ADVANCE(128);
-      if (lookahead == 'o') ADVANCE(129);
+      if (lookahead == 'm') ADVANCE(128);
       END_STATE();
     case 48:
-      if (lookahead == 'm') ADVANCE(130);
+      if (lookahead == 'i') ADVANCE(129);
+      if (lookahead == 'o') ADVANCE(130);
       END_STATE();
     case 49:
-      if (lookahead == 'i') ADVANCE(131);
-      if (lookahead == 'o') ADVANCE(132);
+      if (lookahead == 'l') ADVANCE(131);
+      if (lookahead == 'n') ADVANCE(132);
+      if (lookahead == 's') ADVANCE(133);
       END_STATE();
     case 50:
-      if (lookahead == 'l') ADVANCE(133);
-      if (lookahead == 'n') ADVANCE(134);
-      if (lookahead == 's') ADVANCE(135);
+      if (lookahead == 'x') ADVANCE(134);
       END_STATE();
     case 51:
-      if (lookahead == 'x') ADVANCE(136);
-      END_STATE();
-    case 52:
       ACCEPT_TOKEN(anon_sym_if);
       END_STATE();
-    case 53:
+    case 52:
       ACCEPT_TOKEN(anon_sym_in);
       END_STATE();
+    case 53:
+      if (lookahead == 'i') ADVANCE(135);
+      END_STATE();
     case 54:
-      if (lookahead == 'i') ADVANCE(137);
+      if (lookahead == 'm') ADVANCE(136);
       END_STATE();
     case 55:
-      if (lookahead == 'm') ADVANCE(138);
+      if (lookahead == 's') ADVANCE(137);
       END_STATE();
     case 56:
-      if (lookahead == 's') ADVANCE(139);
+      if (lookahead == 'n') ADVANCE(138);
       END_STATE();
     case 57:
-      if (lookahead == 'n') ADVANCE(140);
+      if (lookahead == 'o') ADVANCE(139);
+      if (lookahead == 's') ADVANCE(140);
       END_STATE();
     case 58:
-      if (lookahead == 'o') ADVANCE(141);
-      if (lookahead == 's') ADVANCE(142);
+      if (lookahead == 't') ADVANCE(141);
       END_STATE();
     case 59:
-      if (lookahead == 't') ADVANCE(143);
+      if (lookahead == 's') ADVANCE(142);
       END_STATE();
     case 60:
+      if (lookahead == 'b') ADVANCE(143);
       if (lookahead == 's') ADVANCE(144);
+      if (lookahead == 'v') ADVANCE(145);
       END_STATE();
     case 61:
-      if (lookahead == 'b') ADVANCE(145);
       if (lookahead == 's') ADVANCE(146);
-      if (lookahead == 'v') ADVANCE(147);
       END_STATE();
     case 62:
-      if (lookahead == 's') ADVANCE(148);
+      ACCEPT_TOKEN(anon_sym_no);
+      if (lookahead == 'b') ADVANCE(147);
+      if (lookahead == 'n') ADVANCE(148);
+      if (lookahead == 't') ADVANCE(149);
       END_STATE();
     case 63:
-      ACCEPT_TOKEN(anon_sym_no);
-      if (lookahead == 'b') ADVANCE(149);
-      if (lookahead == 'n') ADVANCE(150);
-      if (lookahead == 't') ADVANCE(151);
-      END_STATE();
-    case 64:
       ACCEPT_TOKEN(anon_sym_of);
       END_STATE();
-    case 65:
+    case 64:
       ACCEPT_TOKEN(anon_sym_on);
-      if (lookahead == 'e') ADVANCE(152);
+      if (lookahead == 'e') ADVANCE(150);
+      END_STATE();
+    case 65:
+      if (lookahead == 't') ADVANCE(151);
       END_STATE();
     case 66:
-      if (lookahead == 't') ADVANCE(153);
-      END_STATE();
-    case 67:
       ACCEPT_TOKEN(anon_sym_or);
       END_STATE();
+    case 67:
+      if (lookahead == 'e') ADVANCE(152);
+      END_STATE();
     case 68:
-      if (lookahead == 'e') ADVANCE(154);
+      if (lookahead == 's') ADVANCE(153);
       END_STATE();
     case 69:
-      if (lookahead == 's') ADVANCE(155);
+      if (lookahead == 'r') ADVANCE(154);
       END_STATE();
     case 70:
-      if (lookahead == 'r') ADVANCE(156);
+      if (lookahead == 'e') ADVANCE(155);
       END_STATE();
     case 71:
-      if (lookahead == 'e') ADVANCE(157);
+      if (lookahead == 'a') ADVANCE(156);
+      if (lookahead == 'i') ADVANCE(157);
       END_STATE();
     case 72:
-      if (lookahead == 'a') ADVANCE(158);
-      if (lookahead == 'i') ADVANCE(159);
+      if (lookahead == 's') ADVANCE(158);
       END_STATE();
     case 73:
-      if (lookahead == 's') ADVANCE(160);
+      if (lookahead == 'o') ADVANCE(159);
       END_STATE();
     case 74:
-      if (lookahead == 'o') ADVANCE(161);
+      if (lookahead == 's') ADVANCE(160);
       END_STATE();
     case 75:
-      if (lookahead == 's') ADVANCE(162);
+      if (lookahead == 'c') ADVANCE(161);
+      if (lookahead == 'm') ADVANCE(162);
+      if (lookahead == 'p') ADVANCE(163);
+      if (lookahead == 's') ADVANCE(164);
       END_STATE();
     case 76:
-      if (lookahead == 'm') ADVANCE(163);
-      if (lookahead == 'p') ADVANCE(164);
-      if (lookahead == 's') ADVANCE(165);
+      if (lookahead == 'o') ADVANCE(165);
       END_STATE();
     case 77:
-      if (lookahead == 'o') ADVANCE(166);
+      if (lookahead == 'g') ADVANCE(166);
+      if (lookahead == 'n') ADVANCE(167);
       END_STATE();
     case 78:
-      if (lookahead == 'g') ADVANCE(167);
-      if (lookahead == 'n') ADVANCE(168);
+      if (lookahead == 'u') ADVANCE(168);
+      if (lookahead == 'w') ADVANCE(169);
       END_STATE();
     case 79:
-      if (lookahead == 'u') ADVANCE(169);
-      if (lookahead == 'w') ADVANCE(170);
+      if (lookahead == 'm') ADVANCE(170);
       END_STATE();
     case 80:
-      if (lookahead == 'm') ADVANCE(171);
+      if (lookahead == 'n') ADVANCE(171);
       END_STATE();
     case 81:
-      if (lookahead == 'n') ADVANCE(172);
+      if (lookahead == 'i') ADVANCE(172);
       END_STATE();
     case 82:
-      if (lookahead == 'i') ADVANCE(173);
+      if (lookahead == 'a') ADVANCE(173);
+      if (lookahead == 'e') ADVANCE(174);
+      if (lookahead == 'r') ADVANCE(175);
       END_STATE();
     case 83:
-      if (lookahead == 'a') ADVANCE(174);
-      if (lookahead == 'e') ADVANCE(175);
-      if (lookahead == 'r') ADVANCE(176);
+      if (lookahead == 'e') ADVANCE(176);
+      if (lookahead == 'r') ADVANCE(177);
       END_STATE();
     case 84:
-      if (lookahead == 'e') ADVANCE(177);
-      if (lookahead == 'r') ADVANCE(178);
+      ACCEPT_TOKEN(anon_sym_to);
+      if (lookahead == 'p') ADVANCE(178);
       END_STATE();
     case 85:
-      ACCEPT_TOKEN(anon_sym_to);
-      if (lookahead == 'p') ADVANCE(179);
+      if (lookahead == 'u') ADVANCE(179);
       END_STATE();
     case 86:
-      if (lookahead == 'u') ADVANCE(180);
+      if (lookahead == 'r') ADVANCE(180);
       END_STATE();
     case 87:
-      if (lookahead == 'r') ADVANCE(181);
+      if (lookahead == 'y') ADVANCE(181);
       END_STATE();
     case 88:
-      if (lookahead == 'y') ADVANCE(182);
+      if (lookahead == 'e') ADVANCE(182);
       END_STATE();
     case 89:
-      if (lookahead == 'e') ADVANCE(183);
+      if (lookahead == 'n') ADVANCE(183);
+      if (lookahead == 't') ADVANCE(184);
       END_STATE();
     case 90:
-      if (lookahead == 'n') ADVANCE(184);
-      if (lookahead == 't') ADVANCE(185);
+      if (lookahead == 'n') ADVANCE(185);
       END_STATE();
     case 91:
-      if (lookahead == 'n') ADVANCE(186);
+      if (lookahead == 'a') ADVANCE(186);
       END_STATE();
     case 92:
-      if (lookahead == 'a') ADVANCE(187);
+      if (lookahead == 'e') ADVANCE(187);
       END_STATE();
     case 93:
-      if (lookahead == 'e') ADVANCE(188);
+      if (lookahead == 'i') ADVANCE(188);
       END_STATE();
     case 94:
-      if (lookahead == 'i') ADVANCE(189);
+      if (lookahead == 'n') ADVANCE(189);
       END_STATE();
     case 95:
-      if (lookahead == 'n') ADVANCE(190);
-      END_STATE();
-    case 96:
       ACCEPT_TOKEN(anon_sym_and);
       END_STATE();
-    case 97:
-      if (lookahead == 'i') ADVANCE(191);
+    case 96:
+      if (lookahead == 'i') ADVANCE(190);
       END_STATE();
-    case 98:
+    case 97:
       ACCEPT_TOKEN(anon_sym_any);
       END_STATE();
+    case 98:
+      if (lookahead == 'o') ADVANCE(191);
+      END_STATE();
     case 99:
-      if (lookahead == 'o') ADVANCE(192);
+      if (lookahead == 'r') ADVANCE(192);
       END_STATE();
     case 100:
-      if (lookahead == 'c') ADVANCE(193);
+      if (lookahead == 't') ADVANCE(193);
       END_STATE();
     case 101:
-      if (lookahead == 'r') ADVANCE(194);
+      ACCEPT_TOKEN(anon_sym_can);
       END_STATE();
     case 102:
-      if (lookahead == 't') ADVANCE(195);
+      if (lookahead == 't') ADVANCE(194);
       END_STATE();
     case 103:
-      ACCEPT_TOKEN(anon_sym_can);
+      if (lookahead == 'l') ADVANCE(195);
       END_STATE();
     case 104:
       if (lookahead == 't') ADVANCE(196);
       END_STATE();
     case 105:
-      if (lookahead == 'l') ADVANCE(197);
+      if (lookahead == 'c') ADVANCE(197);
       END_STATE();
     case 106:
-      if (lookahead == 't') ADVANCE(198);
+      if (lookahead == 'u') ADVANCE(198);
       END_STATE();
     case 107:
-      if (lookahead == 'c') ADVANCE(199);
+      if (lookahead == 'n') ADVANCE(199);
       END_STATE();
     case 108:
-      if (lookahead == 'u') ADVANCE(200);
+      if (lookahead == 'n') ADVANCE(200);
       END_STATE();
     case 109:
-      if (lookahead == 'n') ADVANCE(201);
+      if (lookahead == 'e') ADVANCE(201);
       END_STATE();
     case 110:
-      if (lookahead == 'n') ADVANCE(202);
+      if (lookahead == 'w') ADVANCE(202);
       END_STATE();
     case 111:
       if (lookahead == 'e') ADVANCE(203);
       END_STATE();
     case 112:
-      if (lookahead == 'w') ADVANCE(204);
+      if (lookahead == 'h') ADVANCE(204);
       END_STATE();
     case 113:
-      if (lookahead == 'e') ADVANCE(205);
+      if (lookahead == 't') ADVANCE(205);
       END_STATE();
     case 114:
-      if (lookahead == 'h') ADVANCE(206);
-      END_STATE();
-    case 115:
-      if (lookahead == 't') ADVANCE(207);
-      END_STATE();
-    case 116:
       ACCEPT_TOKEN(anon_sym_end);
       END_STATE();
+    case 115:
+      if (lookahead == 'l') ADVANCE(206);
+      END_STATE();
+    case 116:
+      if (lookahead == 'r') ADVANCE(207);
+      END_STATE();
     case 117:
-      if (lookahead == 'l') ADVANCE(208);
+      if (lookahead == 'm') ADVANCE(208);
       END_STATE();
     case 118:
-      if (lookahead == 'r') ADVANCE(209);
+      if (lookahead == 'e') ADVANCE(209);
       END_STATE();
     case 119:
-      if (lookahead == 'm') ADVANCE(210);
+      if (lookahead == 'e') ADVANCE(210);
       END_STATE();
     case 120:
-      if (lookahead == 'e') ADVANCE(211);
+      if (lookahead == 'l') ADVANCE(211);
+      if (lookahead == 's') ADVANCE(212);
       END_STATE();
     case 121:
-      if (lookahead == 'e') ADVANCE(212);
-      END_STATE();
-    case 122:
-      if (lookahead == 'l') ADVANCE(213);
-      if (lookahead == 's') ADVANCE(214);
-      END_STATE();
-    case 123:
       ACCEPT_TOKEN(anon_sym_far);
       END_STATE();
+    case 122:
+      if (lookahead == 's') ADVANCE(213);
+      END_STATE();
+    case 123:
+      if (lookahead == 'n') ADVANCE(214);
+      END_STATE();
     case 124:
-      if (lookahead == 's') ADVANCE(215);
+      ACCEPT_TOKEN(anon_sym_fly);
+      if (lookahead == 'i') ADVANCE(215);
       END_STATE();
     case 125:
-      if (lookahead == 'n') ADVANCE(216);
+      if (lookahead == 'b') ADVANCE(216);
+      if (lookahead == 'm') ADVANCE(217);
+      if (lookahead == 'w') ADVANCE(218);
       END_STATE();
     case 126:
-      ACCEPT_TOKEN(anon_sym_fly);
-      if (lookahead == 'i') ADVANCE(217);
+      if (lookahead == 'e') ADVANCE(219);
       END_STATE();
     case 127:
-      if (lookahead == 'b') ADVANCE(218);
-      if (lookahead == 'm') ADVANCE(219);
-      if (lookahead == 'w') ADVANCE(220);
+      if (lookahead == 'm') ADVANCE(220);
       END_STATE();
     case 128:
       if (lookahead == 'e') ADVANCE(221);
       END_STATE();
     case 129:
-      if (lookahead == 'm') ADVANCE(222);
+      if (lookahead == 'd') ADVANCE(222);
       END_STATE();
     case 130:
-      if (lookahead == 'e') ADVANCE(223);
+      if (lookahead == 'u') ADVANCE(223);
       END_STATE();
     case 131:
-      if (lookahead == 'd') ADVANCE(224);
+      if (lookahead == 'f') ADVANCE(224);
       END_STATE();
     case 132:
-      if (lookahead == 'u') ADVANCE(225);
+      if (lookahead == 'd') ADVANCE(225);
       END_STATE();
     case 133:
-      if (lookahead == 'f') ADVANCE(226);
-      END_STATE();
-    case 134:
-      if (lookahead == 'd') ADVANCE(227);
-      END_STATE();
-    case 135:
       ACCEPT_TOKEN(anon_sym_has);
       END_STATE();
+    case 134:
+      if (lookahead == 'a') ADVANCE(226);
+      END_STATE();
+    case 135:
+      if (lookahead == 'n') ADVANCE(227);
+      END_STATE();
     case 136:
-      if (lookahead == 'a') ADVANCE(228);
+      if (lookahead == 'p') ADVANCE(228);
       END_STATE();
     case 137:
-      if (lookahead == 'n') ADVANCE(229);
+      if (lookahead == 't') ADVANCE(229);
       END_STATE();
     case 138:
-      if (lookahead == 'p') ADVANCE(230);
+      if (lookahead == 'e') ADVANCE(230);
       END_STATE();
     case 139:
-      if (lookahead == 't') ADVANCE(231);
+      if (lookahead == 's') ADVANCE(231);
       END_STATE();
     case 140:
       if (lookahead == 'e') ADVANCE(232);
       END_STATE();
     case 141:
-      if (lookahead == 's') ADVANCE(233);
+      if (lookahead == 'e') ADVANCE(233);
       END_STATE();
     case 142:
       if (lookahead == 'e') ADVANCE(234);
       END_STATE();
     case 143:
-      if (lookahead == 'e') ADVANCE(235);
+      if (lookahead == 'i') ADVANCE(235);
       END_STATE();
     case 144:
-      if (lookahead == 'e') ADVANCE(236);
+      if (lookahead == 't') ADVANCE(236);
       END_STATE();
     case 145:
-      if (lookahead == 'i') ADVANCE(237);
+      if (lookahead == 'e') ADVANCE(237);
       END_STATE();
     case 146:
       if (lookahead == 't') ADVANCE(238);
       END_STATE();
     case 147:
-      if (lookahead == 'e') ADVANCE(239);
+      if (lookahead == 'o') ADVANCE(239);
       END_STATE();
     case 148:
-      if (lookahead == 't') ADVANCE(240);
+      if (lookahead == 'e') ADVANCE(240);
       END_STATE();
     case 149:
-      if (lookahead == 'o') ADVANCE(241);
+      ACCEPT_TOKEN(anon_sym_not);
+      if (lookahead == 'a') ADVANCE(241);
       END_STATE();
     case 150:
-      if (lookahead == 'e') ADVANCE(242);
-      END_STATE();
-    case 151:
-      ACCEPT_TOKEN(anon_sym_not);
-      if (lookahead == 'a') ADVANCE(243);
-      END_STATE();
-    case 152:
       ACCEPT_TOKEN(anon_sym_one);
       END_STATE();
+    case 151:
+      if (lookahead == 'i') ADVANCE(242);
+      END_STATE();
+    case 152:
+      if (lookahead == 'r') ADVANCE(243);
+      END_STATE();
     case 153:
-      if (lookahead == 'i') ADVANCE(244);
+      if (lookahead == 's') ADVANCE(244);
       END_STATE();
     case 154:
-      if (lookahead == 'r') ADVANCE(245);
+      if (lookahead == 'f') ADVANCE(245);
       END_STATE();
     case 155:
-      if (lookahead == 's') ADVANCE(246);
+      if (lookahead == 'c') ADVANCE(246);
       END_STATE();
     case 156:
-      if (lookahead == 'f') ADVANCE(247);
+      if (lookahead == 'c') ADVANCE(247);
+      if (lookahead == 'y') ADVANCE(248);
       END_STATE();
     case 157:
-      if (lookahead == 'c') ADVANCE(248);
+      if (lookahead == 'e') ADVANCE(249);
       END_STATE();
     case 158:
-      if (lookahead == 'c') ADVANCE(249);
-      if (lookahead == 'y') ADVANCE(250);
+      if (lookahead == 'i') ADVANCE(250);
       END_STATE();
     case 159:
-      if (lookahead == 'e') ADVANCE(251);
+      if (lookahead == 'm') ADVANCE(251);
       END_STATE();
     case 160:
-      if (lookahead == 'i') ADVANCE(252);
+      if (lookahead == 'h') ADVANCE(252);
       END_STATE();
     case 161:
-      if (lookahead == 'm') ADVANCE(253);
+      if (lookahead == 't') ADVANCE(253);
       END_STATE();
     case 162:
-      if (lookahead == 'h') ADVANCE(254);
+      if (lookahead == 'o') ADVANCE(254);
       END_STATE();
     case 163:
-      if (lookahead == 'o') ADVANCE(255);
+      if (lookahead == 'e') ADVANCE(255);
       END_STATE();
     case 164:
-      if (lookahead == 'e') ADVANCE(256);
+      if (lookahead == 'u') ADVANCE(256);
       END_STATE();
     case 165:
-      if (lookahead == 'u') ADVANCE(257);
+      if (lookahead == 'm') ADVANCE(257);
       END_STATE();
     case 166:
-      if (lookahead == 'm') ADVANCE(258);
+      if (lookahead == 'h') ADVANCE(258);
       END_STATE();
     case 167:
-      if (lookahead == 'h') ADVANCE(259);
+      if (lookahead == 'g') ADVANCE(259);
       END_STATE();
     case 168:
-      if (lookahead == 'g') ADVANCE(260);
+      if (lookahead == 'n') ADVANCE(260);
       END_STATE();
     case 169:
-      if (lookahead == 'n') ADVANCE(261);
+      ACCEPT_TOKEN(anon_sym_row);
+      if (lookahead == 's') ADVANCE(261);
       END_STATE();
     case 170:
-      ACCEPT_TOKEN(anon_sym_row);
-      if (lookahead == 's') ADVANCE(262);
+      if (lookahead == 'e') ADVANCE(262);
       END_STATE();
     case 171:
-      if (lookahead == 'e') ADVANCE(263);
+      if (lookahead == 't') ADVANCE(263);
       END_STATE();
     case 172:
-      if (lookahead == 't') ADVANCE(264);
+      if (lookahead == 'd') ADVANCE(264);
       END_STATE();
     case 173:
-      if (lookahead == 'd') ADVANCE(265);
+      if (lookahead == 'r') ADVANCE(265);
       END_STATE();
     case 174:
-      if (lookahead == 'r') ADVANCE(266);
+      if (lookahead == 'p') ADVANCE(266);
       END_STATE();
     case 175:
-      if (lookahead == 'p') ADVANCE(267);
+      if (lookahead == 'i') ADVANCE(267);
       END_STATE();
     case 176:
-      if (lookahead == 'i') ADVANCE(268);
+      if (lookahead == 'n') ADVANCE(268);
       END_STATE();
     case 177:
-      if (lookahead == 'n') ADVANCE(269);
+      if (lookahead == 'e') ADVANCE(269);
       END_STATE();
     case 178:
-      if (lookahead == 'e') ADVANCE(270);
-      END_STATE();
-    case 179:
       ACCEPT_TOKEN(anon_sym_top);
       END_STATE();
+    case 179:
+      if (lookahead == 'e') ADVANCE(270);
+      END_STATE();
     case 180:
-      if (lookahead == 'e') ADVANCE(271);
+      if (lookahead == 'n') ADVANCE(271);
       END_STATE();
     case 181:
-      if (lookahead == 'n') ADVANCE(272);
-      END_STATE();
-    case 182:
       ACCEPT_TOKEN(anon_sym_way);
       END_STATE();
+    case 182:
+      if (lookahead == 'n') ADVANCE(272);
+      if (lookahead == 'r') ADVANCE(273);
+      END_STATE();
     case 183:
-      if (lookahead == 'n') ADVANCE(273);
-      if (lookahead == 'r') ADVANCE(274);
+      if (lookahead == 's') ADVANCE(274);
       END_STATE();
     case 184:
-      if (lookahead == 's') ADVANCE(275);
+      if (lookahead == 'h') ADVANCE(275);
       END_STATE();
     case 185:
-      if (lookahead == 'h') ADVANCE(276);
-      END_STATE();
-    case 186:
       ACCEPT_TOKEN(anon_sym_won);
       END_STATE();
+    case 186:
+      if (lookahead == 'n') ADVANCE(276);
+      END_STATE();
     case 187:
-      if (lookahead == 'n') ADVANCE(277);
+      if (lookahead == 'r') ADVANCE(277);
       END_STATE();
     case 188:
-      if (lookahead == 'r') ADVANCE(278);
+      if (lookahead == 'n') ADVANCE(278);
       END_STATE();
     case 189:
-      if (lookahead == 'n') ADVANCE(279);
+      if (lookahead == 'g') ADVANCE(279);
       END_STATE();
     case 190:
-      if (lookahead == 'g') ADVANCE(280);
+      if (lookahead == 'c') ADVANCE(280);
       END_STATE();
     case 191:
-      if (lookahead == 'c') ADVANCE(281);
+      if (lookahead == 'n') ADVANCE(281);
       END_STATE();
     case 192:
-      if (lookahead == 'n') ADVANCE(282);
+      if (lookahead == 'd') ADVANCE(282);
       END_STATE();
     case 193:
-      if (lookahead == 'k') ADVANCE(283);
+      if (lookahead == 'o') ADVANCE(283);
       END_STATE();
     case 194:
-      if (lookahead == 'd') ADVANCE(284);
+      if (lookahead == 'u') ADVANCE(284);
       END_STATE();
     case 195:
-      if (lookahead == 'o') ADVANCE(285);
+      if (lookahead == 's') ADVANCE(285);
       END_STATE();
     case 196:
-      if (lookahead == 'u') ADVANCE(286);
+      if (lookahead == 'r') ADVANCE(286);
       END_STATE();
     case 197:
-      if (lookahead == 's') ADVANCE(287);
+      if (lookahead == 'k') ADVANCE(287);
       END_STATE();
     case 198:
-      if (lookahead == 'r') ADVANCE(288);
+      if (lookahead == 'm') ADVANCE(288);
       END_STATE();
     case 199:
-      if (lookahead == 'k') ADVANCE(289);
+      if (lookahead == 'e') ADVANCE(289);
       END_STATE();
     case 200:
-      if (lookahead == 'm') ADVANCE(290);
+      if (lookahead == 'e') ADVANCE(290);
       END_STATE();
     case 201:
-      if (lookahead == 'e') ADVANCE(291);
+      if (lookahead == 'c') ADVANCE(291);
       END_STATE();
     case 202:
-      if (lookahead == 'e') ADVANCE(292);
-      END_STATE();
-    case 203:
-      if (lookahead == 'c') ADVANCE(293);
-      END_STATE();
-    case 204:
       ACCEPT_TOKEN(anon_sym_draw);
       END_STATE();
+    case 203:
+      if (lookahead == 's') ADVANCE(292);
+      END_STATE();
+    case 204:
+      if (lookahead == 'e') ADVANCE(293);
+      END_STATE();
     case 205:
-      if (lookahead == 's') ADVANCE(294);
+      if (lookahead == 'y') ADVANCE(294);
       END_STATE();
     case 206:
-      if (lookahead == 'e') ADVANCE(295);
+      if (lookahead == 'u') ADVANCE(295);
       END_STATE();
     case 207:
       if (lookahead == 'y') ADVANCE(296);
       END_STATE();
     case 208:
-      if (lookahead == 'u') ADVANCE(297);
+      if (lookahead == 'p') ADVANCE(297);
       END_STATE();
     case 209:
-      if (lookahead == 'y') ADVANCE(298);
+      if (lookahead == 'p') ADVANCE(298);
       END_STATE();
     case 210:
-      if (lookahead == 'p') ADVANCE(299);
+      if (lookahead == 'n') ADVANCE(299);
       END_STATE();
     case 211:
-      if (lookahead == 'p') ADVANCE(300);
+      if (lookahead == 'i') ADVANCE(300);
       END_STATE();
     case 212:
-      if (lookahead == 'n') ADVANCE(301);
+      if (lookahead == 'e') ADVANCE(301);
       END_STATE();
     case 213:
-      if (lookahead == 'i') ADVANCE(302);
+      if (lookahead == 't') ADVANCE(302);
       END_STATE();
     case 214:
-      if (lookahead == 'e') ADVANCE(303);
+      if (lookahead == 'k') ADVANCE(303);
       END_STATE();
     case 215:
-      if (lookahead == 't') ADVANCE(304);
+      if (lookahead == 'n') ADVANCE(304);
       END_STATE();
     case 216:
-      if (lookahead == 'k') ADVANCE(305);
+      if (lookahead == 'i') ADVANCE(305);
       END_STATE();
     case 217:
-      if (lookahead == 'n') ADVANCE(306);
+      if (lookahead == 's') ADVANCE(306);
       END_STATE();
     case 218:
-      if (lookahead == 'i') ADVANCE(307);
+      if (lookahead == 'a') ADVANCE(307);
       END_STATE();
     case 219:
-      if (lookahead == 's') ADVANCE(308);
+      if (lookahead == 'z') ADVANCE(308);
       END_STATE();
     case 220:
-      if (lookahead == 'a') ADVANCE(309);
-      END_STATE();
-    case 221:
-      if (lookahead == 'z') ADVANCE(310);
-      END_STATE();
-    case 222:
       ACCEPT_TOKEN(anon_sym_from);
       END_STATE();
-    case 223:
+    case 221:
       ACCEPT_TOKEN(anon_sym_game);
       END_STATE();
-    case 224:
+    case 222:
       ACCEPT_TOKEN(anon_sym_grid);
       END_STATE();
-    case 225:
-      if (lookahead == 'p') ADVANCE(311);
+    case 223:
+      if (lookahead == 'p') ADVANCE(309);
       END_STATE();
-    case 226:
+    case 224:
       ACCEPT_TOKEN(anon_sym_half);
       END_STATE();
-    case 227:
+    case 225:
       ACCEPT_TOKEN(anon_sym_hand);
       END_STATE();
+    case 226:
+      if (lookahead == 'g') ADVANCE(310);
+      END_STATE();
+    case 227:
+      if (lookahead == 's') ADVANCE(311);
+      END_STATE();
     case 228:
-      if (lookahead == 'g') ADVANCE(312);
-      END_STATE();
-    case 229:
-      if (lookahead == 's') ADVANCE(313);
-      END_STATE();
-    case 230:
       ACCEPT_TOKEN(anon_sym_jump);
       END_STATE();
-    case 231:
+    case 229:
       ACCEPT_TOKEN(anon_sym_last);
       END_STATE();
-    case 232:
+    case 230:
       ACCEPT_TOKEN(anon_sym_line);
+      if (lookahead == 's') ADVANCE(312);
+      END_STATE();
+    case 231:
+      if (lookahead == 'e') ADVANCE(313);
+      END_STATE();
+    case 232:
       if (lookahead == 's') ADVANCE(314);
       END_STATE();
     case 233:
-      if (lookahead == 'e') ADVANCE(315);
+      if (lookahead == 'r') ADVANCE(315);
       END_STATE();
     case 234:
-      if (lookahead == 's') ADVANCE(316);
+      if (lookahead == 'r') ADVANCE(316);
       END_STATE();
     case 235:
-      if (lookahead == 'r') ADVANCE(317);
+      if (lookahead == 'l') ADVANCE(317);
       END_STATE();
     case 236:
-      if (lookahead == 'r') ADVANCE(318);
-      END_STATE();
-    case 237:
-      if (lookahead == 'l') ADVANCE(319);
-      END_STATE();
-    case 238:
       ACCEPT_TOKEN(anon_sym_most);
       END_STATE();
-    case 239:
+    case 237:
       ACCEPT_TOKEN(anon_sym_move);
-      if (lookahead == 's') ADVANCE(320);
+      if (lookahead == 's') ADVANCE(318);
       END_STATE();
-    case 240:
+    case 238:
       ACCEPT_TOKEN(anon_sym_must);
       END_STATE();
-    case 241:
-      if (lookahead == 'd') ADVANCE(321);
+    case 239:
+      if (lookahead == 'd') ADVANCE(319);
       END_STATE();
-    case 242:
+    case 240:
       ACCEPT_TOKEN(anon_sym_none);
       END_STATE();
+    case 241:
+      if (lookahead == 't') ADVANCE(320);
+      END_STATE();
+    case 242:
+      if (lookahead == 'o') ADVANCE(321);
+      END_STATE();
     case 243:
-      if (lookahead == 't') ADVANCE(322);
-      END_STATE();
-    case 244:
-      if (lookahead == 'o') ADVANCE(323);
-      END_STATE();
-    case 245:
       ACCEPT_TOKEN(anon_sym_over);
       END_STATE();
-    case 246:
+    case 244:
       ACCEPT_TOKEN(anon_sym_pass);
       END_STATE();
+    case 245:
+      if (lookahead == 't') ADVANCE(322);
+      END_STATE();
+    case 246:
+      if (lookahead == 'e') ADVANCE(323);
+      END_STATE();
     case 247:
-      if (lookahead == 't') ADVANCE(324);
+      if (lookahead == 'e') ADVANCE(324);
       END_STATE();
     case 248:
       if (lookahead == 'e') ADVANCE(325);
       END_STATE();
     case 249:
-      if (lookahead == 'e') ADVANCE(326);
+      if (lookahead == 's') ADVANCE(326);
       END_STATE();
     case 250:
-      if (lookahead == 'e') ADVANCE(327);
+      if (lookahead == 't') ADVANCE(327);
       END_STATE();
     case 251:
-      if (lookahead == 's') ADVANCE(328);
+      if (lookahead == 'o') ADVANCE(328);
       END_STATE();
     case 252:
-      if (lookahead == 't') ADVANCE(329);
-      END_STATE();
-    case 253:
-      if (lookahead == 'o') ADVANCE(330);
-      END_STATE();
-    case 254:
       ACCEPT_TOKEN(anon_sym_push);
       END_STATE();
+    case 253:
+      if (lookahead == 'a') ADVANCE(329);
+      END_STATE();
+    case 254:
+      if (lookahead == 'v') ADVANCE(330);
+      END_STATE();
     case 255:
-      if (lookahead == 'v') ADVANCE(331);
+      if (lookahead == 't') ADVANCE(331);
       END_STATE();
     case 256:
-      if (lookahead == 't') ADVANCE(332);
+      if (lookahead == 'l') ADVANCE(332);
       END_STATE();
     case 257:
-      if (lookahead == 'l') ADVANCE(333);
+      if (lookahead == 'b') ADVANCE(333);
       END_STATE();
     case 258:
-      if (lookahead == 'b') ADVANCE(334);
+      if (lookahead == 't') ADVANCE(334);
       END_STATE();
     case 259:
-      if (lookahead == 't') ADVANCE(335);
-      END_STATE();
-    case 260:
       ACCEPT_TOKEN(anon_sym_ring);
       END_STATE();
-    case 261:
-      if (lookahead == 'd') ADVANCE(336);
+    case 260:
+      if (lookahead == 'd') ADVANCE(335);
       END_STATE();
-    case 262:
+    case 261:
       ACCEPT_TOKEN(anon_sym_rows);
       END_STATE();
-    case 263:
+    case 262:
       ACCEPT_TOKEN(anon_sym_same);
       END_STATE();
-    case 264:
+    case 263:
       ACCEPT_TOKEN(anon_sym_sent);
       END_STATE();
+    case 264:
+      if (lookahead == 'e') ADVANCE(336);
+      END_STATE();
     case 265:
-      if (lookahead == 'e') ADVANCE(337);
+      if (lookahead == 't') ADVANCE(337);
       END_STATE();
     case 266:
-      if (lookahead == 't') ADVANCE(338);
-      END_STATE();
-    case 267:
       ACCEPT_TOKEN(anon_sym_step);
       END_STATE();
-    case 268:
-      if (lookahead == 'c') ADVANCE(339);
+    case 267:
+      if (lookahead == 'c') ADVANCE(338);
       END_STATE();
-    case 269:
+    case 268:
       ACCEPT_TOKEN(anon_sym_then);
       END_STATE();
-    case 270:
-      if (lookahead == 'a') ADVANCE(340);
+    case 269:
+      if (lookahead == 'a') ADVANCE(339);
       END_STATE();
-    case 271:
+    case 270:
       ACCEPT_TOKEN(anon_sym_true);
       END_STATE();
-    case 272:
+    case 271:
       ACCEPT_TOKEN(anon_sym_turn);
-      if (lookahead == 's') ADVANCE(341);
+      if (lookahead == 's') ADVANCE(340);
       END_STATE();
-    case 273:
+    case 272:
       ACCEPT_TOKEN(anon_sym_when);
       END_STATE();
-    case 274:
-      if (lookahead == 'e') ADVANCE(342);
+    case 273:
+      if (lookahead == 'e') ADVANCE(341);
       END_STATE();
-    case 275:
+    case 274:
       ACCEPT_TOKEN(anon_sym_wins);
       END_STATE();
-    case 276:
+    case 275:
       ACCEPT_TOKEN(anon_sym_with);
-      if (lookahead == 'o') ADVANCE(343);
+      if (lookahead == 'o') ADVANCE(342);
+      END_STATE();
+    case 276:
+      if (lookahead == 'c') ADVANCE(343);
       END_STATE();
     case 277:
-      if (lookahead == 'c') ADVANCE(344);
-      END_STATE();
-    case 278:
       ACCEPT_TOKEN(anon_sym_after);
       END_STATE();
-    case 279:
+    case 278:
       ACCEPT_TOKEN(anon_sym_again);
       END_STATE();
-    case 280:
+    case 279:
       ACCEPT_TOKEN(anon_sym_along);
       END_STATE();
+    case 280:
+      if (lookahead == 'l') ADVANCE(344);
+      END_STATE();
     case 281:
-      if (lookahead == 'l') ADVANCE(345);
+      if (lookahead == 'd') ADVANCE(345);
       END_STATE();
     case 282:
-      if (lookahead == 'd') ADVANCE(346);
+      ACCEPT_TOKEN(anon_sym_board);
+      if (lookahead == 's') ADVANCE(346);
       END_STATE();
     case 283:
-      ACCEPT_TOKEN(anon_sym_block);
+      if (lookahead == 'm') ADVANCE(347);
       END_STATE();
     case 284:
-      ACCEPT_TOKEN(anon_sym_board);
-      if (lookahead == 's') ADVANCE(347);
+      if (lookahead == 'r') ADVANCE(348);
       END_STATE();
     case 285:
-      if (lookahead == 'm') ADVANCE(348);
-      END_STATE();
-    case 286:
-      if (lookahead == 'r') ADVANCE(349);
-      END_STATE();
-    case 287:
       ACCEPT_TOKEN(anon_sym_cells);
       END_STATE();
+    case 286:
+      if (lookahead == 'a') ADVANCE(349);
+      END_STATE();
+    case 287:
+      if (lookahead == 'w') ADVANCE(350);
+      END_STATE();
     case 288:
-      if (lookahead == 'a') ADVANCE(350);
+      if (lookahead == 'n') ADVANCE(351);
       END_STATE();
     case 289:
-      if (lookahead == 'w') ADVANCE(351);
+      if (lookahead == 'c') ADVANCE(352);
       END_STATE();
     case 290:
-      if (lookahead == 'n') ADVANCE(352);
+      if (lookahead == 'r') ADVANCE(353);
       END_STATE();
     case 291:
-      if (lookahead == 'c') ADVANCE(353);
+      if (lookahead == 't') ADVANCE(354);
       END_STATE();
     case 292:
-      if (lookahead == 'r') ADVANCE(354);
-      END_STATE();
-    case 293:
-      if (lookahead == 't') ADVANCE(355);
-      END_STATE();
-    case 294:
       ACCEPT_TOKEN(anon_sym_edges);
       END_STATE();
-    case 295:
-      if (lookahead == 'r') ADVANCE(356);
+    case 293:
+      if (lookahead == 'r') ADVANCE(355);
       END_STATE();
-    case 296:
+    case 294:
       ACCEPT_TOKEN(anon_sym_empty);
       END_STATE();
-    case 297:
-      if (lookahead == 'a') ADVANCE(357);
+    case 295:
+      if (lookahead == 'a') ADVANCE(356);
       END_STATE();
-    case 298:
+    case 296:
       ACCEPT_TOKEN(anon_sym_every);
       END_STATE();
+    case 297:
+      if (lookahead == 'l') ADVANCE(357);
+      END_STATE();
+    case 298:
+      if (lookahead == 't') ADVANCE(358);
+      END_STATE();
     case 299:
-      if (lookahead == 'l') ADVANCE(358);
+      if (lookahead == 'd') ADVANCE(359);
       END_STATE();
     case 300:
-      if (lookahead == 't') ADVANCE(359);
+      if (lookahead == 'n') ADVANCE(360);
       END_STATE();
     case 301:
-      if (lookahead == 'd') ADVANCE(360);
-      END_STATE();
-    case 302:
-      if (lookahead == 'n') ADVANCE(361);
-      END_STATE();
-    case 303:
       ACCEPT_TOKEN(anon_sym_false);
       END_STATE();
-    case 304:
+    case 302:
       ACCEPT_TOKEN(anon_sym_first);
       END_STATE();
+    case 303:
+      if (lookahead == 'i') ADVANCE(361);
+      END_STATE();
+    case 304:
+      if (lookahead == 'g') ADVANCE(362);
+      END_STATE();
     case 305:
-      if (lookahead == 'i') ADVANCE(362);
+      if (lookahead == 'd') ADVANCE(363);
       END_STATE();
     case 306:
-      if (lookahead == 'g') ADVANCE(363);
-      END_STATE();
-    case 307:
-      if (lookahead == 'd') ADVANCE(364);
-      END_STATE();
-    case 308:
       ACCEPT_TOKEN(anon_sym_forms);
       END_STATE();
+    case 307:
+      if (lookahead == 'r') ADVANCE(364);
+      END_STATE();
+    case 308:
+      if (lookahead == 'e') ADVANCE(365);
+      END_STATE();
     case 309:
-      if (lookahead == 'r') ADVANCE(365);
-      END_STATE();
-    case 310:
-      if (lookahead == 'e') ADVANCE(366);
-      END_STATE();
-    case 311:
       ACCEPT_TOKEN(anon_sym_group);
       END_STATE();
-    case 312:
-      if (lookahead == 'o') ADVANCE(367);
+    case 310:
+      if (lookahead == 'o') ADVANCE(366);
       END_STATE();
-    case 313:
+    case 311:
       ACCEPT_TOKEN(anon_sym_joins);
       END_STATE();
-    case 314:
+    case 312:
       ACCEPT_TOKEN(anon_sym_lines);
       END_STATE();
-    case 315:
+    case 313:
       ACCEPT_TOKEN(anon_sym_loose);
       END_STATE();
-    case 316:
+    case 314:
       ACCEPT_TOKEN(anon_sym_loses);
       END_STATE();
+    case 315:
+      if (lookahead == 'i') ADVANCE(367);
+      END_STATE();
+    case 316:
+      if (lookahead == 'e') ADVANCE(368);
+      END_STATE();
     case 317:
-      if (lookahead == 'i') ADVANCE(368);
+      if (lookahead == 'i') ADVANCE(369);
       END_STATE();
     case 318:
-      if (lookahead == 'e') ADVANCE(369);
-      END_STATE();
-    case 319:
-      if (lookahead == 'i') ADVANCE(370);
-      END_STATE();
-    case 320:
       ACCEPT_TOKEN(anon_sym_moves);
       END_STATE();
+    case 319:
+      if (lookahead == 'y') ADVANCE(370);
+      END_STATE();
+    case 320:
+      if (lookahead == 'i') ADVANCE(371);
+      END_STATE();
     case 321:
-      if (lookahead == 'y') ADVANCE(371);
+      if (lookahead == 'n') ADVANCE(372);
       END_STATE();
     case 322:
-      if (lookahead == 'i') ADVANCE(372);
-      END_STATE();
-    case 323:
-      if (lookahead == 'n') ADVANCE(373);
-      END_STATE();
-    case 324:
       ACCEPT_TOKEN(anon_sym_perft);
       END_STATE();
-    case 325:
+    case 323:
       ACCEPT_TOKEN(anon_sym_piece);
-      if (lookahead == 's') ADVANCE(374);
+      if (lookahead == 's') ADVANCE(373);
       END_STATE();
-    case 326:
+    case 324:
       ACCEPT_TOKEN(anon_sym_place);
       END_STATE();
-    case 327:
-      if (lookahead == 'd') ADVANCE(375);
-      if (lookahead == 'r') ADVANCE(376);
+    case 325:
+      if (lookahead == 'd') ADVANCE(374);
+      if (lookahead == 'r') ADVANCE(375);
       END_STATE();
-    case 328:
+    case 326:
       ACCEPT_TOKEN(anon_sym_plies);
       END_STATE();
+    case 327:
+      if (lookahead == 'i') ADVANCE(376);
+      END_STATE();
+    case 328:
+      if (lookahead == 't') ADVANCE(377);
+      END_STATE();
     case 329:
-      if (lookahead == 'i') ADVANCE(377);
+      if (lookahead == 'n') ADVANCE(378);
       END_STATE();
     case 330:
-      if (lookahead == 't') ADVANCE(378);
-      END_STATE();
-    case 331:
       if (lookahead == 'e') ADVANCE(379);
       END_STATE();
-    case 332:
+    case 331:
       if (lookahead == 'i') ADVANCE(380);
       END_STATE();
-    case 333:
+    case 332:
       if (lookahead == 't') ADVANCE(381);
       END_STATE();
-    case 334:
+    case 333:
       if (lookahead == 'u') ADVANCE(382);
       END_STATE();
-    case 335:
+    case 334:
       ACCEPT_TOKEN(anon_sym_right);
       END_STATE();
-    case 336:
+    case 335:
       ACCEPT_TOKEN(anon_sym_round);
       END_STATE();
-    case 337:
+    case 336:
       ACCEPT_TOKEN(anon_sym_slide);
       END_STATE();
-    case 338:
+    case 337:
       ACCEPT_TOKEN(anon_sym_start);
       END_STATE();
-    case 339:
+    case 338:
       if (lookahead == 't') ADVANCE(383);
       END_STATE();
-    case 340:
+    case 339:
       if (lookahead == 't') ADVANCE(384);
       END_STATE();
-    case 341:
+    case 340:
       ACCEPT_TOKEN(anon_sym_turns);
       END_STATE();
-    case 342:
+    case 341:
       ACCEPT_TOKEN(anon_sym_where);
       END_STATE();
-    case 343:
+    case 342:
       if (lookahead == 'u') ADVANCE(385);
       END_STATE();
-    case 344:
+    case 343:
       if (lookahead == 'e') ADVANCE(386);
       END_STATE();
-    case 345:
+    case 344:
       if (lookahead == 'o') ADVANCE(387);
       END_STATE();
-    case 346:
+    case 345:
       ACCEPT_TOKEN(anon_sym_beyond);
       END_STATE();
-    case 347:
+    case 346:
       ACCEPT_TOKEN(anon_sym_boards);
       END_STATE();
-    case 348:
+    case 347:
       ACCEPT_TOKEN(anon_sym_bottom);
       END_STATE();
-    case 349:
+    case 348:
       if (lookahead == 'e') ADVANCE(388);
       END_STATE();
-    case 350:
+    case 349:
       if (lookahead == 'l') ADVANCE(389);
       END_STATE();
-    case 351:
+    case 350:
       if (lookahead == 'i') ADVANCE(390);
       END_STATE();
-    case 352:
+    case 351:
       ACCEPT_TOKEN(anon_sym_column);
       END_STATE();
-    case 353:
+    case 352:
       if (lookahead == 't') ADVANCE(391);
       END_STATE();
-    case 354:
+    case 353:
       ACCEPT_TOKEN(anon_sym_corner);
       if (lookahead == 's') ADVANCE(392);
       END_STATE();
-    case 355:
+    case 354:
       if (lookahead == 'i') ADVANCE(393);
       END_STATE();
-    case 356:
+    case 355:
       ACCEPT_TOKEN(anon_sym_either);
       END_STATE();
-    case 357:
+    case 356:
       if (lookahead == 't') ADVANCE(394);
       END_STATE();
-    case 358:
+    case 357:
       if (lookahead == 'e') ADVANCE(395);
       END_STATE();
-    case 359:
+    case 358:
       ACCEPT_TOKEN(anon_sym_except);
       END_STATE();
-    case 360:
+    case 359:
       if (lookahead == 's') ADVANCE(396);
       END_STATE();
-    case 361:
+    case 360:
       if (lookahead == 'g') ADVANCE(397);
       END_STATE();
-    case 362:
+    case 361:
       if (lookahead == 'n') ADVANCE(398);
       END_STATE();
-    case 363:
+    case 362:
       ACCEPT_TOKEN(anon_sym_flying);
       END_STATE();
-    case 364:
+    case 363:
       ACCEPT_TOKEN(anon_sym_forbid);
       END_STATE();
-    case 365:
+    case 364:
       if (lookahead == 'd') ADVANCE(399);
       END_STATE();
-    case 366:
+    case 365:
       ACCEPT_TOKEN(anon_sym_freeze);
       END_STATE();
-    case 367:
+    case 366:
       if (lookahead == 'n') ADVANCE(400);
       END_STATE();
-    case 368:
+    case 367:
       if (lookahead == 'a') ADVANCE(401);
       END_STATE();
-    case 369:
+    case 368:
       ACCEPT_TOKEN(anon_sym_misere);
       END_STATE();
-    case 370:
+    case 369:
       if (lookahead == 't') ADVANCE(402);
       END_STATE();
-    case 371:
+    case 370:
       ACCEPT_TOKEN(anon_sym_nobody);
       END_STATE();
-    case 372:
+    case 371:
       if (lookahead == 'o') ADVANCE(403);
       END_STATE();
-    case 373:
+    case 372:
       ACCEPT_TOKEN(anon_sym_option);
       END_STATE();
-    case 374:
+    case 373:
       ACCEPT_TOKEN(anon_sym_pieces);
       END_STATE();
-    case 375:
+    case 374:
       ACCEPT_TOKEN(anon_sym_played);
       END_STATE();
-    case 376:
+    case 375:
       if (lookahead == 's') ADVANCE(404);
       END_STATE();
-    case 377:
+    case 376:
       if (lookahead == 'o') ADVANCE(405);
       END_STATE();
-    case 378:
+    case 377:
       if (lookahead == 'e') ADVANCE(406);
+      END_STATE();
+    case 378:
+      if (lookahead == 'g') ADVANCE(407);
       END_STATE();
     case 379:
       ACCEPT_TOKEN(anon_sym_remove);
       END_STATE();
     case 380:
-      if (lookahead == 't') ADVANCE(407);
+      if (lookahead == 't') ADVANCE(408);
       END_STATE();
     case 381:
       ACCEPT_TOKEN(anon_sym_result);
       END_STATE();
     case 382:
-      if (lookahead == 's') ADVANCE(408);
+      if (lookahead == 's') ADVANCE(409);
       END_STATE();
     case 383:
       ACCEPT_TOKEN(anon_sym_strict);
       END_STATE();
     case 384:
-      if (lookahead == 'e') ADVANCE(409);
+      if (lookahead == 'e') ADVANCE(410);
       END_STATE();
     case 385:
-      if (lookahead == 't') ADVANCE(410);
+      if (lookahead == 't') ADVANCE(411);
       END_STATE();
     case 386:
-      if (lookahead == 'm') ADVANCE(411);
+      if (lookahead == 'm') ADVANCE(412);
       END_STATE();
     case 387:
-      if (lookahead == 'c') ADVANCE(412);
+      if (lookahead == 'c') ADVANCE(413);
       END_STATE();
     case 388:
       ACCEPT_TOKEN(anon_sym_capture);
-      if (lookahead == 's') ADVANCE(413);
+      if (lookahead == 's') ADVANCE(414);
       END_STATE();
     case 389:
-      if (lookahead == 'i') ADVANCE(414);
+      if (lookahead == 'i') ADVANCE(415);
       END_STATE();
     case 390:
-      if (lookahead == 's') ADVANCE(415);
+      if (lookahead == 's') ADVANCE(416);
       END_STATE();
     case 391:
-      if (lookahead == 's') ADVANCE(416);
+      if (lookahead == 's') ADVANCE(417);
       END_STATE();
     case 392:
       ACCEPT_TOKEN(anon_sym_corners);
       END_STATE();
     case 393:
-      if (lookahead == 'o') ADVANCE(417);
+      if (lookahead == 'o') ADVANCE(418);
       END_STATE();
     case 394:
-      if (lookahead == 'e') ADVANCE(418);
+      if (lookahead == 'e') ADVANCE(419);
       END_STATE();
     case 395:
       ACCEPT_TOKEN(anon_sym_example);
@@ -4315,7 +4315,7 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
       ACCEPT_TOKEN(anon_sym_falling);
       END_STATE();
     case 398:
-      if (lookahead == 'g') ADVANCE(419);
+      if (lookahead == 'g') ADVANCE(420);
       END_STATE();
     case 399:
       ACCEPT_TOKEN(anon_sym_forward);
@@ -4324,130 +4324,139 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
       ACCEPT_TOKEN(anon_sym_hexagon);
       END_STATE();
     case 401:
-      if (lookahead == 'l') ADVANCE(420);
+      if (lookahead == 'l') ADVANCE(421);
       END_STATE();
     case 402:
-      if (lookahead == 'y') ADVANCE(421);
+      if (lookahead == 'y') ADVANCE(422);
       END_STATE();
     case 403:
-      if (lookahead == 'n') ADVANCE(422);
+      if (lookahead == 'n') ADVANCE(423);
       END_STATE();
     case 404:
       ACCEPT_TOKEN(anon_sym_players);
       END_STATE();
     case 405:
-      if (lookahead == 'n') ADVANCE(423);
+      if (lookahead == 'n') ADVANCE(424);
       END_STATE();
     case 406:
       ACCEPT_TOKEN(anon_sym_promote);
       END_STATE();
     case 407:
-      if (lookahead == 'i') ADVANCE(424);
+      if (lookahead == 'l') ADVANCE(425);
       END_STATE();
     case 408:
-      ACCEPT_TOKEN(anon_sym_rhombus);
+      if (lookahead == 'i') ADVANCE(426);
       END_STATE();
     case 409:
-      if (lookahead == 'n') ADVANCE(425);
+      ACCEPT_TOKEN(anon_sym_rhombus);
       END_STATE();
     case 410:
-      ACCEPT_TOKEN(anon_sym_without);
+      if (lookahead == 'n') ADVANCE(427);
       END_STATE();
     case 411:
-      if (lookahead == 'e') ADVANCE(426);
+      ACCEPT_TOKEN(anon_sym_without);
       END_STATE();
     case 412:
-      if (lookahead == 'k') ADVANCE(427);
+      if (lookahead == 'e') ADVANCE(428);
       END_STATE();
     case 413:
-      ACCEPT_TOKEN(anon_sym_captures);
+      if (lookahead == 'k') ADVANCE(429);
       END_STATE();
     case 414:
-      if (lookahead == 't') ADVANCE(428);
+      ACCEPT_TOKEN(anon_sym_captures);
       END_STATE();
     case 415:
-      if (lookahead == 'e') ADVANCE(429);
+      if (lookahead == 't') ADVANCE(430);
       END_STATE();
     case 416:
-      ACCEPT_TOKEN(anon_sym_connects);
+      if (lookahead == 'e') ADVANCE(431);
       END_STATE();
     case 417:
-      if (lookahead == 'n') ADVANCE(430);
+      ACCEPT_TOKEN(anon_sym_connects);
       END_STATE();
     case 418:
-      ACCEPT_TOKEN(anon_sym_evaluate);
+      if (lookahead == 'n') ADVANCE(432);
       END_STATE();
     case 419:
-      ACCEPT_TOKEN(anon_sym_flanking);
+      ACCEPT_TOKEN(anon_sym_evaluate);
       END_STATE();
     case 420:
-      ACCEPT_TOKEN(anon_sym_material);
+      ACCEPT_TOKEN(anon_sym_flanking);
       END_STATE();
     case 421:
-      ACCEPT_TOKEN(anon_sym_mobility);
+      ACCEPT_TOKEN(anon_sym_material);
       END_STATE();
     case 422:
-      ACCEPT_TOKEN(anon_sym_notation);
+      ACCEPT_TOKEN(anon_sym_mobility);
       END_STATE();
     case 423:
-      ACCEPT_TOKEN(anon_sym_position);
+      ACCEPT_TOKEN(anon_sym_notation);
       END_STATE();
     case 424:
-      if (lookahead == 'o') ADVANCE(431);
+      ACCEPT_TOKEN(anon_sym_position);
       END_STATE();
     case 425:
-      if (lookahead == 'e') ADVANCE(432);
+      if (lookahead == 'e') ADVANCE(433);
       END_STATE();
     case 426:
-      if (lookahead == 'n') ADVANCE(433);
+      if (lookahead == 'o') ADVANCE(434);
       END_STATE();
     case 427:
-      if (lookahead == 'w') ADVANCE(434);
+      if (lookahead == 'e') ADVANCE(435);
       END_STATE();
     case 428:
-      if (lookahead == 'y') ADVANCE(435);
+      if (lookahead == 'n') ADVANCE(436);
       END_STATE();
     case 429:
-      ACCEPT_TOKEN(anon_sym_clockwise);
+      if (lookahead == 'w') ADVANCE(437);
       END_STATE();
     case 430:
-      ACCEPT_TOKEN(anon_sym_direction);
-      if (lookahead == 's') ADVANCE(436);
+      if (lookahead == 'y') ADVANCE(438);
       END_STATE();
     case 431:
-      if (lookahead == 'n') ADVANCE(437);
+      ACCEPT_TOKEN(anon_sym_clockwise);
       END_STATE();
     case 432:
-      if (lookahead == 'd') ADVANCE(438);
+      ACCEPT_TOKEN(anon_sym_direction);
+      if (lookahead == 's') ADVANCE(439);
       END_STATE();
     case 433:
-      if (lookahead == 't') ADVANCE(439);
+      ACCEPT_TOKEN(anon_sym_rectangle);
       END_STATE();
     case 434:
-      if (lookahead == 'i') ADVANCE(440);
+      if (lookahead == 'n') ADVANCE(440);
       END_STATE();
     case 435:
-      ACCEPT_TOKEN(anon_sym_centrality);
+      if (lookahead == 'd') ADVANCE(441);
       END_STATE();
     case 436:
-      ACCEPT_TOKEN(anon_sym_directions);
+      if (lookahead == 't') ADVANCE(442);
       END_STATE();
     case 437:
-      ACCEPT_TOKEN(anon_sym_repetition);
+      if (lookahead == 'i') ADVANCE(443);
       END_STATE();
     case 438:
-      ACCEPT_TOKEN(anon_sym_threatened);
+      ACCEPT_TOKEN(anon_sym_centrality);
       END_STATE();
     case 439:
-      ACCEPT_TOKEN(anon_sym_advancement);
+      ACCEPT_TOKEN(anon_sym_directions);
       END_STATE();
     case 440:
-      if (lookahead == 's') ADVANCE(441);
+      ACCEPT_TOKEN(anon_sym_repetition);
       END_STATE();
     case 441:
-      if (lookahead == 'e') ADVANCE(442);
+      ACCEPT_TOKEN(anon_sym_threatened);
       END_STATE();
     case 442:
+      ACCEPT_TOKEN(anon_sym_advancement);
+      END_STATE();
+    case 443:
+      if (lookahead == 's') ADVANCE(444);
+      END_STATE();
+    case 444:
+      if (lookahead == 'e') ADVANCE(445);
+      END_STATE();
+    case 445:
       ACCEPT_TOKEN(anon_sym_anticlockwise);
       END_STATE();
     default:
@@ -5129,7 +5138,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_from] = ACTIONS(1),
     [anon_sym_top] = ACTIONS(1),
     [anon_sym_right] = ACTIONS(1),
-    [anon_sym_block] = ACTIONS(1),
+    [anon_sym_rectangle] = ACTIONS(1),
     [anon_sym_boards] = ACTIONS(1),
     [anon_sym_won] = ACTIONS(1),
     [anon_sym_by] = ACTIONS(1),
@@ -5295,7 +5304,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_lines] = ACTIONS(19),
     [anon_sym_hand] = ACTIONS(21),
     [anon_sym_cells] = ACTIONS(23),
-    [anon_sym_block] = ACTIONS(25),
+    [anon_sym_rectangle] = ACTIONS(25),
     [anon_sym_boards] = ACTIONS(27),
     [anon_sym_position] = ACTIONS(29),
     [anon_sym_notation] = ACTIONS(31),
@@ -5341,7 +5350,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(23), 1,
       anon_sym_cells,
     ACTIONS(25), 1,
-      anon_sym_block,
+      anon_sym_rectangle,
     ACTIONS(27), 1,
       anon_sym_boards,
     ACTIONS(29), 1,
@@ -5435,7 +5444,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(91), 1,
       anon_sym_cells,
     ACTIONS(94), 1,
-      anon_sym_block,
+      anon_sym_rectangle,
     ACTIONS(97), 1,
       anon_sym_boards,
     ACTIONS(100), 1,
@@ -5536,7 +5545,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -5598,7 +5607,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -5659,7 +5668,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -5721,7 +5730,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -5782,7 +5791,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -5844,7 +5853,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -5905,7 +5914,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -5971,7 +5980,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6025,7 +6034,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6084,7 +6093,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6143,7 +6152,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6202,7 +6211,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6276,7 +6285,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6338,7 +6347,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6388,7 +6397,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6451,7 +6460,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6507,7 +6516,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6566,7 +6575,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6625,7 +6634,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6684,7 +6693,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6743,7 +6752,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6802,7 +6811,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6861,7 +6870,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6920,7 +6929,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -6992,7 +7001,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -7042,7 +7051,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -7101,7 +7110,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -7160,7 +7169,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -7219,7 +7228,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_won,
       anon_sym_position,
@@ -7290,7 +7299,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7350,7 +7359,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7409,7 +7418,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7468,7 +7477,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7525,7 +7534,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7582,7 +7591,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7639,7 +7648,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7692,7 +7701,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7746,7 +7755,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7789,7 +7798,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7831,7 +7840,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7873,7 +7882,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7915,7 +7924,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7955,7 +7964,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -7994,7 +8003,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cells,
       anon_sym_column,
       anon_sym_row,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8036,7 +8045,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8078,7 +8087,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8118,7 +8127,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8158,7 +8167,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8198,7 +8207,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8240,7 +8249,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8277,7 +8286,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cells,
       anon_sym_column,
       anon_sym_row,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8317,7 +8326,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8355,7 +8364,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8394,7 +8403,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8434,7 +8443,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8471,7 +8480,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_cells,
       anon_sym_column,
       anon_sym_row,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8511,7 +8520,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8547,7 +8556,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8588,7 +8597,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8626,7 +8635,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8664,7 +8673,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8702,7 +8711,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8778,7 +8787,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8816,7 +8825,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8854,7 +8863,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8892,7 +8901,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8930,7 +8939,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -8968,7 +8977,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9006,7 +9015,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9042,7 +9051,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9080,7 +9089,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9118,7 +9127,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9156,7 +9165,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9194,7 +9203,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9232,7 +9241,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9270,7 +9279,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9308,7 +9317,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9346,7 +9355,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9384,7 +9393,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9422,7 +9431,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9460,7 +9469,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9498,7 +9507,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9536,7 +9545,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9574,7 +9583,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9611,7 +9620,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9649,7 +9658,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9687,7 +9696,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9725,7 +9734,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9763,7 +9772,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9874,7 +9883,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9910,7 +9919,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9945,7 +9954,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -9980,7 +9989,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10015,7 +10024,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10050,7 +10059,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10086,7 +10095,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10121,7 +10130,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10191,7 +10200,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10227,7 +10236,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10296,7 +10305,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10330,7 +10339,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10364,7 +10373,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10398,7 +10407,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10432,7 +10441,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10466,7 +10475,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10500,7 +10509,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10534,7 +10543,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10568,7 +10577,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10602,7 +10611,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10636,7 +10645,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10670,7 +10679,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10704,7 +10713,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10738,7 +10747,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10772,7 +10781,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10806,7 +10815,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10840,7 +10849,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10874,7 +10883,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10908,7 +10917,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10942,7 +10951,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -10976,7 +10985,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11010,7 +11019,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11044,7 +11053,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11078,7 +11087,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11112,7 +11121,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11146,7 +11155,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11180,7 +11189,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11214,7 +11223,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11248,7 +11257,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11282,7 +11291,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11316,7 +11325,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11350,7 +11359,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11384,7 +11393,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11418,7 +11427,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11452,7 +11461,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11486,7 +11495,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11520,7 +11529,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11554,7 +11563,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11588,7 +11597,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11622,7 +11631,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11656,7 +11665,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11690,7 +11699,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11724,7 +11733,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11758,7 +11767,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11792,7 +11801,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11826,7 +11835,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11860,7 +11869,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11894,7 +11903,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11928,7 +11937,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11962,7 +11971,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -11996,7 +12005,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12030,7 +12039,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12064,7 +12073,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12098,7 +12107,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12132,7 +12141,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12166,7 +12175,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12200,7 +12209,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12234,7 +12243,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12268,7 +12277,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12302,7 +12311,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12336,7 +12345,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12370,7 +12379,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
@@ -12404,7 +12413,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_lines,
       anon_sym_hand,
       anon_sym_cells,
-      anon_sym_block,
+      anon_sym_rectangle,
       anon_sym_boards,
       anon_sym_position,
       anon_sym_notation,
