@@ -284,7 +284,20 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         resolved=resolved,
         _compiled=compiled,
         _outcome=outcome,
+        outlined=outlined_rectangles(tables),
     )
+
+
+def outlined_rectangles(tables: Tables) -> tuple[tuple[int, int, int, int], ...]:
+    """The rectangles a picture of the board outlines: the blocks ``turn`` turns and the small boards."""
+    found = list(tables.blocks.values())
+    nest = tables.nest
+    if nest is not None:
+        for cells in nest.cells:  # type: ignore[attr-defined]
+            xs = [tables.geometry.cells[c].x for c in cells]
+            ys = [tables.geometry.cells[c].y for c in cells]
+            found.append((min(xs), min(ys), max(xs), max(ys)))
+    return tuple(found)
 
 
 def _implied_options(board: m.Board, implied: tuple[int, ...]) -> dict[str, int]:

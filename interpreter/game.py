@@ -181,6 +181,8 @@ class Game:
     _compiled: CompiledFast | None = None
     # the result without the move list (only whether a move exists), or None: status(state)[1]
     _outcome: Callable[[State], Outcome | None] | None = None
+    # rectangles of cells a picture outlines, as lattice corners (x0, y0, x1, y1): turned blocks, small boards
+    outlined: tuple[tuple[int, int, int, int], ...] = ()
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:

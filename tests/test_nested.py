@@ -77,3 +77,10 @@ def test_check_names_the_mistakes(tmp_path):
     assert "not a grid" in codes(tmp_path, board="hexagon 3").get("E153", "") or \
         "this board is a hexagon" in codes(tmp_path, board="hexagon 3").get("E153", "")
     assert "do not tile" in codes(tmp_path, board="grid 5 x 5").get("E090", "")
+
+
+def test_the_picture_outlines_the_nine_small_boards(uttt):
+    from rulesdsl.cli.svg import draw
+
+    picture = draw(uttt, uttt.initial_state())
+    assert picture.split('stroke-width="4" fill="none"')[1].split("</g>")[0].count("<rect") == 9

@@ -114,3 +114,11 @@ def test_the_trial_compile_finds_bad_corners_and_shapes(tmp_path):
     found = codes(write(tmp_path, blocks="rectangle all a1..d3"))
     assert "'d3' is not a cell" in found.get("E090", "")
     assert "E090" not in codes(write(tmp_path, blocks="rectangle all a1..c2", turn="turn all half round"))
+
+
+def test_the_picture_outlines_the_four_blocks(pentago):
+    from rulesdsl.cli.svg import draw
+
+    picture = draw(pentago, pentago.initial_state())
+    outlines = picture.split('stroke-width="4" fill="none"')[1].split("</g>")[0]
+    assert outlines.count("<rect") == 4 and 'width="120"' in outlines  # 3 cells of 40 units
