@@ -157,6 +157,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
         attrs = f' data-cell="{escape(cell.name)}" class="cell"' if interactive else ""
         out.append(f'{layout.outline(cell.index)} fill="{fill}"{attrs}/>')
     out.append("</g>")
+    out.extend(_outlines(game, layout))
     if move is not None and move.origin != NO_CELL and move.target != NO_CELL:
         (x1, y1), (x2, y2) = layout.centres[move.origin], layout.centres[move.target]
         out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" stroke="#b08a00" '
@@ -192,6 +193,20 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     out.extend(_labels(game, layout))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _outlines(game: Game, layout: Layout) -> list[str]:
+    """Thick borders around the rectangles the rules name (blocks that turn, small boards), on a grid."""
+    if layout.shape != "grid" or not game.outlined:
+        return []
+    half = layout.unit / 2
+    out = [f'<g stroke="{LINE}" stroke-width="4" fill="none" pointer-events="none">']
+    for x0, y0, x1, y1 in game.outlined:
+        (left, top), (right, bottom) = layout.centre_of(x0, y1), layout.centre_of(x1, y0)
+        out.append(f'<rect x="{_num(left - half)}" y="{_num(top - half)}" width="{_num(right - left + 2 * half)}" '
+                   f'height="{_num(bottom - top + 2 * half)}"/>')
+    out.append("</g>")
+    return out
 
 
 def _last_move_rings(layout: Layout, marked: set[int]) -> list[str]:

@@ -68,6 +68,7 @@ class Move(NamedTuple):
     path: tuple[int, ...] = ()
     heading: int = -1
     passed: tuple[int, ...] = ()  # the cells a ``passing`` move leaves open to ``to passed`` for one ply
+    label: str = ""  # how a move that names no cell is written (a turn of a block: ``nw+``)
 
 
 PASS_ACTION = "pass"
@@ -186,6 +187,8 @@ class Game:
     # the result without the move list (only whether a move exists), or None: status(state)[1]
     _outcome: Callable[[State], Outcome | None] | None = None
     style: str = ""  # how pictures draw the board ('style points': pieces where lines cross), '' by its shape
+    # rectangles of cells a picture outlines, as lattice corners (x0, y0, x1, y1): turned blocks, small boards
+    outlined: tuple[tuple[int, int, int, int], ...] = ()
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:

@@ -153,6 +153,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     after_row = int(evaluate(then_stmt.after_row, options)) if then_stmt and then_stmt.after_row else 0
     run = run_length(tables) if after_row else None
     counts_turns = counts_turns_played(active)
+    nested = tables.nest is not None  # small boards: 'last' is the last placement's cell, kept across turns
 
     def in_hand_phase(state: State) -> bool:
         """The player to move still holds pieces: placing one is their only move."""
@@ -181,7 +182,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             if when_second:
                 moves = conditional(state, moves, when_second)
         else:
-            moves = raw[player](board)
+            moves = raw[player](board, state.last) if nested else raw[player](board)
             if pieces.active:
                 moves = pieces.more_moves(state, moves)
             if when_rules:
@@ -278,7 +279,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             if any(mv.action != PASS_ACTION for mv in found):
                 remembered[0], remembered[1] = cont, found
                 return cont
-        return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
+        return State(board, other, move.target if nested else NO_CELL, history, -1, quiet, hand, passed)
 
     if keeps_passes or no_return:  # the pass count and the board before the ply, kept beside the rest
         plain_apply = apply

@@ -40,6 +40,8 @@ class Tables:
     hand_start: int = 0  # how many each player holds at the start
     attacks: Any = None  # which cells a player attacks (interpreter/attacks.py), set when the moves compile
     regions: Any = None  # region name -> per player, its cells (interpreter/regions.py), set then too
+    blocks: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)  # block name -> x0, y0, x1, y1
+    nest: object = None  # the small boards (``boards``): an interpreter.nested.Nest, or None
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/seats.py)
 

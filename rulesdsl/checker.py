@@ -10,6 +10,7 @@ import contextlib
 from string import ascii_letters
 
 from rulesdsl import model as m
+from rulesdsl.block_checks import BlockChecks
 from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
@@ -36,10 +37,11 @@ STATEMENT_WORDS = {
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
     "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Style": "style",
+    "Block": "rectangle", "SmallBoards": "boards",
 }
 
 
-class Checker(TypeChecks, Lints, PieceRuleChecks):
+class Checker(TypeChecks, Lints, PieceRuleChecks, BlockChecks):
     """Names, structure and values of one resolved rule file; types and warnings come from
     the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
 
@@ -62,6 +64,8 @@ class Checker(TypeChecks, Lints, PieceRuleChecks):
         self.check_directions()
         self.check_start()
         self.check_moves()
+        self.check_blocks()
+        self.check_small_boards()
         self.check_promotions()
         self.check_piece_rules()
         self.check_end()
@@ -406,6 +410,9 @@ class Checker(TypeChecks, Lints, PieceRuleChecks):
             if isinstance(block, m.Then) and block.after_row is not None:
                 self.check_row_length(block.after_row)
             for rule in block.rules:
+                if rule.action == "turn":  # turns a block, names no piece kind (rulesdsl/block_checks.py)
+                    self.check_turn(rule)
+                    continue
                 self.check_reach(rule, isinstance(block, m.Then))
                 self.check_when_and_hand(rule)
                 if rule.action == "pass":
@@ -663,6 +670,26 @@ class ConditionChecks(m.ExprVisitor):
     def visit_OneGroup(self, expr: m.OneGroup) -> None:
         self.c.player_ref(expr.span, expr.player)
         self.c.check_dirs(expr.directions)
+
+    def visit_Joins(self, expr: m.Joins) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.visit(expr.count)
+        if isinstance(expr.count, m.Literal) and isinstance(expr.count.value, int) and expr.count.value < 1:
+            self.c.error(expr.count.span, f"a group joins at least 1 of the board's {expr.what}", "E152",
+                         f"e.g. joins 2 {expr.what}")
+
+    def visit_BoardsInARow(self, expr: m.BoardsInARow) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.visit(expr.length)
+        length = expr.length
+        if isinstance(length, m.Literal) and isinstance(length.value, int) and length.value < 1:
+            self.c.error(length.span, "a row has at least 1 board", "E072")
+        if not self.c.resolved.of(m.SmallBoards):
+            self.c.error(expr.span, "'in a row of boards' needs small boards", "E153",
+                         "add e.g. boards 3 x 3 won by 3 in a row")
+
+    def visit_Ring(self, expr: m.Ring) -> None:
+        self.c.player_ref(expr.span, expr.player)
 
     def visit_OnFarRow(self, expr: m.OnFarRow) -> None:
         self.c.player_ref(expr.span, expr.player)

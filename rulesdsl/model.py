@@ -157,6 +157,37 @@ class OneGroup(Expr):
 
 
 @dataclass(frozen=True)
+class Joins(Expr):
+    """``PLAYER joins N corners`` / ``PLAYER joins N edges``: one group of the player's pieces holds N of the
+    board's corners, or touches N of its edges (a corner is no edge's)."""
+
+    player: str
+    count: Expr  # a number, or an option's name
+    what: str  # "corners" or "edges"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.count,)
+
+
+@dataclass(frozen=True)
+class BoardsInARow(Expr):
+    """``PLAYER has N in a row of boards``: N small boards won by the player in a line of the big board."""
+
+    player: str
+    length: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.length,)
+
+
+@dataclass(frozen=True)
+class Ring(Expr):
+    """``PLAYER forms a ring``: the player's pieces close a loop around at least one cell."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class OnFarRow(Expr):
     """``PLAYER has KIND on far row``: a piece whose forward neighbour is off the board."""
 
@@ -427,6 +458,34 @@ class MoveRule(Statement):
     passing: bool = False  # ``passing``: the cells passed stay open to ``to passed`` for one ply
     blocked: bool = False  # ``blocked``: a leap is not made when its first step's cell holds a piece
     option_spans: tuple[tuple[str, Span], ...] = ()
+    blocks: tuple[tuple[str, Span], ...] = ()  # turn: the blocks it may turn (``turn nw, ne clockwise``)
+    way: str = ""  # turn: "clockwise", "anticlockwise", "either way", "half round" or "over"
+    sent: bool = False  # place in sent board: only in the small board the last placement sends to
+
+
+@dataclass(frozen=True)
+class Block(Statement):
+    """``rectangle NAME CELL..CELL``: the rectangle of cells between two opposite corners, which ``turn`` turns."""
+
+    name: str
+    corners: tuple[tuple[str, Span], tuple[str, Span]]
+
+    @property
+    def key(self) -> str:
+        return f"rectangle {self.name}"
+
+
+@dataclass(frozen=True)
+class SmallBoards(Statement):
+    """``boards W x H won by N in a row``: the board is tiled by small boards, each won by N in a row inside it."""
+
+    width: Expr
+    height: Expr
+    line: Expr
+
+    @property
+    def key(self) -> str:
+        return "boards"
 
 
 @dataclass(frozen=True)

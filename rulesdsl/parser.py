@@ -282,6 +282,24 @@ class _Builder(Transformer):
         return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word,
                               unquote(skip) if skip is not None else "")
 
+    def block_stmt(self, meta, items):
+        name, first, last, guard = items
+        return m.Block(self._span(meta), str(name), ((str(first), self._tspan(first)),
+                                                     (str(last), self._tspan(last))), guard=guard)
+
+    def boards_stmt(self, meta, items):
+        width, height, line, guard = items
+        return m.SmallBoards(self._span(meta), width, height, self._length(line), guard=guard)
+
+    def boards_in_a_row(self, meta, items):
+        return m.BoardsInARow(self._span(meta), str(items[0]), self._length(items[1]))
+
+    def turn_rule(self, meta, items):
+        *names, way, when, guard = items
+        blocks = tuple((str(t), self._tspan(t)) for t in names)
+        return m.MoveRule(self._span(meta), "", "turn", (), blocks=blocks, way=" ".join(str(way).split()),
+                          when=when, guard=guard)
+
     def position_stmt(self, meta, items):
         listing = items[-1]
         fields = tuple(str(t) for t in items[:-1])
@@ -359,11 +377,12 @@ class _Builder(Transformer):
                           option_spans=tuple(spans), **fields)
 
     def place_rule(self, meta, items):
-        kind, reach, falling, flanking, enclosing, when, guard = items
+        kind, reach, falling, flanking, enclosing, sent, when, guard = items
         action, dirs, spans = reach if reach is not None else (None, (), ())
         from_hand = action == "hand"
         return m.MoveRule(self._span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
-                          reach=None if from_hand else action, from_hand=from_hand, option_spans=spans,
+                          reach=None if from_hand else action, from_hand=from_hand, sent=sent is not None,
+                          option_spans=(*spans, *((("in sent board", self._tspan(sent)),) if sent else ())),
                           when=when, guard=guard, enclosing=enclosing or ())
 
     def enclosing(self, meta, items):
@@ -417,6 +436,12 @@ class _Builder(Transformer):
 
     def by_line(self, meta, items):
         return ("by pieces in line", True, self._span(meta))
+
+    def joins(self, meta, items):
+        return m.Joins(self._span(meta), str(items[0]), self._length(items[1]), str(items[2]))
+
+    def forms_ring(self, meta, items):
+        return m.Ring(self._span(meta), str(items[0]))
 
     def one_group(self, meta, items):
         return m.OneGroup(self._span(meta), str(items[0]), items[1] or ())

@@ -33,6 +33,8 @@ module.exports = grammar({
       $.lines_statement,
       $.hand_statement,
       $.cells_statement,
+      $.block_statement,
+      $.boards_statement,
       $.position_statement,
       $.notation_statement,
       $.directions_statement,
@@ -93,6 +95,15 @@ module.exports = grammar({
       optional(seq('skipping', field('skipped', $.string))),
     ),
 
+    block_statement: ($) => seq(
+      'rectangle', field('name', $.name), field('cell', $.name), '..', field('cell', $.name), optional($.guard),
+    ),
+
+    boards_statement: ($) => seq(
+      'boards', $._expression, 'x', $._expression, 'won', 'by', choice($.integer, $.name), 'in', 'a', 'row',
+      optional($.guard),
+    ),
+
     position_statement: ($) => seq(
       'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
@@ -123,7 +134,7 @@ module.exports = grammar({
     cell_xy: ($) => seq('(', $._expression, ',', $._expression, ')'),
 
     moves_statement: ($) => seq('moves', optional($.guard), '{', repeat($._move_rule), '}'),
-    _move_rule: ($) => choice($.move_rule, $.place_rule, $.pass_rule, $.fly_rule, $.remove_rule),
+    _move_rule: ($) => choice($.move_rule, $.place_rule, $.pass_rule, $.fly_rule, $.remove_rule, $.turn_rule),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
       optional($.when), optional($.guard),
@@ -134,6 +145,7 @@ module.exports = grammar({
       optional(seq('falling', $.direction)),
       optional(seq('flanking', $.direction_list)),
       optional($.enclosing),
+      optional(seq('in', 'sent', 'board')),
       optional($.when), optional($.guard),
     ),
     enclosing: ($) => seq('enclosing', $.direction_list),
@@ -142,6 +154,11 @@ module.exports = grammar({
     remove_rule: ($) => seq(
       'remove', field('kind', $.name),
       optional(seq('except', choice($.integer, $.name), 'in', 'a', 'row')),
+      optional($.when), optional($.guard),
+    ),
+    turn_rule: ($) => seq(
+      'turn', commaSep1(field('block', $.name)),
+      choice('clockwise', 'anticlockwise', seq('either', 'way'), seq('half', 'round'), 'over'),
       optional($.when), optional($.guard),
     ),
     when: ($) => seq('when', $._expression),
@@ -235,8 +252,11 @@ module.exports = grammar({
       seq(field('player', $.name), 'has', field('kind', $.name), 'beyond', 'every', $.name, $.name),
       seq(field('player', $.name), 'has', field('kind', $.name), 'on', 'far', 'row'),
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row'),
+      seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row', 'of', 'boards'),
       seq(field('player', $.name), 'connects', $.name, 'and', $.name, optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'forms', 'one', 'group', optional(seq('along', $.direction_list))),
+      seq(field('player', $.name), 'joins', choice($.integer, $.name), choice('corners', 'edges')),
+      seq(field('player', $.name), 'forms', 'a', 'ring'),
       seq('plies', 'without', 'capture'),
       seq('turns', 'played'),
       seq('passes', 'in', 'a', 'row'),

@@ -51,12 +51,13 @@
 
 [
   "if" "in" "grid" "hexagon" "rhombus" "x" "where" "column" "row" "from" "top" "right" "turn"
-  "last" "rows" "bottom" "first" "to" "empty" "at" "place" "fly" "remove" "falling" "flanking"
+  "last" "rows" "bottom" "first" "to" "empty" "at" "place" "fly" "remove" "rectangle" "clockwise" "anticlockwise" "either" "way" "half" "round" "falling" "flanking"
   "except" "a" "when" "over" "capture" "by" "pieces" "line" "flying" "after" "with" "any"
   "same" "one" "move" "direction" "strict" "loose" "repetition" "corner" "push-off" "no" "on"
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"
   "along" "forms" "group" "plies" "without" "turns" "played" "skipping" "enclosing" "custodial"
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
+  "joins" "corners" "edges" "ring" "boards" "won" "sent"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
