@@ -18,6 +18,7 @@ from rulesdsl.interpreter.game import NO_CELL, Move, State
 from rulesdsl.interpreter.groups import area_scorer
 from rulesdsl.interpreter.passing import board_repeated
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.walls import reaches_far_row
 
 MovesThunk = Callable[[], list[Move]]
 Condition = Callable[[State, MovesThunk], Value]
@@ -321,6 +322,9 @@ class ConditionCompiler(m.ExprVisitor):
             return len(seen) == len(cells)
 
         return one_group
+
+    def visit_ReachesFarRow(self, expr: m.ReachesFarRow) -> Condition:
+        return reaches_far_row(self.tables, player_ref(expr.player, self.tables))
 
     def visit_OnFarRow(self, expr: m.OnFarRow) -> Condition:
         ref = player_ref(expr.player, self.tables)

@@ -22,11 +22,12 @@ from rulesdsl.interpreter.groups import enclosing_placement
 from rulesdsl.interpreter.passing import gen_pass
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.walls import building, walking
 
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "pass")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "pass", "walk", "build")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
@@ -37,6 +38,10 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         return custodial(compile_rule(replace(rule, custodial=()), tables, player, corner_rule), rule, tables, player)
     if rule.action == "pass":
         return gen_pass
+    if rule.action == "walk":
+        return walking(rule, tables, player)
+    if rule.action == "build":
+        return building(rule, tables, player)
     if rule.action == "place" and rule.enclosing:
         return enclosing_placement(rule, tables, player)
     if rule.action == "place":  # a placement puts down a new piece: its own or a neutral one

@@ -165,6 +165,14 @@ class OnFarRow(Expr):
 
 
 @dataclass(frozen=True)
+class ReachesFarRow(Expr):
+    """``PLAYER can reach far row``: every piece of the player has a path of orthogonal steps to its far row
+    through cells that hold no neutral piece (walls block it; pawns do not)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class QuietPlies(Expr):
     """``plies without capture``: how many plies were played since the last capture."""
 
@@ -394,6 +402,7 @@ class MoveRule(Statement):
     hostile: tuple[tuple[str, Span], ...] = ()  # custodial: cells that act as a friend when empty
     custodial_runs: bool = False  # custodial ``of any length``: a whole run of enemy pieces may be caught
     option_spans: tuple[tuple[str, Span], ...] = ()
+    supply: bool = False  # build from hand: each wall comes from the player's hand, by choice (no phase)
 
 
 @dataclass(frozen=True)
@@ -460,6 +469,17 @@ class MustCapture(Statement):
     (with ``most``: only those that take the most pieces)."""
 
     most: bool = False
+
+
+@dataclass(frozen=True)
+class Keep(Statement):
+    """``keep CONDITION``: a move is legal only if CONDITION holds on the board after it."""
+
+    condition: Expr
+
+    @property
+    def key(self) -> str:
+        return f"keep {self.span.line}"
 
 
 @dataclass(frozen=True)

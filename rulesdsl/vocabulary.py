@@ -78,6 +78,10 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
     Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
            moves_a_piece=False, verb_first=True),
+    Action("walk", "to the next square of a wall grid across an empty groove, leaping a piece in the way "
+           "(`walk KIND DIRS`)", verb_first=True),
+    Action("build", "a wall: a neutral KIND on a post of a wall grid and the grooves either side "
+           "(`build KIND [from hand]`)", moves_a_piece=False, verb_first=True),
     Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
            moves_a_piece=False, verb_first=True),
 )}
