@@ -324,7 +324,7 @@ class ConditionCompiler(m.ExprVisitor):
         return one_group
 
     def visit_ReachesFarRow(self, expr: m.ReachesFarRow) -> Condition:
-        return reaches_far_row(self.tables, player_ref(expr.player, self.tables))
+        return reaches_far_row(self.tables, player_ref(expr.player, self.tables), expr.span)
 
     def visit_OnFarRow(self, expr: m.OnFarRow) -> Condition:
         ref = player_ref(expr.player, self.tables)

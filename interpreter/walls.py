@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulesdsl import model as m
+from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.game import Move, State
 from rulesdsl.interpreter.tables import Tables
 
@@ -40,8 +41,23 @@ def post_cells(tables: Tables) -> list[int]:
     return [c.index for c in tables.geometry.cells if (c.x - left) % 2 == 1 and (c.y - bottom) % 2 == 1]
 
 
+def require_wall_grid(rule: m.MoveRule, tables: Tables) -> None:
+    """Refuse a ``walk`` or ``build`` rule on a board that is not a wall grid, saying what to write."""
+    geometry = tables.geometry
+    left, right, bottom, top = geometry.bounds
+    width, height = right - left + 1, top - bottom + 1
+    if geometry.shape != "grid" or geometry.has_lines or len(geometry.cells) != width * height:
+        raise RulesdslError(f"'{rule.action}' needs a wall grid: a full 'board grid' with no 'where' or 'lines'",
+                            rule.span)
+    if width % 2 == 0 or height % 2 == 0:
+        raise RulesdslError(f"'{rule.action}' needs a wall grid, with an odd number of columns and rows "
+                            f"(this board is {width} x {height}): write 'board grid 2 * N - 1 x 2 * N - 1' "
+                            "for N x N squares", rule.span)
+
+
 def walking(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
     """``walk KIND DIRS``: to the next square across an empty groove, leaping a piece in the way."""
+    require_wall_grid(rule, tables)
     movers = tables.symbols_of(player, rule.kind)
     if not movers:
         return _nothing
@@ -96,9 +112,14 @@ def wall_slots(tables: Tables) -> list[tuple[int, int, int]]:
 
 def building(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
     """``build KIND``: a wall on a post and the grooves either side of it, all three empty."""
-    sym = tables.placed_symbol(player, rule.kind)
+    require_wall_grid(rule, tables)
+    sym = tables.neutral.get(rule.kind)
     if sym is None:
-        return _nothing
+        raise RulesdslError(f"'build {rule.kind}': a wall belongs to nobody; declare it as a neutral piece, "
+                            f"'piece {rule.kind} \"#\"'", rule.span)
+    if rule.supply and tables.hand_kind != rule.kind:
+        raise RulesdslError(f"'build {rule.kind} from hand' needs a hand of {rule.kind}s: write "
+                            f"'hand {rule.kind} N' (N walls each)", rule.span)
     empty = tables.empty
     slots = [(a, p, b, Move(a, b, ((a, sym), (p, sym), (b, sym)), BUILD_ACTION)) for a, p, b in wall_slots(tables)]
 
@@ -110,14 +131,31 @@ def building(rule: m.MoveRule, tables: Tables, player: int) -> Generator:
     return gen
 
 
-def reaches_far_row(tables: Tables, who: Callable[[State], int]) -> Callable[[State, object], bool]:
-    """``PLAYER can reach far row``: every piece of the player has a wall-free orthogonal path to its far row."""
+def reaches_far_row(tables: Tables, who: Callable[[State], int], span=None) -> Callable[[State, object], bool]:
+    """``PLAYER can reach far row``: on a wall grid, every piece of the player has a path to its far row, from
+    square to square across grooves without a wall (other pieces do not block it)."""
     geometry = tables.geometry
-    orthogonal = [v for v in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-    links = [tuple(n for n in (geometry.step(c.index, v) for v in orthogonal) if n >= 0) for c in geometry.cells]
-    blocking = frozenset(tables.neutral.values())
+    left, right, bottom, top = geometry.bounds
+    if (right - left) % 2 or (top - bottom) % 2:
+        raise RulesdslError("'can reach far row' reads a wall grid, with an odd number of columns and rows: "
+                            "write 'board grid 2 * N - 1 x 2 * N - 1' for N x N squares", span)
+    missing = [name for p, name in enumerate(tables.player_names) if p not in tables.forward]
+    if missing:
+        raise RulesdslError(f"'can reach far row' needs each player's forward direction: write "
+                            f"'forward {missing[0]} n' (or s, e, w)", span)
+    squares = square_cells(tables)
+    crossings: list[tuple[tuple[int, int], ...]] = [()] * len(geometry.cells)
+    for c in squares:  # (groove, square beyond) in each orthogonal direction
+        found = []
+        for v in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            groove = geometry.step(c, v)
+            if groove >= 0:
+                found.append((groove, geometry.step(groove, v)))
+        crossings[c] = tuple(found)
+    empty = tables.empty
     nplayers = len(tables.player_names)
-    far = [tuple(tables.far_cells(p)) for p in range(nplayers)]
+    on_squares = set(squares)
+    far = [tuple(c for c in tables.far_cells(p) if c in on_squares) for p in range(nplayers)]
     mine = [tables.symbols_of(p) for p in range(nplayers)]
 
     def reaches(state: State, moves: object) -> bool:
@@ -127,13 +165,13 @@ def reaches_far_row(tables: Tables, who: Callable[[State], int]) -> Callable[[St
         if not pieces:
             return True
         seen = [False] * len(board)
-        todo = [c for c in far[player] if board[c] not in blocking]
+        todo = list(far[player])
         for c in todo:
             seen[c] = True
         while todo:
             c = todo.pop()
-            for n in links[c]:
-                if not seen[n] and board[n] not in blocking:
+            for groove, n in crossings[c]:
+                if not seen[n] and board[groove] == empty:
                     seen[n] = True
                     todo.append(n)
         return all(seen[c] for c in pieces)
@@ -164,6 +202,11 @@ def uses_supply(active) -> bool:
 def keep_filter(active, compile_condition: Callable[[m.Expr], Callable],
                 board_after: Callable[[str, Move], str]) -> Callable[[State, list[Move]], list[Move]] | None:
     """``keep CONDITION``: only the moves after which every condition holds ('mover': who moved), or ``None``."""
+    for keep in active.all(m.Keep):
+        for node in m.walk(keep.condition):
+            if isinstance(node, (m.NoMoves, m.NobodyMoves)):
+                raise RulesdslError("a 'keep' condition is read on the board after each move, before anybody "
+                                    "moves again: it cannot ask about moves", node.span)
     conditions = [compile_condition(k.condition) for k in active.all(m.Keep)]
     if not conditions:
         return None
