@@ -17,7 +17,7 @@ from openspiel_side_by_side import Side, load, play
 
 from rulesdsl.interpreter.load import load_game
 
-GAMES = int(os.environ.get("RULESDSL_QUORIDOR_GAMES", "60"))
+GAMES = int(os.environ.get("RULESDSL_QUORIDOR_GAMES", "150"))
 
 
 def lattice(name: str) -> tuple[int, int]:

@@ -44,7 +44,7 @@
 [
   "game" "extends" "option" "players" "forward" "board" "lines" "hand" "cells" "position"
   "notation" "directions" "piece" "start" "moves" "again" "then" "freeze" "forbid" "end"
-  "misere" "pass" "promote" "must" "evaluate" "example"
+  "misere" "pass" "promote" "must" "keep" "evaluate" "example"
 ] @keyword
 
 [
@@ -53,7 +53,7 @@
   "except" "a" "when" "over" "capture" "by" "pieces" "line" "flying" "after" "with" "any"
   "same" "one" "move" "direction" "strict" "loose" "repetition" "corner" "push-off" "no" "on"
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"
-  "along" "forms" "group" "plies" "without" "turns" "played"
+  "along" "forms" "group" "plies" "without" "turns" "played" "walk" "build" "reach"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
