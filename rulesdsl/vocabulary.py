@@ -144,6 +144,9 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
     Condition("board repeated", "BoardRepeated", "board_repeated",
               "the last move, not a pass, made a board seen earlier in the game (since its start or the position "
               "it was read from)"),
+    Condition("PLAYER can reach far row", "ReachesFarRow", "reaches_far_row",
+              "on a wall grid, each of the player's pieces has a path to its far row across grooves without a wall",
+              needs_forward=True),
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),
