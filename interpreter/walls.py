@@ -224,3 +224,35 @@ def keep_filter(active, compile_condition: Callable[[m.Expr], Callable],
 
 def _no_moves() -> list[Move]:
     raise AssertionError("a keep condition cannot ask about moves (the checker refuses it)")
+
+
+def why_not_walk(tables: Tables, board: str, origin: int, target: int) -> str:
+    """Why a walk from ``origin`` to ``target`` is not made (for ``why``)."""
+    names = [c.name for c in tables.geometry.cells]
+    if origin in square_cells(tables) and target in square_cells(tables):
+        return (f"{names[origin]} to {names[target]} is no walk: a piece goes to the next square across an empty "
+                "groove, leaps a piece in the way straight on, or to its sides only when a wall or the edge "
+                "stands behind it")
+    return f"{names[origin]} to {names[target]} is no walk: pieces stand and walk on squares only"
+
+
+def why_not_build(tables: Tables, board: str, origin: int, target: int) -> str | None:
+    """Why no wall from ``origin`` to ``target`` is built (``None``: no wall could ever span those two ends)."""
+    names = [c.name for c in tables.geometry.cells]
+    for a, post, b in wall_slots(tables):
+        if {a, b} == {origin, target}:
+            taken = [c for c in (a, post, b) if board[c] != tables.empty]
+            if taken:
+                return f"{names[taken[0]]} is taken: walls may not overlap or cross"
+            return None
+    return None
+
+
+def failed_keep(active, tables: Tables, compile_condition: Callable[[m.Expr], Callable],
+                board_after: Callable[[str, Move], str], state: State, moves: list[Move]) -> m.Keep | None:
+    """The ``keep`` statement that every one of ``moves`` breaks, or ``None``."""
+    for keep in active.all(m.Keep):
+        condition = compile_condition(keep.condition)
+        if all(not condition(state._replace(board=board_after(state.board, mv), last=0), _no_moves) for mv in moves):
+            return keep
+    return None
