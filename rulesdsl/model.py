@@ -479,7 +479,7 @@ class Keep(Statement):
 
     @property
     def key(self) -> str:
-        return f"keep {self.span.line}"
+        return f"keep {self.span.file}:{self.span.line}"  # every keep applies, the parent's too
 
 
 @dataclass(frozen=True)
