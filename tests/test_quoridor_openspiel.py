@@ -95,3 +95,9 @@ def test_a_thousand_random_games_agree():
     game = side()
     for seed in range(1000):
         play(game, 10_000 + seed)
+
+
+def test_perft_at_the_default_size_is_openspiels():
+    game = load_game("quoridor")  # 9 x 9 squares, 10 walls each: OpenSpiel's defaults
+    spiel = load("quoridor", {}).new_initial_state()
+    assert [game.perft(game.initial_state(), d) for d in (1, 2)] == [spiel_perft(spiel, d) for d in (1, 2)]
