@@ -21,6 +21,7 @@ from rulesdsl.interpreter.marks import repetitions
 from rulesdsl.interpreter.passing import board_repeated
 from rulesdsl.interpreter.piece_counts import attacked_count, in_region, region_count
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.walls import reaches_far_row
 
 MovesThunk = Callable[[], list[Move]]
 Condition = Callable[[State, MovesThunk], Value]
@@ -378,6 +379,8 @@ class ConditionCompiler(m.ExprVisitor):
         if getattr(self, "_outline", None) is None:
             self._outline = connections.board_outline(self.tables.geometry)
         return self._outline
+    def visit_ReachesFarRow(self, expr: m.ReachesFarRow) -> Condition:
+        return reaches_far_row(self.tables, player_ref(expr.player, self.tables), expr.span)
 
     def visit_OnFarRow(self, expr: m.OnFarRow) -> Condition:
         ref = player_ref(expr.player, self.tables)

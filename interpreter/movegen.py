@@ -24,11 +24,12 @@ from rulesdsl.interpreter.passing import gen_pass
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
 from rulesdsl.interpreter.turning import compile_turn
+from rulesdsl.interpreter.walls import building, walking
 
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "pass", "turn")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "pass", "turn", "walk", "build")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
@@ -39,6 +40,10 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         return custodial(compile_rule(replace(rule, custodial=()), tables, player, corner_rule), rule, tables, player)
     if rule.action == "pass":
         return gen_pass
+    if rule.action == "walk":
+        return walking(rule, tables, player)
+    if rule.action == "build":
+        return building(rule, tables, player)
     if rule.action == "place" and rule.enclosing:
         return enclosing_placement(rule, tables, player)
     if rule.action == "place" and tables.nest is not None:  # small boards: only where one may go now

@@ -196,6 +196,14 @@ class OnFarRow(Expr):
 
 
 @dataclass(frozen=True)
+class ReachesFarRow(Expr):
+    """``PLAYER can reach far row``: every piece of the player has a path of orthogonal steps to its far row
+    through cells that hold no neutral piece (walls block it; pawns do not)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class QuietPlies(Expr):
     """``plies without capture``: how many plies were played since the last capture."""
 
@@ -461,6 +469,7 @@ class MoveRule(Statement):
     blocks: tuple[tuple[str, Span], ...] = ()  # turn: the blocks it may turn (``turn nw, ne clockwise``)
     way: str = ""  # turn: "clockwise", "anticlockwise", "either way", "half round" or "over"
     sent: bool = False  # place in sent board: only in the small board the last placement sends to
+    supply: bool = False  # build from hand: each wall comes from the player's hand, by choice (no phase)
 
 
 @dataclass(frozen=True)
@@ -555,6 +564,17 @@ class MustCapture(Statement):
 
     most: bool = False
     landing: bool = False  # ``by landing``: only a move that lands on an enemy piece obliges (not one in passing)
+
+
+@dataclass(frozen=True)
+class Keep(Statement):
+    """``keep CONDITION``: a move is legal only if CONDITION holds on the board after it."""
+
+    condition: Expr
+
+    @property
+    def key(self) -> str:
+        return f"keep {self.span.file}:{self.span.line}"  # every keep applies, the parent's too
 
 
 @dataclass(frozen=True)

@@ -211,6 +211,9 @@ class _Builder(Transformer):
     def on_far_row(self, meta, items):
         return m.OnFarRow(self._span(meta), str(items[0]), str(items[1]))
 
+    def reaches_far_row(self, meta, items):
+        return m.ReachesFarRow(self._span(meta), str(items[0]))
+
     def guard(self, meta, items):
         return items[0]
 
@@ -415,6 +418,18 @@ class _Builder(Transformer):
         spans = (("except", spared.span),) if spared is not None else ()
         return m.MoveRule(self._span(meta), str(kind), "remove", (), spared=spared, when=when, guard=guard,
                           option_spans=spans)
+
+    def walk_rule(self, meta, items):
+        kind, dirs, when, guard = items
+        return m.MoveRule(self._span(meta), str(kind), "walk", dirs, when=when, guard=guard)
+
+    def build_rule(self, meta, items):
+        kind, supply, when, guard = items
+        return m.MoveRule(self._span(meta), str(kind), "build", (), supply=supply is not None, when=when,
+                          guard=guard)
+
+    def keep_stmt(self, meta, items):
+        return m.Keep(self._span(meta), items[0])
 
     def remove_except(self, meta, items):
         return self._length(items[0])

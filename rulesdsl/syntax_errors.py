@@ -268,7 +268,8 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
     if close and close[0] != word:
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
-        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "PASS", "TURN")  # words that start the next rule
+        # words that start the next rule
+        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "PASS", "TURN", "WALK", "BUILD")
         goes_on = _continuations({shown.get(n, n) for n in before} - {shown.get(n) for n in starts}, tokens)
         if word in OWN_STATEMENTS:
             return (previous, len(word), f"unexpected {word!r}",

@@ -83,6 +83,10 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
     Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
            moves_a_piece=False, verb_first=True),
+    Action("walk", "to the next square of a wall grid across an empty groove, leaping a piece in the way "
+           "(`walk KIND DIRS`)", verb_first=True),
+    Action("build", "a wall: a neutral KIND on a post of a wall grid and the grooves either side "
+           "(`build KIND [from hand]`)", moves_a_piece=False, verb_first=True),
     Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
            moves_a_piece=False, verb_first=True),
     Action("turn", "turns a block of cells a quarter or half round, or over (`turn BLOCK clockwise`)",
@@ -182,6 +186,9 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
     Condition("board repeated", "BoardRepeated", "board_repeated",
               "the last move, not a pass, made a board seen earlier in the game (since its start or the position "
               "it was read from)"),
+    Condition("PLAYER can reach far row", "ReachesFarRow", "reaches_far_row",
+              "on a wall grid, each of the player's pieces has a path to its far row across grooves without a wall",
+              needs_forward=True),
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),

@@ -51,6 +51,7 @@ module.exports = grammar({
       $.pass_statement,
       $.promote_statement,
       $.must_statement,
+      $.keep_statement,
       $.evaluate_statement,
       $.example_statement,
     ),
@@ -134,7 +135,9 @@ module.exports = grammar({
     cell_xy: ($) => seq('(', $._expression, ',', $._expression, ')'),
 
     moves_statement: ($) => seq('moves', optional($.guard), '{', repeat($._move_rule), '}'),
-    _move_rule: ($) => choice($.move_rule, $.place_rule, $.pass_rule, $.fly_rule, $.remove_rule, $.turn_rule),
+    _move_rule: ($) => choice(
+      $.move_rule, $.place_rule, $.pass_rule, $.fly_rule, $.remove_rule, $.turn_rule, $.walk_rule, $.build_rule,
+    ),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
       optional($.when), optional($.guard),
@@ -160,6 +163,10 @@ module.exports = grammar({
       'turn', commaSep1(field('block', $.name)),
       choice('clockwise', 'anticlockwise', seq('either', 'way'), seq('half', 'round'), 'over'),
       optional($.when), optional($.guard),
+    ),
+    walk_rule: ($) => seq('walk', field('kind', $.name), $.direction_list, optional($.when), optional($.guard)),
+    build_rule: ($) => seq(
+      'build', field('kind', $.name), optional(seq('from', 'hand')), optional($.when), optional($.guard),
     ),
     when: ($) => seq('when', $._expression),
     action: (_) => choice('step', 'jump', 'slide', 'push'),
@@ -201,6 +208,7 @@ module.exports = grammar({
       'promote', field('kind', $.name), 'to', field('to', $.name), 'on', 'far', 'row', optional($.guard),
     ),
     must_statement: ($) => seq('must', 'capture', optional('most'), optional($.guard)),
+    keep_statement: ($) => seq('keep', $._expression),
 
     end_statement: ($) => seq('end', '{', repeat($.end_rule), '}'),
     end_rule: ($) => choice(
@@ -251,6 +259,7 @@ module.exports = grammar({
       seq(field('player', $.name), 'has', 'no', field('kind', $.name)),
       seq(field('player', $.name), 'has', field('kind', $.name), 'beyond', 'every', $.name, $.name),
       seq(field('player', $.name), 'has', field('kind', $.name), 'on', 'far', 'row'),
+      seq(field('player', $.name), 'can', 'reach', 'far', 'row'),
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row'),
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row', 'of', 'boards'),
       seq(field('player', $.name), 'connects', $.name, 'and', $.name, optional(seq('along', $.direction_list))),

@@ -46,7 +46,7 @@
 [
   "game" "extends" "option" "players" "forward" "board" "lines" "hand" "cells" "position"
   "notation" "directions" "piece" "start" "moves" "style" "again" "then" "freeze" "forbid" "end"
-  "misere" "pass" "promote" "must" "evaluate" "example"
+  "misere" "pass" "promote" "must" "keep" "evaluate" "example"
 ] @keyword
 
 [
@@ -57,7 +57,7 @@
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"
   "along" "forms" "group" "plies" "without" "turns" "played" "skipping" "enclosing" "custodial"
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
-  "joins" "corners" "edges" "ring" "boards" "won" "sent"
+  "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
