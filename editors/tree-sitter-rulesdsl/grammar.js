@@ -38,6 +38,7 @@ module.exports = grammar({
       $.position_statement,
       $.notation_statement,
       $.directions_statement,
+      $.region_statement,
       $.piece_statement,
       $.start_statement,
       $.moves_statement,
@@ -106,12 +107,13 @@ module.exports = grammar({
     ),
 
     position_statement: ($) => seq(
-      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board')), ')',
+      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
     ),
     notation_statement: ($) => seq('notation', repeat1(choice('from', 'to', $.string))),
 
     directions_statement: ($) => seq('directions', field('name', $.name), '=', $.direction_list),
+    region_statement: ($) => seq('region', field('name', $.name), 'where', $._expression, optional($.guard)),
 
     piece_statement: ($) => seq(
       'piece', field('kind', $.name),
@@ -178,13 +180,22 @@ module.exports = grammar({
       'flying',
       $.custodial,
       seq('line', $.integer, optional(seq('..', optional($.integer)))),
+      seq('exactly', $.integer),
+      seq('from', field('region', $.name)),
+      seq('within', field('region', $.name)),
+      'unmoved',
+      'safe',
+      seq('bringing', field('bringing', $.name)),
+      'passing',
+      'blocked',
     ),
     custodial: ($) => seq(
       'custodial', $.direction_list, optional(seq('of', 'any', 'length')),
       optional(seq('against', commaSep1(field('against', $.name)))),
     ),
     direction_list: ($) => prec.right(commaSep1($.direction)), // a comma after a direction continues the list
-    direction: ($) => choice($.name, $.relative_direction),
+    direction: ($) => choice($.name, $.relative_direction, $.vector),
+    vector: ($) => seq('(', $.integer, ',', $.integer, ')'),
     relative_direction: (_) => token(prec(2, /(forward|backward)-(left|right)/)),
 
     then_statement: ($) => seq(
@@ -200,14 +211,15 @@ module.exports = grammar({
     freeze_statement: ($) => seq('freeze', choice('strict', 'loose'), optional($.guard)),
     forbid_statement: ($) => seq('forbid', choice(
       'repetition', seq('corner', 'push-off'), seq('immediate', 'repetition'), 'suicide',
+      seq('leaving', field('kind', $.name), 'attacked'),
     ), optional($.guard)),
     style_statement: (_) => seq('style', 'points'),
     misere_statement: ($) => seq('misere', optional($.guard)),
     pass_statement: ($) => seq('pass', 'when', 'no', 'moves', optional($.guard)),
     promote_statement: ($) => seq(
-      'promote', field('kind', $.name), 'to', field('to', $.name), 'on', 'far', 'row', optional($.guard),
+      'promote', field('kind', $.name), 'to', commaSep1(field('to', $.name)), 'on', 'far', 'row', optional($.guard),
     ),
-    must_statement: ($) => seq('must', 'capture', optional('most'), optional($.guard)),
+    must_statement: ($) => seq('must', 'capture', optional('most'), optional(seq('by', 'landing')), optional($.guard)),
     keep_statement: ($) => seq('keep', $._expression),
 
     end_statement: ($) => seq('end', '{', repeat($.end_rule), '}'),
@@ -270,6 +282,8 @@ module.exports = grammar({
       seq('turns', 'played'),
       seq('passes', 'in', 'a', 'row'),
       seq('board', 'repeated'),
+      seq('plies', 'since', field('kind', $.name), 'move', 'or', 'capture'),
+      'repetitions',
     ),
 
     // ---- tokens ---------------------------------------------------------

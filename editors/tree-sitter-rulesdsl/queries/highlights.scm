@@ -58,6 +58,8 @@
   "along" "forms" "group" "plies" "without" "turns" "played" "skipping" "enclosing" "custodial"
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
   "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach"
+  "region" "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "leaving" "attacked"
+  "since" "repetitions" "landing" "passed" "clock"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
