@@ -232,12 +232,14 @@ def games() -> None:
     from rulesdsl.loader import bundled_dir, bundled_games, resolve
     from rulesdsl.options import option_values
 
-    for name in bundled_games():
+    names = bundled_games()
+    width = max((len(name) + 2 for name in names), default=20)  # the longest name, and two spaces
+    for name in names:
         resolved = resolve(bundled_dir() / f"{name}.rules")
         titles = resolved.of(m.GameTitle)
         defaults = option_values(resolved)
         options = " ".join(f"{o.name}={setting_text(defaults[o.name])}" for o in resolved.of(m.OptionDecl))
-        line = f"{name:<20}{titles[-1].title if titles else name}"
+        line = f"{name:<{max(width, 20)}}{titles[-1].title if titles else name}"
         click.echo(f"{line:<56}{'options: ' + options if options else ''}".rstrip())
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+from rulesdsl import model as m
 from rulesdsl.cli.render import axis_labels, line_segments
 from rulesdsl.interpreter.counts import count_of, is_count
 from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
@@ -38,6 +39,8 @@ NEUTRAL = ("#9a9a9a", "#555")
 BOARD_FILL = ("#e9d3a6", "#dcc08a")  # two tones: squares alternate on a square lattice
 LINE = "#7a5c2e"
 MARK = "#f0d000"
+GROOVE = "#b89a66"  # a wall grid's grooves and posts
+WALL = "#4a3418"  # a wall in a groove
 LAST_RING = "#e06000"  # the web board's ring round the last move's cells
 
 
@@ -106,6 +109,16 @@ class Layout:
         return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(half * 0.95)}"'
 
 
+def _grooves(game: Game) -> frozenset[int]:
+    """On a wall grid (a game with ``walk`` or ``build`` rules): the cells that are no squares; else none."""
+    resolved = game.resolved
+    rules = [r for block in (resolved.of(m.Moves) if resolved is not None else ()) for r in block.rules]
+    if not any(r.action in ("walk", "build") for r in rules):
+        return frozenset()
+    left, _, bottom, _ = game.geometry.bounds
+    return frozenset(c.index for c in game.geometry.cells if (c.x - left) % 2 or (c.y - bottom) % 2)
+
+
 def side_segments(geometry: Geometry) -> list[tuple[int, int]]:
     """Each pair of cells that share a side (orthogonal on a grid, the six on a hexagon), once: the lines of a
     board drawn as points (``style points``, a goban)."""
@@ -151,14 +164,18 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
             (x1, y1), (x2, y2) = layout.centres[a], layout.centres[b]
             out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}"/>')
         out.append("</g>")
+    grooves = _grooves(game)
     out.append(f'<g stroke="{LINE}" stroke-width="1">')
     for cell in geometry.cells:
         tone = BOARD_FILL[(cell.x + cell.y) % 2] if layout.shape == "grid" else LINE if layout.shape == "points" \
             else BOARD_FILL[0]
+        if grooves:  # a wall grid: light squares, dark grooves and posts
+            tone = GROOVE if cell.index in grooves else BOARD_FILL[0]
         fill = MARK if cell.index in marked else tone
         attrs = f' data-cell="{escape(cell.name)}" class="cell"' if interactive else ""
         out.append(f'{layout.outline(cell.index)} fill="{fill}"{attrs}/>')
     out.append("</g>")
+    out.extend(_outlines(game, layout))
     if move is not None and move.origin != NO_CELL and move.target != NO_CELL:
         (x1, y1), (x2, y2) = layout.centres[move.origin], layout.centres[move.target]
         out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" stroke="#b08a00" '
@@ -176,6 +193,11 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
         fill, stroke = colours[owner] if 0 <= owner < len(colours) else NEUTRAL
         cx, cy = layout.centres[cell.index]
         attrs = f' data-cell="{escape(cell.name)}" class="piece" pointer-events="none"' if interactive else ""
+        if cell.index in grooves:  # a wall fills its groove or post
+            half = layout.unit / 2
+            out.append(f'<rect x="{_num(cx - half)}" y="{_num(cy - half)}" width="{_num(2 * half)}" '
+                       f'height="{_num(2 * half)}" fill="{WALL}" stroke="{WALL}"{attrs}/>')
+            continue
         out.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" fill="{fill}" '
                    f'stroke="{stroke}"{attrs}/>')
         if len(kinds) > 1:
@@ -208,6 +230,20 @@ def _count_disc(layout: Layout, cell, radius: float, count: int, interactive: bo
     return [f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" fill="{fill}" stroke="{stroke}"{attrs}/>',
             f'<text x="{_num(cx)}" y="{_num(cy + 5)}" font-size="15" text-anchor="middle" fill="#222" '
             f'pointer-events="none">{count}</text>']
+
+
+def _outlines(game: Game, layout: Layout) -> list[str]:
+    """Thick borders around the rectangles the rules name (blocks that turn, small boards), on a grid."""
+    if layout.shape != "grid" or not game.outlined:
+        return []
+    half = layout.unit / 2
+    out = [f'<g stroke="{LINE}" stroke-width="4" fill="none" pointer-events="none">']
+    for x0, y0, x1, y1 in game.outlined:
+        (left, top), (right, bottom) = layout.centre_of(x0, y1), layout.centre_of(x1, y0)
+        out.append(f'<rect x="{_num(left - half)}" y="{_num(top - half)}" width="{_num(right - left + 2 * half)}" '
+                   f'height="{_num(bottom - top + 2 * half)}"/>')
+    out.append("</g>")
+    return out
 
 
 def _last_move_rings(layout: Layout, marked: set[int]) -> list[str]:

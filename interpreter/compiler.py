@@ -17,6 +17,7 @@ from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
+from rulesdsl.interpreter.nested import build_nest
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.passing import reads
 from rulesdsl.interpreter.piece_moves import promotion_suffix
@@ -24,6 +25,7 @@ from rulesdsl.interpreter.regions import build_regions, build_tracks
 from rulesdsl.interpreter.scores import compile_scores
 from rulesdsl.interpreter.start import start_board
 from rulesdsl.interpreter.tables import NEUTRAL, Tables
+from rulesdsl.interpreter.turning import resolve_blocks
 from rulesdsl.limits import MAX_CELLS
 from rulesdsl.loader import Resolved
 
@@ -144,6 +146,11 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
     tables.tracks = build_tracks(active.all(m.Track), geometry)
     counts = active.first(m.Counts)
     tables.counted = counts.kind if counts else None
+    tables.blocks = resolve_blocks(active.all(m.Block), geometry)
+    boards = active.first(m.SmallBoards)
+    if boards is not None:
+        sizes = [evaluate(e, options) for e in (boards.width, boards.height, boards.line)]
+        tables.nest = build_nest(geometry, *sizes, boards.span)
     hand = active.first(m.Hand)
     if hand is not None:
         tables.hand_kind = hand.kind
@@ -217,6 +224,12 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     reasons = [_reason(resolved, rule) for _, _, rule in end_rules]
     fired = [EndRuleRef(number, rule.span) for number, (_, _, rule) in enumerate(end_rules, start=1)]
 
+    two_parts = active.first(m.Then) is not None
+
+    def mid_turn(state: State) -> bool:
+        """Between the two parts of a turn (``then``): the end rules wait for the turn to be complete."""
+        return two_parts and state.last != NO_CELL
+
     def status(state: State) -> tuple[list[Move], Outcome | None]:
         generated: list[list[Move]] = []
 
@@ -226,6 +239,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             return generated[0]
 
         for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
+            if mid_turn(state):
+                break
             if condition(state, moves):
                 winner = decide(state) if decide is not None else None
                 if misere and winner is not None:
@@ -248,6 +263,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
             return [True] if known[0] else []
 
         for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
+            if mid_turn(state):
+                break
             if condition(state, moves):
                 winner = decide(state) if decide is not None else None
                 if misere and winner is not None:
@@ -307,7 +324,20 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         _scores=scores,
         counted=tables.counted,
         style=active.first(m.Style).what if active.first(m.Style) else "",
+        outlined=outlined_rectangles(tables),
     )
+
+
+def outlined_rectangles(tables: Tables) -> tuple[tuple[int, int, int, int], ...]:
+    """The rectangles a picture of the board outlines: the blocks ``turn`` turns and the small boards."""
+    found = list(tables.blocks.values())
+    nest = tables.nest
+    if nest is not None:
+        for cells in nest.cells:  # type: ignore[attr-defined]
+            xs = [tables.geometry.cells[c].x for c in cells]
+            ys = [tables.geometry.cells[c].y for c in cells]
+            found.append((min(xs), min(ys), max(xs), max(ys)))
+    return tuple(found)
 
 
 def _implied_options(board: m.Board, implied: tuple[int, ...]) -> dict[str, int]:

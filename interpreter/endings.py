@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, ExprError, Value, evaluate
+from rulesdsl.interpreter import connections, nested
 from rulesdsl.interpreter.cells import cells_holding
 from rulesdsl.interpreter.counts import count_of
 from rulesdsl.interpreter.game import NO_CELL, Move, State
@@ -21,6 +22,7 @@ from rulesdsl.interpreter.marks import repetitions
 from rulesdsl.interpreter.passing import board_repeated
 from rulesdsl.interpreter.piece_counts import attacked_count, in_region, region_count
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.walls import reaches_far_row
 
 MovesThunk = Callable[[], list[Move]]
 Condition = Callable[[State, MovesThunk], Value]
@@ -34,6 +36,8 @@ class EndRulesError(RulesdslError):
 def mover_of(tables: Tables) -> PlayerOf:
     """The player who made the last ply (the player to move, in a go-again turn)."""
     previous = tables.seats.previous_player
+    if tables.nest is not None:  # 'last' is the last placement's cell: every turn is one ply
+        return lambda state: previous[state.turn]
     return lambda state: state.turn if state.last != NO_CELL else previous[state.turn]
 
 
@@ -346,6 +350,49 @@ class ConditionCompiler(m.ExprVisitor):
             return len(seen) == len(cells)
 
         return one_group
+
+    def visit_Joins(self, expr: m.Joins) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        by_player = [self.tables.symbols_of(p) for p in range(len(self.tables.player_names))]
+        wanted = evaluate(expr.count, self.options)
+        if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 1:
+            raise ExprError(expr.count.span, f"a group joins at least 1 of the board's {expr.what}, but this is "
+                            f"{wanted} with these options", "E152")
+        outline = self.outline()
+        there = sum(outline.corner) if expr.what == "corners" else outline.edges
+        if wanted > there:
+            raise ExprError(expr.count.span, f"this board has {there} {expr.what}: no group can join {wanted}",
+                            "E152")
+        test = connections.joins(outline, expr.what)
+        return lambda state, moves: test(state.board, by_player[ref(state)], wanted)
+
+    def visit_BoardsInARow(self, expr: m.BoardsInARow) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        nest = self.tables.nest
+        if nest is None:
+            raise ExprError(expr.span, "'in a row of boards' needs small boards: add e.g. 'boards 3 x 3 won by 3 "
+                            "in a row'", "E153")
+        length = evaluate(expr.length, self.options)
+        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+            raise ExprError(expr.length.span, f"a row has at least 1 board, but this is {length} with these "
+                            "options", "E072")
+        symbols = [self.tables.symbols_of(p) for p in range(len(self.tables.player_names))]
+        test = nested.boards_in_a_row(nest, symbols, length)
+        return lambda state, moves: test(state.board, ref(state))
+
+    def visit_Ring(self, expr: m.Ring) -> Condition:
+        ref = player_ref(expr.player, self.tables)
+        by_player = [self.tables.symbols_of(p) for p in range(len(self.tables.player_names))]
+        test = connections.ring(self.outline())
+        return lambda state, moves: test(state.board, by_player[ref(state)])
+
+    def outline(self) -> connections.Outline:
+        """The board's border, corners and edges (worked out once)."""
+        if getattr(self, "_outline", None) is None:
+            self._outline = connections.board_outline(self.tables.geometry)
+        return self._outline
+    def visit_ReachesFarRow(self, expr: m.ReachesFarRow) -> Condition:
+        return reaches_far_row(self.tables, player_ref(expr.player, self.tables), expr.span)
 
     def visit_OnFarRow(self, expr: m.OnFarRow) -> Condition:
         ref = player_ref(expr.player, self.tables)

@@ -24,6 +24,7 @@ from rulesdsl.errors import Span
 from rulesdsl.expr import evaluate
 from rulesdsl.interpreter.compiler import Active, build_tables
 from rulesdsl.interpreter.counts import count_of
+from rulesdsl.interpreter.endings import ConditionCompiler
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
 from rulesdsl.interpreter.groups import is_suicide
 from rulesdsl.interpreter.legality import board_after, promotes
@@ -33,6 +34,7 @@ from rulesdsl.interpreter.passing import recreates
 from rulesdsl.interpreter.piece_explain import piece_reason
 from rulesdsl.interpreter.piece_legality import PieceRules
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.walls import BUILD_ACTION, WALK_ACTION, failed_keep, why_not_build, why_not_walk
 from rulesdsl.vocabulary import ACTIONS
 
 PASS_WORD = "pass"
@@ -303,6 +305,12 @@ class Explainer:
             return 0, self.check_place(rule, player, board, target)
         if rule.action == "sow":
             return None if origin == NO_CELL else (0, self.check_sow(rule, player, board, origin))
+        if rule.action == BUILD_ACTION:
+            why = why_not_build(self.tables, board, origin, target)
+            return None if why is None else (0, self.cite("taken", why, rule))
+        if rule.action == WALK_ACTION and origin != NO_CELL and board[origin] in self.tables.symbols_of(
+                player, rule.kind):
+            return 0, self.cite("no-walk", why_not_walk(self.tables, board, origin, target), rule)
         if origin == NO_CELL or not self.tables.symbols_of(player, rule.kind):
             return None  # no cell to move from, or a kind this player never owns (its directions may not exist)
         vector = None
@@ -492,6 +500,14 @@ class Explainer:
                 recreates(board, mv, state.before) for mv in mine):
             return self.cite("undoes", "it would make the board as it was before the opponent's last move at once",
                              self.undoing)
+        if any(mv.action == BUILD_ACTION for mv in mine) and state.hand is not None and not state.hand[player] \
+                and any(r.action == BUILD_ACTION and r.supply for r in self.rules):
+            return self.cite("empty-hand", f"{self.player(player)} has no {self.tables.hand_kind} left in hand",
+                             next(r for r in self.rules if r.action == BUILD_ACTION))
+        conditions = ConditionCompiler(self.tables, self.game.options, lambda: "", lambda state: False)
+        keep = failed_keep(self.active, self.tables, conditions.compile, board_after, state, mine)
+        if keep is not None:
+            return self.cite("kept", "after it, the 'keep' condition would no longer hold", keep)
         if self.must_capture is not None and not any(mv.captures for mv in mine):
             capturing = [mv for mv in moves if mv.captures]
             if capturing:
@@ -537,7 +553,7 @@ class Explainer:
                     out.append(self.cite("captured", f"captured {self.piece(sym)} on {self.cell(cell)}", rule))
                 else:
                     out.append(self.cite("captured", f"turned {self.piece(sym)} on {self.cell(cell)}", rule))
-            if promotes(before.board, move):
+            if move.action != BUILD_ACTION and promotes(before.board, move):
                 new = after.board[move.target]
                 stmt = next((p for p in self.promote if p.to_kind == self.tables.kind.get(new)), None)
                 out.append(self.cite("promoted", f"the piece on {self.cell(move.target)} became a "

@@ -70,6 +70,7 @@ class Move(NamedTuple):
     heading: int = -1
     passed: tuple[int, ...] = ()  # the cells a ``passing`` move leaves open to ``to passed`` for one ply
     bonus: bool = False  # the mover moves again after it (a seed sown into the store, a box closed)
+    label: str = ""  # how a move that names no cell is written (a turn of a block: ``nw+``)
 
 
 PASS_ACTION = "pass"
@@ -198,6 +199,8 @@ class Game:
     # what the board counts (``counts KIND``), or None
     counted: str | None = None
     style: str = ""  # how pictures draw the board ('style points': pieces where lines cross), '' by its shape
+    # rectangles of cells a picture outlines, as lattice corners (x0, y0, x1, y1): turned blocks, small boards
+    outlined: tuple[tuple[int, int, int, int], ...] = ()
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:

@@ -26,6 +26,7 @@ from rulesdsl.interpreter.passing import counts_passes, forbids, reads, recreate
 from rulesdsl.interpreter.piece_legality import PieceRules
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.walls import BUILD_ACTION, keep_filter, supply_filter
 
 PASS_MOVE = Move(NO_CELL, NO_CELL, (), PASS_ACTION)
 
@@ -153,6 +154,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     after_row = int(evaluate(then_stmt.after_row, options)) if then_stmt and then_stmt.after_row else 0
     run = run_length(tables) if after_row else None
     counts_turns = counts_turns_played(active)
+    nested = tables.nest is not None  # small boards: 'last' is the last placement's cell, kept across turns
+    supply = supply_filter(active, tables)  # build from hand: by choice, while the hand lasts
+    kept = keep_filter(active, conditions.compile, board_after)  # keep CONDITION after every move
 
     def in_hand_phase(state: State) -> bool:
         """The player to move still holds pieces: placing one is their only move."""
@@ -181,7 +185,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             if when_second:
                 moves = conditional(state, moves, when_second)
         else:
-            moves = raw[player](board)
+            moves = raw[player](board, state.last) if nested else raw[player](board)
             if pieces.active:
                 moves = pieces.more_moves(state, moves)
             if when_rules:
@@ -193,6 +197,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 moves = [mv for mv in moves if mv.heading == state.heading]
             if again.new_cells:
                 moves = [mv for mv in moves if not state.visited >> mv.target & 1]
+        if supply is not None and moves:
+            moves = supply(state, moves)
+        if kept is not None and moves:
+            moves = kept(state, moves)
         if freeze is not None and moves:
             frozen = frozen_cells(board, player)
             if frozen:
@@ -236,7 +244,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
 
     exists = [getattr(moves, "exists", None) for moves in raw]
     plain = (freeze is None and not repetition and not when_rules and not no_suicide and not no_return
-             and not pieces.active)
+             and not pieces.active and kept is None and supply is None)
 
     def has_moves(state: State) -> bool:
         """Whether ``legal(state)`` is not empty; a plain position asks the move rules to stop at the first move."""
@@ -262,7 +270,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         other = next_player[state.turn]
         quiet = (0 if move.captures else state.quiet + 1) if counts_quiet else 0
         hand, turns = state.hand, state.turns
-        if hand is not None and move.action == "place" and in_hand_phase(state):
+        if hand is not None and (move.action == "place" and in_hand_phase(state)
+                                 or move.action == BUILD_ACTION and supply is not None):
             hand = hand[:state.turn] + (hand[state.turn] - 1,) + hand[state.turn + 1:]
         passed = turns + 1 if counts_turns else 0  # the turns played once the other player is to move
         if move.action == PASS_ACTION:
@@ -283,7 +292,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             if any(mv.action != PASS_ACTION for mv in found):
                 remembered[0], remembered[1] = cont, found
                 return cont
-        return State(board, other, NO_CELL, history, -1, quiet, hand, passed)
+        return State(board, other, move.target if nested else NO_CELL, history, -1, quiet, hand, passed)
 
     if keeps_passes or no_return:  # the pass count and the board before the ply, kept beside the rest
         plain_apply = apply

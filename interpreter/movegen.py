@@ -20,15 +20,18 @@ from rulesdsl.interpreter.chains import compile_jumps
 from rulesdsl.interpreter.custodial import custodial
 from rulesdsl.interpreter.game import NO_CELL, Move
 from rulesdsl.interpreter.groups import enclosing_placement
+from rulesdsl.interpreter.nested import nested_placement
 from rulesdsl.interpreter.passing import gen_pass
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.sowing import compile_sow
 from rulesdsl.interpreter.tables import Tables
+from rulesdsl.interpreter.turning import compile_turn
+from rulesdsl.interpreter.walls import building, walking
 
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass", "turn", "walk", "build")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
@@ -43,14 +46,23 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         return compile_sow(rule, tables, player)
     if rule.action == "place" and (rule.region or rule.enclose) and not rule.reach:
         return compile_region_place(rule, tables, player)
+    if rule.action == "walk":
+        return walking(rule, tables, player)
+    if rule.action == "build":
+        return building(rule, tables, player)
     if rule.action == "place" and rule.enclosing:
         return enclosing_placement(rule, tables, player)
+    if rule.action == "place" and tables.nest is not None:  # small boards: only where one may go now
+        symbols = [tables.symbols_of(p) for p in range(len(tables.player_names))]
+        return nested_placement(_placement(rule, tables, player), tables.nest, tables.empty, symbols, rule.sent)
     if rule.action == "place":  # a placement puts down a new piece: its own or a neutral one
         return _placement_from_last(rule, tables, player) if rule.reach else _placement(rule, tables, player)
     if rule.action == "fly":
         return _fly(rule, tables, player)
     if rule.action == "remove":
         return _removal(rule, tables, player)
+    if rule.action == "turn":
+        return compile_turn(rule, tables.blocks, tables.geometry)
     movers = tables.symbols_of(player, rule.kind)
     if not movers:  # the player has no such piece: nothing to move (and no forward needed)
         return _nothing

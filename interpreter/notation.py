@@ -228,6 +228,8 @@ def move_codec(tables: Tables, parts: tuple[str, ...], suffix: Callable[[str, Mo
             return PASS
         if move.action == REMOVE_ACTION:
             return REMOVE_MARK + names[move.target]
+        if move.label:
+            return move.label
         out = []
         skipping = False  # a placement from no cell: the text between 'from' and 'to' goes too
         for part in parts:

@@ -10,6 +10,7 @@ import contextlib
 from string import ascii_letters
 
 from rulesdsl import model as m
+from rulesdsl.block_checks import BlockChecks
 from rulesdsl.counting_checks import CountingChecks
 from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
 from rulesdsl.errors import Diagnostic, Span, suggest
@@ -38,6 +39,7 @@ STATEMENT_WORDS = {
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
     "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Style": "style",
+    "Block": "rectangle", "SmallBoards": "boards",
 }
 
 
@@ -50,7 +52,7 @@ def seats_named(statements: list[m.Players]) -> list[m.PlayerDecl]:
     return list(seen.values())
 
 
-class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
+class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
     """Names, structure and values of one resolved rule file; types and warnings come from
     the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
 
@@ -74,6 +76,8 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
         self.check_regions()
         self.check_start()
         self.check_moves()
+        self.check_blocks()
+        self.check_small_boards()
         self.check_promotions()
         self.check_counting()
         self.check_piece_rules()
@@ -446,6 +450,9 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks):
             if isinstance(block, m.Then) and block.after_row is not None:
                 self.check_row_length(block.after_row)
             for rule in block.rules:
+                if rule.action == "turn":  # turns a block, names no piece kind (rulesdsl/block_checks.py)
+                    self.check_turn(rule)
+                    continue
                 self.check_reach(rule, isinstance(block, m.Then))
                 self.check_when_and_hand(rule)
                 if rule.action == "pass":
@@ -717,6 +724,26 @@ class ConditionChecks(m.ExprVisitor):
     def visit_OneGroup(self, expr: m.OneGroup) -> None:
         self.c.player_ref(expr.span, expr.player)
         self.c.check_dirs(expr.directions)
+
+    def visit_Joins(self, expr: m.Joins) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.visit(expr.count)
+        if isinstance(expr.count, m.Literal) and isinstance(expr.count.value, int) and expr.count.value < 1:
+            self.c.error(expr.count.span, f"a group joins at least 1 of the board's {expr.what}", "E152",
+                         f"e.g. joins 2 {expr.what}")
+
+    def visit_BoardsInARow(self, expr: m.BoardsInARow) -> None:
+        self.c.player_ref(expr.span, expr.player)
+        self.visit(expr.length)
+        length = expr.length
+        if isinstance(length, m.Literal) and isinstance(length.value, int) and length.value < 1:
+            self.c.error(length.span, "a row has at least 1 board", "E072")
+        if not self.c.resolved.of(m.SmallBoards):
+            self.c.error(expr.span, "'in a row of boards' needs small boards", "E153",
+                         "add e.g. boards 3 x 3 won by 3 in a row")
+
+    def visit_Ring(self, expr: m.Ring) -> None:
+        self.c.player_ref(expr.span, expr.player)
 
     def visit_OnFarRow(self, expr: m.OnFarRow) -> None:
         self.c.player_ref(expr.span, expr.player)

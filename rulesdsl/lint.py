@@ -79,7 +79,7 @@ class Lints(Findings):
         for layout in self.resolved.of(m.StartLayout):
             made.update(item.kind for item in layout.items if item.kind)
         for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)):
-            made.update(rule.kind for rule in block.rules if rule.action == "place")
+            made.update(rule.kind for rule in block.rules if rule.action in ("place", "build"))
         for kind, decl in kinds.items():
             if any(sym in text for text in starts for _, sym, _ in decl.symbols):
                 made.add(kind)

@@ -157,6 +157,37 @@ class OneGroup(Expr):
 
 
 @dataclass(frozen=True)
+class Joins(Expr):
+    """``PLAYER joins N corners`` / ``PLAYER joins N edges``: one group of the player's pieces holds N of the
+    board's corners, or touches N of its edges (a corner is no edge's)."""
+
+    player: str
+    count: Expr  # a number, or an option's name
+    what: str  # "corners" or "edges"
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.count,)
+
+
+@dataclass(frozen=True)
+class BoardsInARow(Expr):
+    """``PLAYER has N in a row of boards``: N small boards won by the player in a line of the big board."""
+
+    player: str
+    length: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.length,)
+
+
+@dataclass(frozen=True)
+class Ring(Expr):
+    """``PLAYER forms a ring``: the player's pieces close a loop around at least one cell."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class OnFarRow(Expr):
     """``PLAYER has KIND on far row``: a piece whose forward neighbour is off the board."""
 
@@ -170,6 +201,14 @@ class Fills(Expr):
 
     player: str
     region: str
+
+
+@dataclass(frozen=True)
+class ReachesFarRow(Expr):
+    """``PLAYER can reach far row``: every piece of the player has a path of orthogonal steps to its far row
+    through cells that hold no neutral piece (walls block it; pawns do not)."""
+
+    player: str
 
 
 @dataclass(frozen=True)
@@ -435,6 +474,10 @@ class MoveRule(Statement):
     option_spans: tuple[tuple[str, Span], ...] = ()
     enclose: Enclose | None = None  # place ... enclosing KIND in REGION [again]
     sow: Sow | None = None  # the sowing rule's track and effects
+    blocks: tuple[tuple[str, Span], ...] = ()  # turn: the blocks it may turn (``turn nw, ne clockwise``)
+    way: str = ""  # turn: "clockwise", "anticlockwise", "either way", "half round" or "over"
+    sent: bool = False  # place in sent board: only in the small board the last placement sends to
+    supply: bool = False  # build from hand: each wall comes from the player's hand, by choice (no phase)
 
 
 @dataclass(frozen=True)
@@ -509,6 +552,31 @@ class Score(Statement):
 
 
 @dataclass(frozen=True)
+class Block(Statement):
+    """``rectangle NAME CELL..CELL``: the rectangle of cells between two opposite corners, which ``turn`` turns."""
+
+    name: str
+    corners: tuple[tuple[str, Span], tuple[str, Span]]
+
+    @property
+    def key(self) -> str:
+        return f"rectangle {self.name}"
+
+
+@dataclass(frozen=True)
+class SmallBoards(Statement):
+    """``boards W x H won by N in a row``: the board is tiled by small boards, each won by N in a row inside it."""
+
+    width: Expr
+    height: Expr
+    line: Expr
+
+    @property
+    def key(self) -> str:
+        return "boards"
+
+
+@dataclass(frozen=True)
 class Moves(Statement):
     rules: tuple[MoveRule, ...]
 
@@ -576,6 +644,17 @@ class MustCapture(Statement):
 
     most: bool = False
     landing: bool = False  # ``by landing``: only a move that lands on an enemy piece obliges (not one in passing)
+
+
+@dataclass(frozen=True)
+class Keep(Statement):
+    """``keep CONDITION``: a move is legal only if CONDITION holds on the board after it."""
+
+    condition: Expr
+
+    @property
+    def key(self) -> str:
+        return f"keep {self.span.file}:{self.span.line}"  # every keep applies, the parent's too
 
 
 @dataclass(frozen=True)

@@ -213,6 +213,8 @@ class _Builder(Transformer):
 
     def fills(self, meta, items):
         return m.Fills(self._span(meta), str(items[0]), str(items[1]))
+    def reaches_far_row(self, meta, items):
+        return m.ReachesFarRow(self._span(meta), str(items[0]))
 
     def guard(self, meta, items):
         return items[0]
@@ -284,6 +286,24 @@ class _Builder(Transformer):
         end_word = str(from_end).split()[-1] if from_end is not None else ""
         return m.NamePartDecl(self._span(meta), str(axis), value, from_end is not None, end_word,
                               unquote(skip) if skip is not None else "")
+
+    def block_stmt(self, meta, items):
+        name, first, last, guard = items
+        return m.Block(self._span(meta), str(name), ((str(first), self._tspan(first)),
+                                                     (str(last), self._tspan(last))), guard=guard)
+
+    def boards_stmt(self, meta, items):
+        width, height, line, guard = items
+        return m.SmallBoards(self._span(meta), width, height, self._length(line), guard=guard)
+
+    def boards_in_a_row(self, meta, items):
+        return m.BoardsInARow(self._span(meta), str(items[0]), self._length(items[1]))
+
+    def turn_rule(self, meta, items):
+        *names, way, when, guard = items
+        blocks = tuple((str(t), self._tspan(t)) for t in names)
+        return m.MoveRule(self._span(meta), "", "turn", (), blocks=blocks, way=" ".join(str(way).split()),
+                          when=when, guard=guard)
 
     def position_stmt(self, meta, items):
         listing = items[-1]
@@ -362,11 +382,12 @@ class _Builder(Transformer):
                           option_spans=tuple(spans), **fields)
 
     def place_rule(self, meta, items):
-        kind, reach, region, falling, flanking, enclosing, when, guard = items
+        kind, reach, region, falling, flanking, enclosing, sent, when, guard = items
         action, dirs, spans = reach if reach is not None else (None, (), ())
         from_hand = action == "hand"
         return m.MoveRule(self._span(meta), str(kind), "place", dirs, falling=falling, flanking=flanking or (),
-                          reach=None if from_hand else action, from_hand=from_hand, option_spans=spans,
+                          reach=None if from_hand else action, from_hand=from_hand, sent=sent is not None,
+                          option_spans=(*spans, *((("in sent board", self._tspan(sent)),) if sent else ())),
                           when=when, guard=guard, region=region,
                           enclosing=enclosing if isinstance(enclosing, tuple) else (),
                           enclose=enclosing if isinstance(enclosing, m.Enclose) else None)
@@ -461,6 +482,18 @@ class _Builder(Transformer):
         return m.MoveRule(self._span(meta), str(kind), "remove", (), spared=spared, when=when, guard=guard,
                           option_spans=spans)
 
+    def walk_rule(self, meta, items):
+        kind, dirs, when, guard = items
+        return m.MoveRule(self._span(meta), str(kind), "walk", dirs, when=when, guard=guard)
+
+    def build_rule(self, meta, items):
+        kind, supply, when, guard = items
+        return m.MoveRule(self._span(meta), str(kind), "build", (), supply=supply is not None, when=when,
+                          guard=guard)
+
+    def keep_stmt(self, meta, items):
+        return m.Keep(self._span(meta), items[0])
+
     def remove_except(self, meta, items):
         return self._length(items[0])
 
@@ -481,6 +514,12 @@ class _Builder(Transformer):
 
     def by_line(self, meta, items):
         return ("by pieces in line", True, self._span(meta))
+
+    def joins(self, meta, items):
+        return m.Joins(self._span(meta), str(items[0]), self._length(items[1]), str(items[2]))
+
+    def forms_ring(self, meta, items):
+        return m.Ring(self._span(meta), str(items[0]))
 
     def one_group(self, meta, items):
         return m.OneGroup(self._span(meta), str(items[0]), items[1] or ())

@@ -35,6 +35,8 @@ TERMINAL_WORDS = {
     "MOST": "most", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "WS": "a space",
     "COMMENT": "a comment", "ANY_LENGTH": "of any length", "STYLE": "points", "DECIMAL": "a number",
     "LANDING": "by landing",
+    "SENT": "in sent board", "TURN_WAY": "clockwise, anticlockwise, either way, half round or over",
+    "BOARD_PARTS": "corners or edges", "FROM_HAND": "from hand",
 }
 
 
@@ -45,9 +47,9 @@ CONDITION_INSTEAD = {
     "stalemate": "write 'draw if no moves' (or 'mover loses if no moves')",
 }
 
-STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "position",
-                   "notation", "directions", "piece", "start", "moves", "again", "then", "freeze", "forbid", "end",
-                   "misere", "pass", "promote", "must", "evaluate", "example", "style")
+STATEMENT_WORDS = ("game", "extends", "option", "players", "forward", "board", "cells", "rectangle", "boards",
+                   "position", "notation", "directions", "piece", "start", "moves", "again", "then", "freeze",
+                   "forbid", "end", "misere", "pass", "promote", "must", "evaluate", "example", "style")
 OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR"}
 # What a newcomer most likely meant by a character the language does not use.
 CHAR_HINTS = {
@@ -266,7 +268,8 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
     if close and close[0] != word:
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
-        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "SOW", "PASS")  # words that start the next rule
+        # words that start the next rule
+        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "SOW", "PASS", "TURN", "WALK", "BUILD")
         goes_on = _continuations({shown.get(n, n) for n in before} - {shown.get(n) for n in starts}, tokens)
         if word in OWN_STATEMENTS:
             return (previous, len(word), f"unexpected {word!r}",

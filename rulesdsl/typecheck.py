@@ -76,9 +76,13 @@ class ExprTypes(m.ExprVisitor):
                 self.checks.error(expr.span, "this condition is about a position: it belongs in an end rule",
                                   "E023", "guards and start layouts see only option values")
                 return None
-            if isinstance(expr, m.InARow):
+            if isinstance(expr, (m.InARow, m.BoardsInARow)):
                 length = ExprTypes(self.checks, self.env, False).visit(expr.length)
                 self.checks.need(expr.length, length, NUMBER, "'in a row'")
+                return TRUTH
+            if isinstance(expr, m.Joins):
+                count = ExprTypes(self.checks, self.env, False).visit(expr.count)
+                self.checks.need(expr.count, count, NUMBER, f"'joins ... {expr.what}'")
                 return TRUTH
             return NUMBER if isinstance(expr, (m.Call, m.QuietPlies, m.TurnsPlayed, m.PassesInARow,
                                                m.Repetitions)) else TRUTH

@@ -77,15 +77,21 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
                                                                "custodial"),
            reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
-    Action("place", "a new piece onto an empty cell (no origin)", ("falling", "flanking", "enclosing", "from last",
-                                                                  "from hand", "in"),
+    Action("place", "a new piece onto an empty cell (no origin)",
+           ("falling", "flanking", "enclosing", "from last", "from hand", "in", "in sent board"),
            moves_a_piece=False, verb_first=True),
     Action("fly", "to any empty cell of the board (`fly KIND`)", verb_first=True),
     Action("remove", "takes an enemy piece of KIND off the board, from any cell (`remove KIND`)", ("except",),
            moves_a_piece=False, verb_first=True),
     Action("sow", "every counted piece of one of the mover's cells, one a cell along a track (`sow KIND from "
            "REGION along TRACK`)", ("skipping", "again in", "capture into"), moves_a_piece=False, verb_first=True),
+    Action("walk", "to the next square of a wall grid across an empty groove, leaping a piece in the way "
+           "(`walk KIND DIRS`)", verb_first=True),
+    Action("build", "a wall: a neutral KIND on a post of a wall grid and the grooves either side "
+           "(`build KIND [from hand]`)", moves_a_piece=False, verb_first=True),
     Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
+           moves_a_piece=False, verb_first=True),
+    Action("turn", "turns a block of cells a quarter or half round, or over (`turn BLOCK clockwise`)",
            moves_a_piece=False, verb_first=True),
 )}
 
@@ -132,6 +138,8 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("again in", "`again in REGION`: the last seed in the mover's cell of REGION: the mover moves again"),
     Modifier("capture into", "`capture DIRECTION into REGION`: the last seed alone in one of the mover's empty "
              "cells, with seeds in the cell one step along DIRECTION: both go to the mover's cell of REGION"),
+    Modifier("in sent board", "`in sent board`: only in the small board (`boards`) that the last placement sends "
+             "to, or in any undecided one when there is none"),
     Modifier("except", "`except N in a row`: pieces standing in N in a row are spared, unless every one is"),
 )}
 
@@ -155,6 +163,16 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "PLAYER has at least one piece, and all of PLAYER's pieces form one group: each can be reached from "
               "any other through PLAYER's pieces, one step at a time along the board's directions (`all`; "
               "`along DIRS` limits the steps, e.g. `along orthogonal`)"),
+    Condition("PLAYER joins N corners", "Joins", "joins",
+              "one group of PLAYER's pieces (each reachable from the others one step at a time along the board's "
+              "directions) holds N of the board's corners (`joins 2 corners`: a bridge); `PLAYER joins N edges`: "
+              "touches N different edges (`joins 3 edges`: a fork). A corner is a border cell where the border "
+              "turns; an edge is the run of border cells between two corners, so a corner counts for no edge"),
+    Condition("PLAYER has N in a row of boards", "BoardsInARow", "boards_in_a_row",
+              "N small boards (`boards`) won by PLAYER stand in a straight line of the big board"),
+    Condition("PLAYER forms a ring", "Ring", "forms_ring",
+              "PLAYER's pieces close a loop around at least one cell, whatever that cell holds (on a hexagon or "
+              "rhombus; on a grid, diagonal steps close loops too)"),
     Condition("plies without capture", "QuietPlies", "quiet_plies",
               "how many plies have been played since the last capture, a number (counted from 0 when a game starts "
               "or a position is read from a string, and kept only by games whose end rules read it): "
@@ -177,6 +195,9 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
     Condition("board repeated", "BoardRepeated", "board_repeated",
               "the last move, not a pass, made a board seen earlier in the game (since its start or the position "
               "it was read from)"),
+    Condition("PLAYER can reach far row", "ReachesFarRow", "reaches_far_row",
+              "on a wall grid, each of the player's pieces has a path to its far row across grooves without a wall",
+              needs_forward=True),
     Condition("PLAYER has KIND on far row", "OnFarRow", "on_far_row",
               "a piece of PLAYER's KIND stands where one step in PLAYER's `forward` direction leaves the board",
               needs_forward=True),

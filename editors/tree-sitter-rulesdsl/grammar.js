@@ -19,6 +19,8 @@ module.exports = grammar({
   word: ($) => $.name,
 
   extras: ($) => [/\s/, $.comment],
+  // `enclosing DIR in sent board` or `enclosing KIND in REGION`: the words after 'in' tell
+  conflicts: ($) => [[$.enclosing, $.direction]],
 
   rules: {
     source_file: ($) => repeat($._statement),
@@ -33,6 +35,8 @@ module.exports = grammar({
       $.lines_statement,
       $.hand_statement,
       $.cells_statement,
+      $.block_statement,
+      $.boards_statement,
       $.position_statement,
       $.notation_statement,
       $.directions_statement,
@@ -53,6 +57,7 @@ module.exports = grammar({
       $.pass_statement,
       $.promote_statement,
       $.must_statement,
+      $.keep_statement,
       $.evaluate_statement,
       $.example_statement,
     ),
@@ -108,6 +113,15 @@ module.exports = grammar({
       optional(seq('skipping', field('skipped', $.string))),
     ),
 
+    block_statement: ($) => seq(
+      'rectangle', field('name', $.name), field('cell', $.name), '..', field('cell', $.name), optional($.guard),
+    ),
+
+    boards_statement: ($) => seq(
+      'boards', $._expression, 'x', $._expression, 'won', 'by', choice($.integer, $.name), 'in', 'a', 'row',
+      optional($.guard),
+    ),
+
     position_statement: ($) => seq(
       'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
@@ -140,7 +154,10 @@ module.exports = grammar({
     cell_xy: ($) => seq('(', $._expression, ',', $._expression, ')'),
 
     moves_statement: ($) => seq('moves', optional($.guard), '{', repeat($._move_rule), '}'),
-    _move_rule: ($) => choice($.move_rule, $.place_rule, $.sow_rule, $.pass_rule, $.fly_rule, $.remove_rule),
+    _move_rule: ($) => choice(
+      $.move_rule, $.place_rule, $.sow_rule, $.pass_rule, $.fly_rule, $.remove_rule, $.turn_rule, $.walk_rule,
+      $.build_rule,
+    ),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
       optional($.when), optional($.guard),
@@ -152,6 +169,7 @@ module.exports = grammar({
       optional(seq('falling', $.direction)),
       optional(seq('flanking', $.direction_list)),
       optional($.enclosing),
+      optional(seq('in', 'sent', 'board')),
       optional($.when), optional($.guard),
     ),
     enclosing: ($) => choice(
@@ -173,6 +191,15 @@ module.exports = grammar({
       'remove', field('kind', $.name),
       optional(seq('except', choice($.integer, $.name), 'in', 'a', 'row')),
       optional($.when), optional($.guard),
+    ),
+    turn_rule: ($) => seq(
+      'turn', commaSep1(field('block', $.name)),
+      choice('clockwise', 'anticlockwise', seq('either', 'way'), seq('half', 'round'), 'over'),
+      optional($.when), optional($.guard),
+    ),
+    walk_rule: ($) => seq('walk', field('kind', $.name), $.direction_list, optional($.when), optional($.guard)),
+    build_rule: ($) => seq(
+      'build', field('kind', $.name), optional(seq('from', 'hand')), optional($.when), optional($.guard),
     ),
     when: ($) => seq('when', $._expression),
     action: (_) => choice('step', 'jump', 'slide', 'push'),
@@ -224,6 +251,7 @@ module.exports = grammar({
       'promote', field('kind', $.name), 'to', commaSep1(field('to', $.name)), 'on', 'far', 'row', optional($.guard),
     ),
     must_statement: ($) => seq('must', 'capture', optional('most'), optional(seq('by', 'landing')), optional($.guard)),
+    keep_statement: ($) => seq('keep', $._expression),
 
     end_statement: ($) => seq('end', '{', repeat($.end_rule), '}'),
     end_rule: ($) => choice(
@@ -275,10 +303,14 @@ module.exports = grammar({
       seq(field('player', $.name), 'has', 'no', field('kind', $.name)),
       seq(field('player', $.name), 'has', field('kind', $.name), 'beyond', 'every', $.name, $.name),
       seq(field('player', $.name), 'has', field('kind', $.name), 'on', 'far', 'row'),
+      seq(field('player', $.name), 'can', 'reach', 'far', 'row'),
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row'),
+      seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row', 'of', 'boards'),
       seq(field('player', $.name), 'connects', $.name, 'and', $.name, optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'forms', 'one', 'group', optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'fills', field('region', $.name)),
+      seq(field('player', $.name), 'joins', choice($.integer, $.name), choice('corners', 'edges')),
+      seq(field('player', $.name), 'forms', 'a', 'ring'),
       seq('plies', 'without', 'capture'),
       seq('turns', 'played'),
       seq('passes', 'in', 'a', 'row'),

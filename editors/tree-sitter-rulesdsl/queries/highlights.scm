@@ -53,12 +53,12 @@
 [
   "game" "extends" "option" "players" "forward" "board" "lines" "hand" "cells" "position"
   "notation" "directions" "piece" "start" "moves" "style" "again" "then" "freeze" "forbid" "end"
-  "misere" "pass" "promote" "must" "evaluate" "example" "region" "track" "counts" "score"
+  "misere" "pass" "promote" "must" "keep" "evaluate" "example" "region" "track" "counts" "score"
 ] @keyword
 
 [
   "if" "in" "grid" "hexagon" "rhombus" "x" "where" "column" "row" "from" "top" "right" "turn"
-  "last" "rows" "bottom" "first" "to" "empty" "at" "place" "fly" "remove" "falling" "flanking"
+  "last" "rows" "bottom" "first" "to" "empty" "at" "place" "fly" "remove" "rectangle" "clockwise" "anticlockwise" "either" "way" "half" "round" "falling" "flanking"
   "except" "a" "when" "over" "capture" "by" "pieces" "line" "flying" "after" "with" "any"
   "same" "one" "move" "direction" "strict" "loose" "repetition" "corner" "push-off" "no" "on"
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"
@@ -67,6 +67,7 @@
   "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "leaving" "attacked" "landing"
   "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
   "fills" "new"
+  "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
