@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/match.py GAME [NAME=VALUE...] --games N --fir
 The engines (``--first``, ``--second``):
 
 - ``kernel``: alpha-beta on the compiled kernel, in machine code where numba imports
-  (:mod:`rulesdsl.interpreter.kernel_search`; the compile is waited for before the first game);
+  (:mod:`rulesdsl.interpreter.search.kernel_search`; the compile is waited for before the first game);
 - ``generic``: the same alpha-beta on the generic reference path (the engine before the kernel search);
 - ``mcts``: UCT with random playouts (on the kernel where the game has one).
 
@@ -22,10 +22,10 @@ import argparse
 import random
 import time
 
-from rulesdsl.interpreter.engine import think
-from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.mcts import mcts
+from rulesdsl.interpreter.compile.game import Game, State
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.search.engine import think
+from rulesdsl.interpreter.search.mcts import mcts
 
 PLY_CAP = 300
 ENGINES = ("kernel", "generic", "mcts")

@@ -11,9 +11,9 @@ import click
 from rulesdsl.cli.analyze_pictures import parse_sweep, write_pictures
 from rulesdsl.cli.common import Seconds, fail, game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine
-from rulesdsl.interpreter.analyze import Record, play_games, summarize
-from rulesdsl.interpreter.engines import SELF_PLAY
-from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.compile.game import Game, State
+from rulesdsl.interpreter.measure.analyze import Record, play_games, summarize
+from rulesdsl.interpreter.search.engines import SELF_PLAY
 
 
 @click.command(name="analyze")
@@ -121,8 +121,8 @@ def _echo_report(report: dict, engine: str, max_plies: int) -> None:
 
 def _on_cluster(cluster, game, state, games, engine, seconds, seed, max_plies, bar):
     """The games played on the Dask cluster ``cluster`` (its dashboard's address printed on stderr)."""
-    from rulesdsl.interpreter.analyze_cluster import play_on_cluster
-    from rulesdsl.interpreter.cluster import dashboard, open_client
+    from rulesdsl.interpreter.measure.analyze_cluster import play_on_cluster
+    from rulesdsl.interpreter.parallel.cluster import dashboard, open_client
 
     with open_client(cluster) as client:
         link = dashboard(client)

@@ -16,8 +16,8 @@ import click
 from rulesdsl.cli.boards import Step, text_steps, write_steps
 from rulesdsl.cli.plots import Histogram, Point, Sweep, histogram_text, sweep_text, write_chart
 from rulesdsl.errors import OptionError, RulesdslError
-from rulesdsl.interpreter.analyze import Record, game_seed, play_game, wilson
-from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.compile.game import Game, Move, State
+from rulesdsl.interpreter.measure.analyze import Record, game_seed, play_game, wilson
 
 MOST_VALUES = 64
 _RANGE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")

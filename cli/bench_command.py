@@ -31,7 +31,8 @@ from rulesdsl.cli.common import reports_errors
 from rulesdsl.cli.progress import ProgressLine
 from rulesdsl.errors import OptionError
 from rulesdsl.extras import missing_extra
-from rulesdsl.interpreter.bench import (
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.measure.bench import (
     adaptive_depth,
     kernel_playouts,
     openspiel_playouts,
@@ -40,9 +41,8 @@ from rulesdsl.interpreter.bench import (
     search_depth,
     timed,
 )
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.processes import can_fork, fork_process, stop_process
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.parallel.processes import can_fork, fork_process, stop_process
+from rulesdsl.interpreter.search.minimax import perft
 from rulesdsl.loader import bundled_dir
 from rulesdsl.options import parse_setting
 

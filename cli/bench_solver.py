@@ -17,7 +17,7 @@ import time
 import click
 import yaml
 
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.loader import bundled_dir
 
 SOLVER_FIELDS = ("game", "settings", "workers", "value", "remoteness", "positions", "seconds", "positions_per_s",

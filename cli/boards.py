@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rulesdsl.cli.render import render
 from rulesdsl.cli.svg import draw
-from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.compile.game import Game, Move, State
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from rulesdsl.cli.common import reports_errors
-from rulesdsl.interpreter.capture import capture as capture_function
+from rulesdsl.interpreter.reference.capture import capture as capture_function
 
 
 class BoardsCommand(click.Command):

@@ -14,7 +14,7 @@ from rulesdsl.extras import missing_extra
 from rulesdsl.limits import shown
 
 if TYPE_CHECKING:  # the engine loads when a command runs, not when the command line starts
-    from rulesdsl.interpreter.game import Game, State
+    from rulesdsl.interpreter.compile.game import Game, State
 
 
 class Seconds(click.FloatRange):
@@ -86,7 +86,7 @@ def game_options(command: Callable, file_required: bool = True) -> Callable:
 
 def engine_options(command: Callable) -> Callable:
     """``--depth``, ``--time``, ``--engine`` and ``--verbose`` for the commands that let the engine move."""
-    from rulesdsl.interpreter.engines import ENGINES
+    from rulesdsl.interpreter.search.engines import ENGINES
 
     command = click.option("--verbose", "-v", is_flag=True,
                            help="Print each iteration on stderr: depth, score, nodes, nodes/s, best line.")(command)
@@ -101,7 +101,7 @@ def engine_options(command: Callable) -> Callable:
 def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds: float | None,
                verbose: bool):
     """The engine's choice (``None`` when the game is over), iterations on stderr when ``verbose``."""
-    from rulesdsl.interpreter.engines import choose, describe_choice, describe_iteration
+    from rulesdsl.interpreter.search.engines import choose, describe_choice, describe_iteration
 
     if engine == "mcts" and depth is not None:
         raise OptionError("--depth applies to the alphabeta engine; mcts thinks for --time seconds")
@@ -121,7 +121,7 @@ def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds
 def prepare(file: str, settings: tuple[str, ...], position: str | None,
             history: tuple[str, ...] = ()) -> tuple[Game, State]:
     """Load the game with its options and the position to work from."""
-    from rulesdsl.interpreter.load import load_game, start_from
+    from rulesdsl.interpreter.compile.load import load_game, start_from
     from rulesdsl.loader import parse_setting
 
     return start_from(load_game(file, dict(parse_setting(s) for s in settings)), position, history)

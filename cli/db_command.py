@@ -158,7 +158,7 @@ def prune_command(game_name: str | None, settings: tuple[str, ...], larger: str 
 
 def _matcher(game_name: str, settings: tuple[str, ...]):
     """Whether a stored table is the game's: its exact option set with --set, else any set with its title."""
-    from rulesdsl.interpreter.load import load_game
+    from rulesdsl.interpreter.compile.load import load_game
     from rulesdsl.interpreter.solver.encoding import PositionCodec
     from rulesdsl.interpreter.solver.store import table_name
     from rulesdsl.loader import parse_setting

@@ -12,7 +12,7 @@ from pathlib import Path
 from rulesdsl import model as m
 from rulesdsl.cli.svg import draw
 from rulesdsl.errors import RulesdslError
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.loader import bundled_dir, bundled_games, resolve
 
 PAGE = "gallery.md"

@@ -113,7 +113,7 @@ def moves(file, settings, position, history, as_json, why) -> None:
     """
     game, state = prepare(file, settings, position, history)
     if why is not None:
-        from rulesdsl.interpreter.explain import explain_move
+        from rulesdsl.interpreter.explain.reasons import explain_move
 
         answer = explain_move(game, state, why)
         click.echo(json.dumps(answer.as_dict()) if as_json else answer.text())
@@ -140,7 +140,7 @@ def moves(file, settings, position, history, as_json, why) -> None:
 
 def perft(game, state, depth: int) -> int:
     """The perft count (the engine is imported when a count is asked for)."""
-    from rulesdsl.interpreter.search import perft as count
+    from rulesdsl.interpreter.search.minimax import perft as count
 
     return count(game, state, depth)
 

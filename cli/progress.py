@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.compile.game import Game, State
 
 
 def memory_mb() -> float:
@@ -118,7 +118,7 @@ def perft_with_progress(game: Game, state: State, depth: int, progress: Progress
     counted at once.
     """
     if count is None:
-        from rulesdsl.interpreter.search import perft as count
+        from rulesdsl.interpreter.search.minimax import perft as count
     if depth < 3:
         return count(game, state, depth)
     moves = game.legal_moves(state)

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 
-from rulesdsl.interpreter.counts import cell_text
-from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.geometry import Cell, Geometry
+from rulesdsl.interpreter.compile.game import Game, State
+from rulesdsl.interpreter.compile.geometry import Cell, Geometry
+from rulesdsl.interpreter.reference.counts import cell_text
 
 EMPTY_MARK = "."
 LAST_MARKS = ("(", ")")  # round a cell the last move landed on: "b(w)b"

@@ -22,10 +22,10 @@ from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.tally import tally_line
 from rulesdsl.errors import OptionError, RulesdslError, suggest
 from rulesdsl.extras import missing_extra
-from rulesdsl.interpreter.endings import EndRulesError
-from rulesdsl.interpreter.engine import Result
-from rulesdsl.interpreter.engines import ENGINES, choose, describe_choice, describe_iteration
-from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
+from rulesdsl.interpreter.compile.game import NO_CELL, Game, Move, State
+from rulesdsl.interpreter.reference.endings import EndRulesError
+from rulesdsl.interpreter.search.engine import Result
+from rulesdsl.interpreter.search.engines import ENGINES, choose, describe_choice, describe_iteration
 from rulesdsl.limits import MAX_GO_AGAIN
 
 COMMANDS = ("moves", "hint", "value", "why", "trace", "undo", "depth", "time", "engine", "position", "load", "board",
@@ -425,7 +425,7 @@ class Session:
 
     def do_why(self, arg: str) -> None:
         """Say whether a move is legal here and which rule-file line allows or stops it."""
-        from rulesdsl.interpreter.explain import explain_move
+        from rulesdsl.interpreter.explain.reasons import explain_move
 
         if not arg:
             self.say("usage: why MOVE, e.g. why " + (self.move_text(self.game.legal_moves(self.state)[0])
@@ -435,7 +435,7 @@ class Session:
 
     def do_trace(self, _: str) -> None:
         """The building blocks of the last turn: rule, pushes and captures, go-again, end."""
-        from rulesdsl.interpreter.explain import trace_ply
+        from rulesdsl.interpreter.explain.reasons import trace_ply
 
         plies = [p for p in self.plies if p.move is not None]
         if not plies:
@@ -519,7 +519,7 @@ class Session:
             self.say("usage: load POSITION [EARLIER-BOARD ...], e.g. load "
                      + self.game.format_position(self.state))
             return
-        from rulesdsl.interpreter.load import load_position
+        from rulesdsl.interpreter.compile.load import load_position
 
         position, closing, earlier = arg.strip().partition(")")
         game, state = load_position(self.game, position + closing)  # the text as typed: no ')' made up

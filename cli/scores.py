@@ -9,10 +9,10 @@ MCTS score is the mean playout result, from -1 (every playout lost) to +1.
 from __future__ import annotations
 
 from rulesdsl import model as m
-from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.search import WIN
+from rulesdsl.interpreter.compile.game import Game
+from rulesdsl.interpreter.search.minimax import WIN
 
-DEFAULT_FEATURES = "mobility 1"  # what interpreter/evaluation.py uses for a file without ``evaluate``
+DEFAULT_FEATURES = "mobility 1"  # what interpreter/search/evaluation.py uses for a file without ``evaluate``
 SCORED_FEATURES = "score 10, mobility 1"  # ... and for one without ``evaluate`` that keeps a ``score``
 
 

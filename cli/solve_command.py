@@ -10,7 +10,7 @@ import click
 
 from rulesdsl.cli.common import fail, game_options, prepare, reports_errors
 from rulesdsl.cli.progress import ProgressLine, memory_mb
-from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.compile.game import Game, State
 
 if TYPE_CHECKING:
     from rulesdsl.interpreter.solver import Solution
@@ -115,7 +115,7 @@ def _solve(game, state, db, workers, with_moves, cluster, scratch):
     try:
         if not cluster:
             return solve(game, state, db=db, workers=workers, with_moves=with_moves, progress=bar)
-        from rulesdsl.interpreter.cluster import dashboard, open_client
+        from rulesdsl.interpreter.parallel.cluster import dashboard, open_client
 
         with open_client(cluster) as client:
             link = dashboard(client)

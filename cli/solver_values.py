@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.compile.game import Game, State
 
 
 def database_values(path: Path | str | None = None):

@@ -23,9 +23,9 @@ from html import escape
 
 from rulesdsl import model as m
 from rulesdsl.cli.render import axis_labels, line_segments
-from rulesdsl.interpreter.counts import count_of, is_count
-from rulesdsl.interpreter.game import NO_CELL, Game, Move, State
-from rulesdsl.interpreter.geometry import Geometry
+from rulesdsl.interpreter.compile.game import NO_CELL, Game, Move, State
+from rulesdsl.interpreter.compile.geometry import Geometry
+from rulesdsl.interpreter.reference.counts import count_of, is_count
 
 UNIT = 40.0  # distance between neighbouring cell centres along a row, in SVG units
 MARGIN = 28.0
@@ -84,7 +84,7 @@ class Layout:
 
     def centre_of(self, x: int, y: int) -> tuple[float, float]:
         """The centre of lattice point ``(x, y)`` (which need not be a cell)."""
-        from rulesdsl.interpreter.geometry import Cell
+        from rulesdsl.interpreter.compile.geometry import Cell
 
         column = self.geometry.display_column(Cell(-1, x, y, ""))
         return (MARGIN + self.unit / 2 + (column - self.left) / 2 * self.unit,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl import model as m
-from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.compile.game import Game, State
 
 TAKING_ACTIONS = ("push", "remove")
 

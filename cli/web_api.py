@@ -20,9 +20,9 @@ from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.svg import draw, player_colours
 from rulesdsl.cli.tally import opening_comment, tallies
 from rulesdsl.errors import RulesdslError, suggest
-from rulesdsl.interpreter.explain import explain_move
-from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Game, Move, State
-from rulesdsl.interpreter.load import load_game, load_position, load_rules
+from rulesdsl.interpreter.compile.game import NO_CELL, PASS_ACTION, Game, Move, State
+from rulesdsl.interpreter.compile.load import load_game, load_position, load_rules
+from rulesdsl.interpreter.explain.reasons import explain_move
 from rulesdsl.loader import bundled_games, find_rules
 
 MAX_SECONDS = 10.0  # the most engine time a request may ask for (serve --max-seconds)
@@ -218,7 +218,7 @@ class Api:
 
     def search(self, game: Game, state: State, seconds: float):
         """The engine's choice within ``seconds`` (iterative deepening) and the depth it finished."""
-        from rulesdsl.interpreter.engines import choose  # paranoid search with more than two players
+        from rulesdsl.interpreter.search.engines import choose  # paranoid search with more than two players
 
         if not self._searches.acquire(blocking=False):
             raise ApiError(503, f"the engine is busy with {MAX_SEARCHES} searches; try again")

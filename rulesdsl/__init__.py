@@ -18,7 +18,7 @@ __all__ = ["Game", "Outcome", "Position", "Value", "capture", "load"]
 def __getattr__(name: str) -> Any:
     """Import a public name from its module the first time it is asked for."""
     if name == "capture":
-        from rulesdsl.interpreter.capture import capture as value
+        from rulesdsl.interpreter.reference.capture import capture as value
     elif name in ("Game", "Outcome", "Position", "Value", "load"):
         from rulesdsl import api
 

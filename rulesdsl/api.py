@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl.errors import ArgumentError, MoveError, PositionError, RulesdslError, Span
-from rulesdsl.interpreter import game as engine
-from rulesdsl.interpreter import search
-from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.interpreter.compile import game as engine
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search import minimax as search
 
 __all__ = ["Game", "Outcome", "Position", "Value", "load"]
 

@@ -2,7 +2,7 @@
 
 A mixin of :class:`rulesdsl.checker.Checker`: what can be told without a
 board's size. Corners that are not cells, holes and quarter turns of blocks
-that are not square are found by the trial compile (``interpreter/turning.py``).
+that are not square are found by the trial compile (``interpreter/reference/turning.py``).
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def seats_named(statements: list[m.Players]) -> list[m.PlayerDecl]:
 
 class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
     """Names, structure and values of one resolved rule file; types and warnings come from
-    the parts it is made of. (The trial compile is the interpreter's: ``interpreter/trial.py``.)"""
+    the parts it is made of. (The trial compile is the interpreter's: ``interpreter/compile/trial.py``.)"""
 
     # -- the checks -----------------------------------------------------------------
     def run(self) -> list[Diagnostic]:

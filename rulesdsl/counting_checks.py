@@ -3,7 +3,7 @@
 What is checked here needs no board: names resolved, each reference of the
 right kind, each player given a score. Whether a region names cells and a
 track closes depends on the board and the options; the trial compile
-(:mod:`rulesdsl.interpreter.regions`) reports those with their places.
+(:mod:`rulesdsl.interpreter.compile.regions`) reports those with their places.
 """
 
 from __future__ import annotations

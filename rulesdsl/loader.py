@@ -1,7 +1,7 @@
 """Find rule files, resolve ``extends`` and read options: the language's side of loading.
 
 Checking and compiling a loaded file into a Game is the interpreter's:
-:mod:`rulesdsl.interpreter.load` (``load_rules``, ``load_game``, ``load_position``).
+:mod:`rulesdsl.interpreter.compile.load` (``load_rules``, ``load_game``, ``load_position``).
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ import time
 
 from rulesdsl.cli.bench_command import run_case
 from rulesdsl.cli.bench_solver import chosen_solver_cases, echo_results, measure_solve
-from rulesdsl.interpreter.analyze import play_games
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.measure.analyze import play_games
 
 PLAY_CASES = ["konane", "abalone", "capture-the-flag", "abalone-hex"]
 

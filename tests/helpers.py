@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from rulesdsl.interpreter.load import load_position
+from rulesdsl.interpreter.compile.load import load_position
 
 REQUIRE_SYSTEM_TOOLS = "RULESDSL_REQUIRE_SYSTEM_TOOLS"  # set to 1 by .ci/run after it installs the packages
 

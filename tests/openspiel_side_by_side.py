@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pyspiel
 
-from rulesdsl.interpreter.game import Game, Outcome, State
+from rulesdsl.interpreter.compile.game import Game, Outcome, State
 
 
 class Divergence(AssertionError):

@@ -14,8 +14,8 @@ import pytest
 from helpers import after, moves_of
 
 from rulesdsl.errors import OptionError
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 
 
 def pos(turn: str, *rows: str) -> str:

@@ -15,8 +15,8 @@ import random
 import pytest
 from helpers import moves_of
 
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.search.minimax import perft
 
 # OpenSpiel's board text: X moves first (our white "W"), O second, # an arrow.
 TO_SPIEL = {"W": "X", "B": "O", "x": "#", "-": "."}

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter.analyze import play_games, summarize, wilson
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.measure.analyze import play_games, summarize, wilson
 
 
 def test_wilson_interval_of_five_in_ten():

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.search.minimax import perft
 
 BASELINES = Path(__file__).resolve().parent.parent / "benchmarks" / "baselines"
 

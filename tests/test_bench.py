@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 from rulesdsl.cli.bench_command import FIELDS, default_cases, load_baseline
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter import native as native_module
-from rulesdsl.interpreter.bench import perft_nodes
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.kernel import native as native_module
+from rulesdsl.interpreter.measure.bench import perft_nodes
 
 ISSUE_FIELDS = ["game", "settings", "kernel", "perft_depth", "perft_nodes_per_s", "baseline_nodes_per_s", "ratio",
                 "playouts_per_s", "plies_per_playout", "python_playouts_per_s", "openspiel_playouts_per_s",

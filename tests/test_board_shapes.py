@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesdsl.cli.render import render
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 
 
 def test_the_cross_has_33_points_named_from_the_whole_grid():

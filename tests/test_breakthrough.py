@@ -12,8 +12,8 @@ import sys
 import pytest
 from helpers import moves_of
 
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 
 EMPTY_ROW = "--------"
 

@@ -394,7 +394,7 @@ def test_the_value_chart_follows_a_game_played_by_the_solver(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     from rulesdsl.cli.solver_values import database_values
-    from rulesdsl.interpreter.load import load_game
+    from rulesdsl.interpreter.compile.load import load_game
     from rulesdsl.interpreter.solver import solve
 
     db = tmp_path / "konane.sqlite"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 
 CHECKERS = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680]
 DRAUGHTS = [9, 81, 658, 4265, 27117, 167140, 1049442]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.interpreter import kernel as kernel_module
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.kernel import codegen as kernel_module
 from rulesdsl.loader import bundled_dir
 from rulesdsl.verify.selfcheck import PLAYOUT_WORK, _Broken, _Playout, scaled_playouts
 
@@ -101,13 +101,13 @@ class _Stub:
         return "(board)"
 
     def parse_position(self, text):
-        from rulesdsl.interpreter.game import State
+        from rulesdsl.interpreter.compile.game import State
 
         return State("w", 0)
 
 
 def test_old15_the_playout_message_names_what_does_not_read_back():
-    from rulesdsl.interpreter.game import State
+    from rulesdsl.interpreter.compile.game import State
 
     playout = _Playout(_Stub(), 0, 0)
     with pytest.raises(_Broken) as broken:

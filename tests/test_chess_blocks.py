@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter.game import generic_perft
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.tables import vector_images
+from rulesdsl.interpreter.compile.game import generic_perft
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.compile.tables import vector_images
 from rulesdsl.verify import check_file
 
 KNIGHTS = """
@@ -228,7 +228,7 @@ def test_vectors_are_for_grids(tmp_path):
 
 
 def test_why_names_the_condition_that_failed(chess):
-    from rulesdsl.interpreter.explain import explain_move
+    from rulesdsl.interpreter.explain.reasons import explain_move
 
     start = chess.initial_state()
     said = explain_move(chess, start, "e2e5")

@@ -23,7 +23,7 @@ import time
 
 import pytest
 
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 
 pyspiel = pytest.importorskip("pyspiel")
 

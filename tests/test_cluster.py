@@ -17,11 +17,11 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter.cluster import ClusterError, check_address, open_client
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.parallel.cluster import ClusterError, check_address, open_client
 from rulesdsl.interpreter.solver import SolveError, solve
 
-cluster_module = importlib.import_module("rulesdsl.interpreter.cluster")
+cluster_module = importlib.import_module("rulesdsl.interpreter.parallel.cluster")
 cluster_solve = importlib.import_module("rulesdsl.interpreter.solver.cluster_solve")
 cluster_tasks = importlib.import_module("rulesdsl.interpreter.solver.cluster_tasks")
 encoding = importlib.import_module("rulesdsl.interpreter.solver.encoding")
@@ -191,8 +191,8 @@ def test_the_command_line_prints_what_the_embedded_solver_prints(tmp_path, setti
 
 
 def test_analyze_on_the_cluster_gives_the_seeded_results_of_a_local_run(client):
-    from rulesdsl.interpreter.analyze import play_games
-    from rulesdsl.interpreter.analyze_cluster import play_on_cluster
+    from rulesdsl.interpreter.measure.analyze import play_games
+    from rulesdsl.interpreter.measure.analyze_cluster import play_on_cluster
 
     game = load_game("konane", {"rows": "4", "cols": "4"})
     start = game.initial_state()
@@ -221,7 +221,7 @@ def test_addresses():
 
 
 def test_konane_6x6_is_no_longer_refused_for_its_key_width(tmp_path):
-    from rulesdsl.interpreter.load import load_position
+    from rulesdsl.interpreter.compile.load import load_position
     from rulesdsl.interpreter.solver.encoding import PositionCodec
 
     game = load_game("konane", {"rows": "6", "cols": "6"})

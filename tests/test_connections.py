@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdsl.interpreter.connections import board_outline
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.trial import check_all
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.compile.trial import check_all
+from rulesdsl.interpreter.reference.connections import board_outline
 from rulesdsl.loader import resolve
 
 GAME = """

@@ -18,7 +18,7 @@ from rulesdsl.cli.render import render
 from rulesdsl.cli.svg import draw
 from rulesdsl.cli.tally import tally_line
 from rulesdsl.errors import PositionError
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.verify import check_file
 
 KALAH = """
@@ -187,7 +187,7 @@ def test_the_solver_solves_one_box_exactly():
 
 
 def test_why_names_the_region_and_the_empty_pit():
-    from rulesdsl.interpreter.explain import explain_move
+    from rulesdsl.interpreter.explain.reasons import explain_move
 
     game = load_game("mancala")
     state = game.parse_position("(S -,4,4,4,4,4,4 -,4,4,4,4,4,-)")

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from rulesdsl import capture
 from rulesdsl.cli.main import cli
 from rulesdsl.errors import RulesdslError
-from rulesdsl.interpreter.capture import CaptureError
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.reference.capture import CaptureError
+from rulesdsl.interpreter.search.minimax import perft
 
 START = "-wWw-" "-www-" "-----" "-bbb-" "-bBb-"
 

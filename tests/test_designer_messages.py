@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
 from rulesdsl.grammar import grammar_parser
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 from rulesdsl.syntax_errors import _terminal_info
 from rulesdsl.verify.files import check_file
 

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from test_search import DepthProbe, konane_positions
 
 from rulesdsl.cli.repl import run_repl
-from rulesdsl.interpreter.engine import Searcher, think
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.mcts import mcts
-from rulesdsl.interpreter.search import WIN, minimax
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.engine import Searcher, think
+from rulesdsl.interpreter.search.mcts import mcts
+from rulesdsl.interpreter.search.minimax import WIN, minimax
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -246,7 +246,7 @@ def test_under_a_clock_a_crowded_board_is_searched_near_the_pieces_and_says_so()
 def test_one_call_chooses_for_every_engine_and_self_play_varies_among_equal_moves():
     import random
 
-    from rulesdsl.interpreter.engines import choose
+    from rulesdsl.interpreter.search.engines import choose
 
     game = game_of("konane", rows="6", cols="6")
     state = game.initial_state()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulesdsl.errors import RulesdslError
-from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.interpreter.compile.load import load_game, load_position
 from rulesdsl.verify import check_file
 
 TINY = """

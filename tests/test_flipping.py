@@ -6,8 +6,8 @@ happens before ply 9), not this program's output.
 
 from __future__ import annotations
 
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 from rulesdsl.verify import check_file
 
 OTHELLO = [4, 12, 56, 244, 1396, 8200]

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from rulesdsl.cli.gallery import gallery_files
 from rulesdsl.cli.main import cli
 from rulesdsl.cli.svg import draw
-from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.interpreter.compile.load import load_game, load_position
 from rulesdsl.loader import bundled_games
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

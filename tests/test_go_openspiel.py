@@ -16,7 +16,7 @@ import re
 import pytest
 from openspiel_side_by_side import Divergence, Side, load, play
 
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 
 GAMES = int(os.environ.get("RULESDSL_GO_GAMES", "120"))  # about 8 s at 9 x 9 on a quiet machine
 

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from helpers import moves_of
 
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.solver import SolveError, solve
 
 STONES = """
@@ -177,7 +177,7 @@ def test_the_web_board_carries_passes_and_ko_between_requests():
 
 
 def test_why_names_the_suicide_and_the_ko_rule(tmp_path):
-    from rulesdsl.interpreter.explain import explain_move
+    from rulesdsl.interpreter.explain.reasons import explain_move
 
     game = game_of(tmp_path, KO)
     state = after(game, "(x -xo- xo-o -xo-)", "c2")

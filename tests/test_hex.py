@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 from helpers import after, moves_of
 
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 
 START = "(b bbbb bbbbb --bb-- ------- --rr-- rrrrr rrrr)"
 ROW_LENGTHS = (4, 5, 6, 7, 6, 5, 4)

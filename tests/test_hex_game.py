@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 
 OPENSPIEL = {
     3: [9, 72, 504, 3024, 15120, 54720, 146880, 207360, 120960],

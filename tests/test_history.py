@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from rulesdsl.interpreter.history import History, as_history
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.reference.history import History, as_history
 
 
 def underlying(history: History) -> set[str]:

@@ -162,8 +162,8 @@ class Counted(int):
 
 def test_item_07_a_tall_board_compiles_and_draws_in_linear_time(tmp_path, monkeypatch):
     from rulesdsl.cli.render import render
-    from rulesdsl.interpreter import geometry
-    from rulesdsl.interpreter.load import load_game
+    from rulesdsl.interpreter.compile import geometry
+    from rulesdsl.interpreter.compile.load import load_game
 
     rows = 3000
     plain = geometry.lattice_points
@@ -501,7 +501,7 @@ def test_item_05_play_stops_the_engine_after_100_plies_in_a_row(tmp_path):
     import io
 
     from rulesdsl.cli.repl import run_repl
-    from rulesdsl.interpreter.load import load_game
+    from rulesdsl.interpreter.compile.load import load_game
 
     game = load_game(write(tmp_path, ENDLESS_TURN))
     out = io.StringIO()
@@ -632,7 +632,7 @@ def test_item_08_work_beyond_the_caps_is_a_usage_error(args):
 
 @pytest.mark.parametrize("command", ["move", "play"])
 def test_item_08_the_engine_thinks_one_second_by_default(monkeypatch, command):
-    from rulesdsl.interpreter import engines
+    from rulesdsl.interpreter.search import engines
 
     asked = []
     real = engines.think
@@ -693,9 +693,9 @@ QUICK = "(w " "Ww---" "w----" "bww--" "-----" "----B" ")"  # test_search: a4-a2 
 def test_item_10_huge_weights_keep_a_win_a_win(tmp_path, weights):
     import math
 
-    from rulesdsl.interpreter.engine import think
-    from rulesdsl.interpreter.load import load_game, load_position
-    from rulesdsl.interpreter.search import WIN, best_move
+    from rulesdsl.interpreter.compile.load import load_game, load_position
+    from rulesdsl.interpreter.search.engine import think
+    from rulesdsl.interpreter.search.minimax import WIN, best_move
 
     text = (bundled_dir() / "capture-the-flag.rules").read_text()
     start, end = text.index("evaluate {\n") + len("evaluate {\n"), text.index("}\n", text.index("evaluate {"))

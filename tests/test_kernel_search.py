@@ -2,7 +2,7 @@
 
 On random positions of games with a kernel: ``think(..., kernel=True)`` at
 depths 1 to 3 returns the value that plain minimax
-(:func:`rulesdsl.interpreter.search.minimax`) gives, its move is worth that
+(:func:`rulesdsl.interpreter.search.minimax.minimax`) gives, its move is worth that
 value, and the static evaluation computed on bitboards is the game's own. Where
 numba is missing the same call falls back to the generic engine.
 """
@@ -14,11 +14,11 @@ import sys
 
 import pytest
 
-from rulesdsl.interpreter import native as native_module
-from rulesdsl.interpreter.engine import think
-from rulesdsl.interpreter.kernel_search import kernel_view
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.search import EVAL_LIMIT, alphabeta, minimax, static_score
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.kernel import native as native_module
+from rulesdsl.interpreter.search.engine import think
+from rulesdsl.interpreter.search.kernel_search import kernel_view
+from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, alphabeta, minimax, static_score
 
 CASES = [("breakthrough", {"rows": "5", "cols": "4"}), ("konane", {"rows": "6", "cols": "6"}),
          ("konane-misere", {"rows": "4", "cols": "5"}), ("fox-and-geese", {}), ("abalone-hex", {}),

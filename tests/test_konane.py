@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from helpers import moves_of
 
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 
 START = '(w "" wbwb bwb- w-wb)'
 BOARD_4 = "(b d1 wbw- b--- --wb)"

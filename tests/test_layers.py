@@ -95,7 +95,7 @@ def test_the_reader_sees_imports_inside_functions_and_relative_ones(tmp_path):
 
 @pytest.mark.parametrize("module, layer", [
     ("rulesdsl.checker", "language"), ("rulesdsl.directions", "language"),
-    ("rulesdsl.interpreter.load", "interpreter"), ("rulesdsl.verify.files", "verify"),
+    ("rulesdsl.interpreter.compile.load", "interpreter"), ("rulesdsl.verify.files", "verify"),
     ("rulesdsl.cli.main", "cli"), ("rulesdsl.api", "api"), ("rulesdsl.openspiel", "api"), ("rulesdsl", None),
     ("lark", None),
 ])
@@ -115,7 +115,7 @@ def test_importing_the_language_and_the_package_root_loads_no_engine():
 
 
 def test_only_the_players_module_knows_the_order_of_play():
-    """No ``1 - player`` (two players hard-coded) outside ``interpreter/seats.py``."""
+    """No ``1 - player`` (two players hard-coded) outside ``interpreter/compile/seats.py``."""
     import re
 
     # 1 - player, 1 - turn, 1 - winner(...), 1 - r(state), threats[1 - p], f(board, 1 - p)

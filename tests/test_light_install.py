@@ -87,7 +87,7 @@ def test_starting_the_command_line_loads_no_engine():
     loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
                  .stdout.split())
     heavy = {"numpy", "lark", "rulesdsl.model", "rulesdsl.parser", "rulesdsl.checker",
-             "rulesdsl.interpreter.compiler", "rulesdsl.interpreter.solver", "rulesdsl.cli.serve",
+             "rulesdsl.interpreter.compile.compiler", "rulesdsl.interpreter.solver", "rulesdsl.cli.serve",
              "rulesdsl.cli.check_command"}
     assert loaded & heavy == set()
 

@@ -15,8 +15,8 @@ import random
 import pytest
 from helpers import moves_of
 
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.search.minimax import perft
 
 TO_SPIEL = {"x": "x", "o": "o", "-": "."}
 

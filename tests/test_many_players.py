@@ -8,8 +8,8 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter.engines import choose
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.search.engines import choose
 
 RACE = "three-way-race"
 
@@ -106,7 +106,7 @@ end { mover wins if no moves }
 
 def plain_paranoid(game, state, depth: int, me: int, ply: int = 0) -> float:
     """Paranoid minimax without pruning, written out here: the value the search must reproduce."""
-    from rulesdsl.interpreter.search import WIN, static_score
+    from rulesdsl.interpreter.search.minimax import WIN, static_score
 
     moves, outcome = game.status(state)
     if outcome is not None:
@@ -120,7 +120,7 @@ def plain_paranoid(game, state, depth: int, me: int, ply: int = 0) -> float:
 def test_paranoid_pruning_keeps_the_minimax_value():
     import random
 
-    from rulesdsl.interpreter.paranoid import Paranoid
+    from rulesdsl.interpreter.search.paranoid import Paranoid
 
     for spec, settings, depth in ((RACE, None, 5), ("chinese-checkers", {"players": "3"}, 3)):
         game = load_game(spec, settings)

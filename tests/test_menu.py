@@ -13,7 +13,7 @@ import pytest
 from rulesdsl.cli import menu
 from rulesdsl.cli.repl import PipedLines
 from rulesdsl.errors import OptionError
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.loader import parse_setting
 
 ROOT = Path(__file__).resolve().parents[1]

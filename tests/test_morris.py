@@ -13,8 +13,8 @@ import pytest
 from helpers import after, moves_of
 
 from rulesdsl.cli.render import render
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 from rulesdsl.interpreter.solver.encoding import SolveError, check_solvable
 from rulesdsl.verify import check_file
 

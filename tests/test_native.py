@@ -18,10 +18,10 @@ from collections import Counter
 
 import pytest
 
-from rulesdsl.interpreter import native as native_module
-from rulesdsl.interpreter.game import generic_perft
-from rulesdsl.interpreter.kernel import check_source
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.game import generic_perft
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.kernel import native as native_module
+from rulesdsl.interpreter.kernel.codegen import check_source
 
 # Every bundled game with a kernel, and two other sizes (sources differ with the options).
 CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthrough", {}), ("fox-and-geese", {}),

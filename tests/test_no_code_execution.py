@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.errors import RulesdslError, RulesError
-from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.interpreter.compile.load import load_game, load_position
 from rulesdsl.parser import parse_text
 from rulesdsl.verify import check_file
 
@@ -138,8 +138,8 @@ def test_the_native_kernel_imports_in_one_place_only():
 
 
 def test_the_native_kernel_refuses_to_import_unchecked_source():
-    from rulesdsl.interpreter.kernel import KernelSourceError
-    from rulesdsl.interpreter.native import import_checked
+    from rulesdsl.interpreter.kernel.codegen import KernelSourceError
+    from rulesdsl.interpreter.kernel.native import import_checked
 
     with pytest.raises(KernelSourceError):
         import_checked("def playout(v0):\n    import os\n")
@@ -165,14 +165,14 @@ def test_the_kernel_compiles_in_one_place_only():
     "def playout(v0):\n    return 1.5\n",
 ])
 def test_the_kernel_refuses_source_that_is_not_integer_code(source):
-    from rulesdsl.interpreter.kernel import KernelSourceError, check_source
+    from rulesdsl.interpreter.kernel.codegen import KernelSourceError, check_source
 
     with pytest.raises(KernelSourceError):
         check_source(source)
 
 
 def test_the_kernel_source_of_the_bundled_games_passes_the_check():
-    from rulesdsl.interpreter.kernel import check_source
+    from rulesdsl.interpreter.kernel.codegen import check_source
 
     for name in ("konane", "capture-the-flag", "abalone", "abalone-hex", "breakthrough", "fox-and-geese"):
         compiled = load_game(name, {})._compiled.kernel()

@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 from rulesdsl import model as m
 from rulesdsl.cli.repl import run_repl
 from rulesdsl.errors import Diagnostic, RulesdslError, RulesError
-from rulesdsl.interpreter.compiler import compile_game
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.compiler import compile_game
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import perft
 from rulesdsl.loader import bundled_dir, bundled_games, option_values, resolve
 from rulesdsl.parser import parse_text
 from rulesdsl.verify import check_file

@@ -25,7 +25,7 @@ import pyspiel
 import pytest
 from openspiel_side_by_side import Divergence, Side, play
 
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 
 GAMES_PER_GAME = int(os.environ.get("RULESDSL_OPENSPIEL_GAMES", "300"))
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import pyspiel
 import pytest
 
-from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.game import Game, State
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.solver.encoding import SolveError, check_solvable
 
 BUDGET_SECONDS = 20.0

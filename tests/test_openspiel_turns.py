@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 import pyspiel
 import pytest
 
-from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.game import Game, State
+from rulesdsl.interpreter.compile.load import load_game
 
 SECONDS_PER_GAME = 20.0
 DEEP_GAMES = 1000

@@ -20,8 +20,8 @@ from rulesdsl.cli.analyze_pictures import parse_sweep, sweep_chart
 from rulesdsl.cli.boards import side_by_side
 from rulesdsl.cli.main import cli
 from rulesdsl.errors import OptionError
-from rulesdsl.interpreter.analyze import Record
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.measure.analyze import Record
 
 # Cross to move; a3 b3 are crosses, a2 b2 noughts: c3 wins at once, c2 blocks and leaves a draw
 # (nought must then take c3... see test below), any other move lets nought win with c2.

@@ -11,8 +11,8 @@ import io
 import pytest
 
 from rulesdsl.cli.repl import run_repl
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import best_move, perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import best_move, perft
 from rulesdsl.verify import check_file
 
 # Tic-tac-toe games of each length: no win before ply 5; 1440 games end at

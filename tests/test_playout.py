@@ -15,8 +15,8 @@ from collections import Counter
 
 import pytest
 
-from rulesdsl.interpreter.game import generic_perft
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.game import generic_perft
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.loader import bundled_dir
 
 BUNDLED = sorted(p.stem for p in bundled_dir().glob("*.rules"))

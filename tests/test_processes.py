@@ -1,4 +1,4 @@
-"""Worker processes that a Ctrl-C never leaves behind (interpreter/processes.py)."""
+"""Worker processes that a Ctrl-C never leaves behind (interpreter/parallel/processes.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from rulesdsl.interpreter.processes import (
+from rulesdsl.interpreter.parallel.processes import (
     can_fork,
     deferred_interrupts,
     fork_pool,

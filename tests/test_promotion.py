@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from helpers import after, moves_of
 
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.search.minimax import perft
 from rulesdsl.verify import check_file
 
 CHECKERS = [7, 49, 302, 1469, 7361, 36768]

@@ -15,7 +15,7 @@ import re
 import pytest
 from openspiel_side_by_side import Side, load, play
 
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 
 GAMES = int(os.environ.get("RULESDSL_QUORIDOR_GAMES", "150"))
 

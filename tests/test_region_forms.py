@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 
 GAME = """game "Regions"
 players red "r", blue "b"

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 import pytest
 
 from rulesdsl.cli.render import axis_labels, name_parts, render
-from rulesdsl.interpreter.game import State
-from rulesdsl.interpreter.geometry import NamePart, build_geometry
-from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.interpreter.compile.game import State
+from rulesdsl.interpreter.compile.geometry import NamePart, build_geometry
+from rulesdsl.interpreter.compile.load import load_game, load_position
 
 KONANE_START = '(w "" wbwb bwb- w-wb)'
 

@@ -12,7 +12,7 @@ import pytest
 
 from rulesdsl.cli import repl
 from rulesdsl.cli.repl import humans_for, run_repl
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 
 START = '(w "" wbwb bwb- w-wb)'
 AFTER_B2D2 = '(b "" wbwb b--w w-wb)'

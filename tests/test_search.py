@@ -8,8 +8,8 @@ from functools import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.interpreter.load import load_game, load_position
-from rulesdsl.interpreter.search import WIN, alphabeta, best_move, minimax, perft
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.search.minimax import WIN, alphabeta, best_move, minimax, perft
 
 KONANE_SIZES = [(3, 4), (4, 4), (4, 5), (5, 5), (3, 6), (2, 6), (5, 4), (6, 6)]
 

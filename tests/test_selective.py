@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter.engine import INFINITY, Iteration, Result, Searcher, _adopt_partial, think
-from rulesdsl.interpreter.engines import describe_choice
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.search import alphabeta
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.search.engine import INFINITY, Iteration, Result, Searcher, _adopt_partial, think
+from rulesdsl.interpreter.search.engines import describe_choice
+from rulesdsl.interpreter.search.minimax import alphabeta
 
 # Connect6 as in the issue: one stone on the first turn, then two a turn; six in a row wins.
 CONNECT6 = """game "Connect6"

@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from rulesdsl.interpreter.game import Outcome
-from rulesdsl.interpreter.load import load_game, load_rules
+from rulesdsl.interpreter.compile.game import Outcome
+from rulesdsl.interpreter.compile.load import load_game, load_rules
 from rulesdsl.loader import resolve
 from rulesdsl.verify.selfcheck import CODES, run_playouts, selfcheck
 

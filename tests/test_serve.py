@@ -176,7 +176,7 @@ def test_the_command_listens_on_loopback_and_refuses_unknown_files():
 
 def test_values_come_from_the_solver_database(tmp_path):
     from rulesdsl.cli.solver_values import database_values
-    from rulesdsl.interpreter.load import load_game, load_position
+    from rulesdsl.interpreter.compile.load import load_game, load_position
     from rulesdsl.interpreter.solver import solve
 
     # White's b1 jumps black's only stone on b2; black, to move with no stone, loses: a win in 1.

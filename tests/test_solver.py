@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.solver import SolveError, solve, solve_all
 from rulesdsl.interpreter.solver.encoding import PositionCodec
 from rulesdsl.interpreter.solver.successors import Expander, reference_children

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdsl.interpreter.load import load_game
-from rulesdsl.interpreter.trial import check_all
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.compile.trial import check_all
 from rulesdsl.loader import resolve
 from tests.helpers import after, moves_of
 

@@ -21,9 +21,10 @@ from rulesdsl import vocabulary as v
 from rulesdsl.checker import Checker, check
 from rulesdsl.errors import RulesdslError
 from rulesdsl.grammar import grammar_parser
-from rulesdsl.interpreter import evaluation, movegen
-from rulesdsl.interpreter.endings import ConditionCompiler
-from rulesdsl.interpreter.load import load_rules
+from rulesdsl.interpreter.compile.load import load_rules
+from rulesdsl.interpreter.reference import movegen
+from rulesdsl.interpreter.reference.endings import ConditionCompiler
+from rulesdsl.interpreter.search import evaluation
 from rulesdsl.parser import _Builder as ModelBuilder
 from rulesdsl.syntax_errors import END_CONDITIONS, TERMINAL_WORDS
 
@@ -118,7 +119,7 @@ def test_an_undeclared_action_is_an_error_not_a_push():
     codes = {(d.code, d.message) for d in check(resolved)}
     assert ("E066", "unknown move action 'hop'") in codes
     rule = next(r for s in resolved.of(m.Moves) for r in s.rules)
-    from rulesdsl.interpreter.compiler import compile_game
+    from rulesdsl.interpreter.compile.compiler import compile_game
     from rulesdsl.options import option_values
 
     with pytest.raises(RulesdslError, match="no move generator for the action 'hop'"):

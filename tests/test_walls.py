@@ -1,4 +1,4 @@
-"""Walls and paths (interpreter/walls.py) on hand-checked positions of rules/quoridor.rules at 3 x 3 squares.
+"""Walls and paths (interpreter/reference/walls.py) on hand-checked positions of rules/quoridor.rules at 3 x 3 squares.
 
 The wall grid is 5 x 5 cells: squares a1, c1, e1, a3, ... e5; a wall is written by its two ends. Every count and
 move list below is worked out by hand from the rules (see docs/language.md, 'Walls and paths').
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdsl.interpreter.explain import explain_move
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
+from rulesdsl.interpreter.explain.reasons import explain_move
 
 
 @pytest.fixture(scope="module")

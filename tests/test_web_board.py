@@ -6,7 +6,7 @@ import pytest
 
 from rulesdsl.cli.tally import opening_comment, takes_pieces, tallies
 from rulesdsl.cli.web_api import Api, entries_for
-from rulesdsl.interpreter.load import load_game
+from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.loader import bundled_dir
 
 

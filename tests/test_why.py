@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
-from rulesdsl.interpreter.explain import explain_move, trace_ply
-from rulesdsl.interpreter.load import load_game, load_position
+from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.explain.reasons import explain_move, trace_ply
 from rulesdsl.loader import bundled_dir, bundled_games
 
 KONANE_START = None  # the default start: (w "" wbwb bwb- w-wb)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulesdsl.errors import Diagnostic, RulesError, Span
-from rulesdsl.interpreter.trial import check_all
+from rulesdsl.interpreter.compile.trial import check_all
 from rulesdsl.loader import resolve
 
 #: Examples and suites run on save in a separate process, stopped after this many seconds.

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from rulesdsl.interpreter.game import Game, Move, State
-from rulesdsl.interpreter.processes import scratch_folder
+from rulesdsl.interpreter.compile.game import Game, Move, State
+from rulesdsl.interpreter.parallel.processes import scratch_folder
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError, check_solvable
 from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress, Tier, default_workers, explore
 from rulesdsl.interpreter.solver.schedule import solve_in_order

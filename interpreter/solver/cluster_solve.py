@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from rulesdsl.errors import RulesdslError
-from rulesdsl.interpreter.cluster import ClusterError, lost_scheduler, recipe, workers_status
-from rulesdsl.interpreter.game import Game, State
+from rulesdsl.interpreter.compile.game import Game, State
+from rulesdsl.interpreter.parallel.cluster import ClusterError, lost_scheduler, recipe, workers_status
 from rulesdsl.interpreter.solver import cluster_tasks as tasks
 from rulesdsl.interpreter.solver import encoding
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError

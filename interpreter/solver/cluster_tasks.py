@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.compile.game import Game
 from rulesdsl.interpreter.solver import encoding
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
 from rulesdsl.interpreter.solver.explore import CHUNK, _member, unique
@@ -81,7 +81,7 @@ def context(job: Job) -> Context:
     """The compiled game of ``job`` in this process (loaded on first use)."""
     key = (job.rules, job.settings, job.narrow_limit)
     if key not in _CONTEXTS:
-        from rulesdsl.interpreter.cluster import load_recipe
+        from rulesdsl.interpreter.parallel.cluster import load_recipe
         from rulesdsl.interpreter.solver.store import table_name
 
         encoding.NARROW_LIMIT = job.narrow_limit

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from rulesdsl.errors import RulesdslError
-from rulesdsl.interpreter.game import NO_CELL, Game, State
+from rulesdsl.interpreter.compile.game import NO_CELL, Game, State
 
 NARROW_LIMIT = 2**63  # key spaces up to this use int64 keys (tests lower it to force the wide path)
 WIDE_LIMIT = 2**128
@@ -161,8 +161,8 @@ def check_solvable(game: Game, state: State) -> None:
 def _ends_on_repetition(game: Game) -> bool:
     """True when an end rule reads ``board repeated`` (and the game does not forbid repetition)."""
     from rulesdsl import model as m
-    from rulesdsl.interpreter.compiler import Active
-    from rulesdsl.interpreter.passing import forbids, reads
+    from rulesdsl.interpreter.compile.compiler import Active
+    from rulesdsl.interpreter.reference.passing import forbids, reads
 
     if game.resolved is None or not hasattr(game.resolved, "statements"):
         return False
@@ -173,9 +173,9 @@ def _ends_on_repetition(game: Game) -> bool:
 def _unkept_state(game: Game) -> str:
     """What the rules remember beyond the board, the turn and the go-again cell ('' when nothing)."""
     from rulesdsl import model as m
-    from rulesdsl.interpreter.compiler import Active
-    from rulesdsl.interpreter.legality import counts_quiet_plies, counts_turns_played
-    from rulesdsl.interpreter.passing import counts_passes, forbids
+    from rulesdsl.interpreter.compile.compiler import Active
+    from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
+    from rulesdsl.interpreter.reference.passing import counts_passes, forbids
 
     if game.resolved is None or not hasattr(game.resolved, "statements"):
         return ""

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.processes import can_fork, fork_pool, stop_pool
+from rulesdsl.interpreter.compile.game import Game
+from rulesdsl.interpreter.parallel.processes import can_fork, fork_pool, stop_pool
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
 from rulesdsl.interpreter.solver.successors import DRAW, LOSE, OPEN, WIN, Expander, Expansion
 from rulesdsl.interpreter.solver.tiers import TierMap

@@ -16,7 +16,7 @@ import queue as queues
 from itertools import groupby
 from multiprocessing.pool import Pool
 
-from rulesdsl.interpreter.processes import can_fork, fork_pool, stop_pool
+from rulesdsl.interpreter.parallel.processes import can_fork, fork_pool, stop_pool
 from rulesdsl.interpreter.solver.explore import Progress, Tier
 from rulesdsl.interpreter.solver.retrograde import solve_tier
 from rulesdsl.interpreter.solver.tiers import TierMap

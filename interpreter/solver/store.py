@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.compile.game import Game
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
 from rulesdsl.interpreter.solver.explore import DRAW, LOSE, WIN, Progress
 

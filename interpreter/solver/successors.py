@@ -9,7 +9,7 @@ child's key is computed from the parent's instead: each changed cell adds
 building a State and a board string per move and reading them back, which
 was most of the solver's time outside the game's own move generation.
 
-Faster still, when the game has a compiled kernel (:mod:`rulesdsl.interpreter.kernel`)
+Faster still, when the game has a compiled kernel (:mod:`rulesdsl.interpreter.kernel.codegen`)
 the keys are turned into bitboards with numpy, the kernel's ``expand`` lists
 each position's children as bitboards without building a move or a board
 string, and numpy turns those back into keys (a board number is a sum of
@@ -23,9 +23,9 @@ from array import array
 import numpy as np
 
 from rulesdsl import model as m
-from rulesdsl.interpreter.boxes import moves_again
-from rulesdsl.interpreter.game import NO_CELL, Game, State
-from rulesdsl.interpreter.kernel import Kernel
+from rulesdsl.interpreter.compile.game import NO_CELL, Game, State
+from rulesdsl.interpreter.kernel.codegen import Kernel
+from rulesdsl.interpreter.reference.boxes import moves_again
 from rulesdsl.interpreter.solver.encoding import PositionCodec
 
 # What a finished position is worth to the player to move there (OPEN: not finished).
@@ -37,7 +37,7 @@ Expansion = tuple[bytes, bytes, bytes, bytes]
 def plain_turns(game: Game) -> bool:
     """True when no active rule lets a turn go on (``again``, ``then``, a move rule's own go-again such as
     ``again in`` or ``enclosing ... again``): every move hands over the turn."""
-    from rulesdsl.interpreter.compiler import Active
+    from rulesdsl.interpreter.compile.compiler import Active
 
     if game.resolved is None or not hasattr(game.resolved, "statements"):
         return False

@@ -17,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from rulesdsl import model as m
-from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.compile.game import Game
 from rulesdsl.interpreter.solver.encoding import PositionCodec
 
 
 def adds_pieces(game: Game) -> bool:
     """True when some active move rule (``moves`` or ``then``) places a piece (or the rules are not at hand)."""
-    from rulesdsl.interpreter.compiler import Active
+    from rulesdsl.interpreter.compile.compiler import Active
 
     if game.resolved is None or not hasattr(game.resolved, "statements"):
         return True

@@ -5,10 +5,10 @@ from __future__ import annotations
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesdslError
 from rulesdsl.expr import ExprError, evaluate
-from rulesdsl.interpreter.compiler import compile_game
-from rulesdsl.interpreter.game import Game, State
-from rulesdsl.interpreter.load import start_from
-from rulesdsl.interpreter.search import perft
+from rulesdsl.interpreter.compile.compiler import compile_game
+from rulesdsl.interpreter.compile.game import Game, State
+from rulesdsl.interpreter.compile.load import start_from
+from rulesdsl.interpreter.search.minimax import perft
 from rulesdsl.loader import Resolved
 from rulesdsl.options import option_values
 

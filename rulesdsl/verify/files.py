@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulesdsl.errors import Diagnostic, RulesError, Span, suggest
-from rulesdsl.interpreter.trial import check_all
+from rulesdsl.interpreter.compile.trial import check_all
 from rulesdsl.limits import MAX_SAME_FINDINGS
 from rulesdsl.loader import bundled_games, find_rules, resolve
 from rulesdsl.verify.examples import run_examples

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesdslError, Span
-from rulesdsl.interpreter.compiler import compile_game
-from rulesdsl.interpreter.game import Game, Move, State
+from rulesdsl.interpreter.compile.compiler import compile_game
+from rulesdsl.interpreter.compile.game import Game, Move, State
 from rulesdsl.limits import MAX_GO_AGAIN
 from rulesdsl.options import option_values
 

@@ -20,9 +20,9 @@ import yaml
 from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesdslError, Span, line_of, suggest
 from rulesdsl.expr import ExprError
-from rulesdsl.interpreter.compiler import compile_game
-from rulesdsl.interpreter.game import position_hint
-from rulesdsl.interpreter.load import load_position
+from rulesdsl.interpreter.compile.compiler import compile_game
+from rulesdsl.interpreter.compile.game import position_hint
+from rulesdsl.interpreter.compile.load import load_position
 from rulesdsl.limits import MAX_DIGITS, MAX_SUITE_BYTES, MAX_SUITE_CASES, shown
 from rulesdsl.options import fold_options, option_hint, option_values
 from rulesdsl.sources import what_it_is

@@ -1,0 +1,309 @@
+"""Position strings and move notation, both ways, as a rule file declares them.
+
+A position is ``(FIELD FIELD ...)`` where each field is ``turn`` (a player's
+symbol), ``last`` (``""`` or the cell a go-again turn continues from),
+``rows`` (one word per row, in the declared listing order) or ``board`` (every
+cell in one word). A move is written by joining ``from``, ``to`` and literal
+text, e.g. ``from "-" to`` gives ``b2-d2``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from rulesdsl.errors import MoveError, PositionError
+from rulesdsl.interpreter.compile.game import NO_CELL, PASS_ACTION, Move, State
+from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.reference.counts import MAX_COUNT, cell_text, count_symbol, is_count
+from rulesdsl.interpreter.reference.history import History
+from rulesdsl.interpreter.reference.marks import MarkBook, Marks
+
+PASS = "pass"
+REMOVE_ACTION = "remove"
+REMOVE_MARK = "x"  # a removal is written x and the cell: xd2
+
+
+class SizeMismatch(PositionError):
+    """A well-formed position for another board size; says which sizes it implies."""
+
+    def __init__(self, message: str, implied_size: tuple[int, ...]):
+        super().__init__(message)
+        self.implied_size = implied_size
+        self.implied_options: dict[str, int] = {}
+
+
+def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
+                   marks_book: Callable[[], MarkBook | None] | None = None):
+    """``(parse, format)`` for the declared position format (``marks_book()``: the game's marks, for the
+    fields ``unmoved`` and ``passed``)."""
+    geometry = tables.geometry
+    rows = geometry.rows_listed
+    ncells = len(geometry.cells)
+    turn_symbols = {p: i for i, p in enumerate(tables.player_symbols)}
+    legal = set(tables.owner) | {tables.empty}
+    shape = geometry.shape
+    nplayers = len(tables.player_names)
+    around = board_in_position(tables, fields)
+    counted = tables.counted is not None
+    board_at = sum(1 for f in fields if f not in ("rows", "board"))  # the board's words come last
+    joiner, shown = (",", cell_text) if counted else ("", str)
+
+    def fail(text: str, why: str) -> PositionError:
+        return PositionError(f"bad position {text!r}: {why}")
+
+    def parse(text: str) -> State:
+        raw = text.strip()
+        if raw.startswith("(") and not raw.endswith(")"):
+            raise fail(text, "the closing ')' is missing; a position reads like " + example())
+        if not (raw.startswith("(") and raw.endswith(")")):
+            raise fail(text, "expected it in parentheses, like " + example())
+        words = raw[1:-1].split()
+        if counted:  # a counting board writes its cells comma-separated, a count as a number
+            words = words[:board_at] + [_counted_word(text, w, tables.empty) for w in words[board_at:]]
+        turn, last, last_word = None, NO_CELL, '""'
+        hand: tuple[int, ...] | None = None
+        marked: list[tuple[str, str]] = []  # (field, word) of unmoved and passed, read once the board is known
+        clock = 0
+        cells: list[str] = []
+        i = 0
+        for field in fields:
+            if field == "rows":
+                given = words[i:]
+                i = len(words)
+                if [len(w) for w in given] != [len(r) for r in rows]:
+                    raise _size_error(text, given, shape, len(rows), [len(r) for r in rows])
+                cells = [""] * ncells
+                for row, word in zip(rows, given):
+                    for index, ch in zip(row, word):
+                        cells[index] = ch
+                continue
+            if i >= len(words):
+                raise fail(text, f"missing the {field} field; expected " + example())
+            word = words[i]
+            i += 1
+            if field == "turn":
+                if word not in turn_symbols:
+                    raise fail(text, f"turn {word!r} is not a player (expected one of "
+                                     f"{', '.join(turn_symbols)})")
+                turn = turn_symbols[word]
+            elif field == "last":
+                last_word = word  # read once the board's size is known
+            elif field == "hand":
+                counts = word.split("/")
+                if len(counts) != nplayers or not all(c.isdigit() and len(c) <= 6 for c in counts):
+                    raise fail(text, f"hand {word!r} is not the pieces in each player's hand, like "
+                                     f"{'/'.join(['9'] * nplayers)}")
+                hand = tuple(int(c) for c in counts)
+            elif field in ("unmoved", "passed"):
+                marked.append((field, word))
+            elif field == "clock":
+                if not word.isdigit() or len(word) > 6:
+                    raise fail(text, f"clock {word!r} is not a number of plies")
+                clock = int(word)
+            elif field == "board":
+                if len(word) != ncells:
+                    side = math.isqrt(len(word))
+                    implied = (side, side) if side * side == len(word) else ()
+                    raise SizeMismatch(f"bad position {text!r}: the board has {len(word)} cells, "
+                                       f"expected {ncells}", implied)
+                order = [c for row in rows for c in row]
+                cells = [""] * ncells
+                for index, ch in zip(order, word):
+                    cells[index] = ch
+        if i < len(words):
+            raise fail(text, f"unexpected {words[i]!r} at the end")
+        if last_word not in ('""', "''", "-"):
+            found = geometry.index_of(last_word.strip('"'))
+            if found is None:
+                raise fail(text, f"{last_word!r} is not a cell")
+            last = found
+        bad = sorted({ch for ch in cells if ch not in legal and not (counted and is_count(ch))})
+        if bad:
+            raise fail(text, f"unknown piece symbol {bad[0]!r} (expected one of {''.join(sorted(legal))})")
+        board = "".join(cells)
+        turn = turn if turn is not None else 0
+        book = marks_book() if marks_book is not None else None
+        marks = None
+        if book is not None:
+            marks = Marks(book.held_on(board))
+            for field, word in marked:
+                marks = book.parse_field(field, word, text, marks, turn)
+        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks)
+
+    def example() -> str:
+        if "rows" in fields:
+            return around(" ".join(tables.empty * len(r) for r in rows))
+        return around(tables.empty * ncells)
+
+    def format_(state: State) -> str:
+        parts = []
+        board = state.board
+        for field in fields:
+            if field == "turn":
+                parts.append(tables.player_symbols[state.turn])
+            elif field == "last":
+                parts.append('""' if state.last == NO_CELL else geometry.cells[state.last].name)
+            elif field == "hand":
+                parts.append("/".join(str(n) for n in state.hand or (0,) * nplayers))
+            elif field in ("unmoved", "passed"):
+                book = marks_book() if marks_book is not None else None
+                parts.append(book.format_field(field, state) if book is not None else "-")
+            elif field == "clock":
+                parts.append(str(state.quiet))
+            elif field == "rows":
+                parts.extend(joiner.join(shown(board[c]) for c in row) for row in rows)
+            else:
+                parts.append(joiner.join(shown(board[c]) for row in rows for c in row))
+        return "(" + " ".join(parts) + ")"
+
+    return parse, format_
+
+
+def _counted_word(text: str, word: str, empty: str) -> str:
+    """A row of a counting board (``-,4,4,12``) as board characters; raises :class:`PositionError`."""
+    out = []
+    for item in word.split(","):
+        if item.isdigit():
+            if int(item) >= MAX_COUNT:
+                raise PositionError(f"bad position {text!r}: {item} is more than a cell can hold")
+            out.append(count_symbol(int(item), empty))
+        elif len(item) == 1:
+            out.append(item)
+        else:
+            raise PositionError(f"bad position {text!r}: {item!r} is neither a number nor one piece symbol "
+                                "(cells are written comma-separated, like -,4,4,0)")
+    return "".join(out)
+
+
+def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str], str]:
+    """``around(board)``: a position string with the first player to move around a board text.
+
+    Used to read a bare board (a ``--history`` entry, say) with the position parser.
+    """
+    def around(board: str) -> str:
+        words = []
+        for field in fields:
+            if field == "turn":
+                words.append(tables.player_symbols[0])
+            elif field == "last":
+                words.append('""')
+            elif field == "hand":
+                words.append("/".join("0" * len(tables.player_names)))
+            elif field in ("unmoved", "passed"):
+                words.append("-")
+            elif field == "clock":
+                words.append("0")
+            else:
+                words.append(board.strip())
+        return "(" + " ".join(words) + ")"
+
+    return around
+
+
+def _size_error(text: str, given: list[str], shape: str, want_rows: int, lengths: list[int]) -> PositionError:
+    """A position of another size: say so, and what sizes it implies."""
+    message = (f"bad position {text!r}: expected {want_rows} rows of lengths "
+               f"{' '.join(map(str, lengths))}, got {len(given)} rows of lengths "
+               f"{' '.join(str(len(w)) for w in given)}")
+    if given and shape in ("grid", "rhombus") and len({len(w) for w in given}) == 1:
+        return SizeMismatch(message, (len(given[0]), len(given)))
+    if given and shape == "grid" and len(set(lengths)) > 1:  # a board cut by 'where': its widest row, its rows
+        return SizeMismatch(message, (max(len(w) for w in given), len(given)))
+    if given and shape == "hexagon" and len(given) % 2 == 1:
+        return SizeMismatch(message, ((len(given) + 1) // 2,))
+    return PositionError(message)
+
+
+def move_codec(tables: Tables, parts: tuple[str, ...], suffix: Callable[[str, Move], str] | None = None):
+    """``(format, parse)`` for moves; parsing matches against the legal moves (``suffix(board, move)``: text
+    written after a move, the kind a promotion with a choice makes)."""
+    names = [c.name for c in tables.geometry.cells]
+    # A capture chain writes each cell it lands on, joined by the text written before 'to' ("a1-c3-e5").
+    joint = next((parts[i - 1] for i in range(1, len(parts)) if parts[i] == "to" and parts[i - 1] != "from"),
+                 "-")
+
+    def format_(state: State, move: Move) -> str:
+        if move.action == PASS_ACTION:
+            return PASS
+        if move.action == REMOVE_ACTION:
+            return REMOVE_MARK + names[move.target]
+        if move.label:
+            return move.label
+        out = []
+        skipping = False  # a placement from no cell: the text between 'from' and 'to' goes too
+        for part in parts:
+            if skipping and part not in ("from", "to"):
+                continue
+            skipping = False
+            if part == "from":
+                out.append(names[move.origin] if move.origin != NO_CELL else "")
+                skipping = move.origin == NO_CELL
+            elif part == "to":
+                out.append("".join(names[c] + joint for c in move.path) + names[move.target])
+            else:
+                out.append(part)
+        if suffix is not None:
+            out.append(suffix(state.board, move))
+        return "".join(out)
+
+    def normal(text: str) -> str:
+        return " ".join(text.lower().split())
+
+    def parse(state: State, text: str, legal: Callable[[State], list[Move]]) -> Move:
+        wanted = normal(text)
+        if not wanted:
+            raise MoveError("empty move")
+        moves = legal(state)
+        for move in moves:
+            if normal(format_(state, move)) == wanted:
+                return move
+        is_cell = lambda word: tables.geometry.index_of(word) is not None  # noqa: E731
+        unknown = [w for w in cell_words(wanted, parts, is_cell) if not is_cell(w)]
+        if unknown and wanted != PASS:
+            if side_by_side(parts) and moves:
+                raise MoveError(f"{text.strip()!r} does not read as cells of this board written side by side "
+                                f"(like {format_(state, moves[0])!r})")
+            raise MoveError(f"{text.strip()!r}: {unknown[0]!r} is not a cell of this board")
+        if not moves:
+            raise MoveError(f"{text.strip()!r}: the game is over, there are no moves")
+        shown = ", ".join(format_(state, m) for m in moves[:12]) + (", ..." if len(moves) > 12 else "")
+        raise MoveError(f"{text.strip()!r} is not a legal move here (legal: {shown})")
+
+    return format_, parse
+
+
+def cell_words(text: str, parts: tuple[str, ...], is_cell: Callable[[str], bool] | None = None) -> list[str]:
+    """Split a move's text at the literal separators of its notation; where the notation writes two cells
+    side by side with nothing between (``from to``: ``a5b5``), split a word that is no cell at the one place
+    that leaves two cells (``is_cell`` tells a cell's name)."""
+    pieces = [text]
+    for part in parts:
+        if part not in ("from", "to") and part.strip():
+            sep = part.strip().lower()
+            pieces = [p for chunk in pieces for p in chunk.split(sep)]
+    words = [p for chunk in pieces for p in chunk.split() if p]
+    if is_cell is None or not side_by_side(parts):
+        return words
+    split: list[str] = []
+    for word in words:
+        split.extend(_two_cells(word, is_cell) or (word,))
+    return split
+
+
+def _two_cells(word: str, is_cell: Callable[[str], bool]) -> tuple[str, str] | None:
+    """``(first, second)`` where ``word`` is no cell but two cells written together, split at the one place that
+    leaves two cells (a letter after the second cell, a promotion's ``e7e8q``, is left out), or ``None``."""
+    if is_cell(word):
+        return None
+    for end in (len(word), len(word) - 1):
+        halves = [(word[:i], word[i:end]) for i in range(1, end) if is_cell(word[:i]) and is_cell(word[i:end])]
+        if len(halves) == 1:
+            return halves[0]
+    return None
+
+
+def side_by_side(parts: tuple[str, ...]) -> bool:
+    """Whether the notation writes two cells with no separator between them (``notation from to``)."""
+    cells = [i for i, part in enumerate(parts) if part in ("from", "to")]
+    return any(b == a + 1 or all(not p.strip() for p in parts[a + 1:b]) for a, b in zip(cells, cells[1:]))

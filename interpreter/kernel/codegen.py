@@ -1,0 +1,689 @@
+"""Random playouts, perft and the solver's expansion compiled to Python source: bitboards, one module per rule file.
+
+A random playout (play uniformly random legal moves to the end) asks for the
+legal moves and the end rules at every ply, and only needs to pick one move;
+perft only needs to count them. For the rule files whose building blocks it
+knows, this module writes Python functions that play the game on
+integers (one bit per cell per piece symbol, :mod:`rulesdsl.interpreter.kernel.bitboards`):
+each rule, piece symbol and direction becomes a few shifts and masks whose
+set bits are the moves' landing cells, so a ply costs a handful of integer
+operations and a count, never a list of moves. A third function, ``expand``,
+lists one position's children as bitboards for the strong solver
+(:mod:`rulesdsl.interpreter.solver.successors`).
+
+The source is made only from the checked model's integers (masks, shifts,
+counts, player indices) and fixed words of this module; no text of the rule
+file enters it. What it covers: two players; ``step`` (to empty and/or enemy
+cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
+capture) and ``push`` (one symbol a side: lines of own pieces, numerical
+superiority, push-off, ``forbid corner push-off``); ``again after ...`` (same
+piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
+tuples of integers, without go-again); ``misere``; end conditions built from
+numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
+``lost``, ``no moves``, ``has no``, ``on far row`` and ``beyond``. Anything else
+(and any statement or field this module does not know) leaves the game on the
+generic path: :func:`compile_kernel` returns ``None``.
+
+tests/test_playout.py checks, on random positions of every bundled game, that
+one ply of a playout reaches exactly the positions the legal moves reach (as
+many times each), that finished games end with the same outcome, and that
+perft counts agree with the generic path's.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+
+from rulesdsl import model as m
+from rulesdsl.errors import RulesdslError
+from rulesdsl.expr import BINARY, Value
+from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
+
+# Statements that do not change how the game is played, or that this module handles.
+KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
+         m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
+         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze)
+# The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
+RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans"}
+AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
+
+
+MAX_BITS = 1024  # a bigger board (in its bounding box) stays on the generic path: its source would be huge
+MAX_LINE = 8  # so does a push of longer lines
+
+
+class Unsupported(Exception):
+    """Something the kernel does not compile: the game keeps the generic path."""
+
+
+@dataclass
+class Kernel:
+    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order).
+
+    ``playout(*bits, turn, last, history, randrange, cap)`` returns
+    ``(*bits, turn, last, result, plies)``: the final bitboards, the player to
+    move, the bit of the cell a go-again turn continues from (0: none), and
+    ``None`` when ``cap`` plies were played, else ``(winner, rule)`` with
+    ``winner`` before ``misere`` (``None``: a draw) and ``rule`` the end rule's
+    index, -1 when the player to move had no legal move and no rule fired.
+    ``history`` is a set of earlier boards as tuples of bitboards (games that
+    forbid repetition; it grows as the game goes on), else ``None``.
+    ``perft(*bits, turn, last, history, depth)`` counts the move sequences of
+    ``depth`` >= 1 plies.
+    ``expand(*bits, turn, last, put)`` (``None`` in a game that forbids
+    repetition) returns the result of a finished position as ``playout`` does,
+    else ``None`` after calling ``put((*bits, turn, last))`` once per legal
+    move with the position it leads to (the solver's successor function).
+    """
+
+    playout: Callable
+    perft: Callable
+    expand: Callable | None
+    layout: BitLayout
+    symbols: tuple[str, ...]
+    has_again: bool
+    repetition: bool
+    misere: bool  # the kernel's winners are before ``misere`` swaps them
+    opponent: tuple[int, int]  # each player's opponent
+    source: str
+    constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
+
+
+@dataclass
+class Group:
+    """The moves of one rule, piece symbol and direction (and line length): one mask of landing cells."""
+
+    prelude: list[str]  # statements the mask needs
+    mask: str  # the expression of the landing cells (reads the bitboards and the empty cells ``E``)
+    apply: list[str]  # statements playing the move landing on bit ``t``, in place
+    target: str  # the bit the moved piece ends on (a go-again turn continues from it)
+    origin_shift: int  # the origin is the landing bit moved back by this many places
+    action: str
+    captures: bool | None  # None: depends on the position
+    moved: tuple[int, ...] = ()  # the own pieces that move sit this many places back from the landing bit
+
+
+MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
+CACHED = 32  # compile outcomes kept: the same rules and options compile once (examples, suites, playouts)
+_outcomes: OrderedDict[tuple, Kernel | None] = OrderedDict()
+
+
+def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
+                   start_board: Callable[[], str]) -> Kernel | None:
+    """The compiled playout and perft of a game, or ``None`` when it uses something the kernel lacks.
+
+    ``start_board()`` gives the start position's board (for ``lost``). The outcome (a kernel, or none)
+    is kept per set of active statements and options, so a file whose examples share an option set
+    compiles its kernel once, and a kernel that cannot be had is not tried again.
+    """
+    try:
+        key: tuple | None = (tuple(active.statements), tuple(sorted((k, repr(v)) for k, v in options.items())))
+        hash(key)
+    except TypeError:  # a statement that cannot be a key: compile without keeping the outcome
+        key = None
+    if key is not None and key in _outcomes:
+        _outcomes.move_to_end(key)
+        return _outcomes[key]
+    try:
+        kernel = _Builder(active, tables, options, start_board).build()
+    except (Unsupported, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
+        kernel = None  # the generic path plays every rule file
+    if key is not None:
+        _outcomes[key] = kernel
+        while len(_outcomes) > CACHED:
+            _outcomes.popitem(last=False)
+    return kernel
+
+
+class _Builder:
+    def __init__(self, active, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str]):
+        self.active, self.tables, self.options = active, tables, options
+        self.start_board = start_board
+        for statement in active.statements:
+            if not isinstance(statement, KNOWN):
+                raise Unsupported(type(statement).__name__)
+        if len(tables.player_names) != 2 or tables.promotions or tables.neutral:
+            raise Unsupported("players or pieces")
+        self.symbols = tuple(sorted(tables.owner))
+        self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
+        self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
+        forbids = {f.what for f in active.all(m.Forbid)}
+        if forbids - {"corner push-off", "repetition"}:
+            raise Unsupported("forbid")
+        self.corner_rule = "corner push-off" in forbids
+        self.repetition = "repetition" in forbids
+        again = active.first(m.Again)
+        if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)
+                                  or self.repetition):
+            raise Unsupported("again")
+        if getattr(tables.geometry, "links", None) is not None:
+            raise Unsupported("a board of points and lines")
+        self.again = again
+        self.freeze = active.first(m.Freeze)
+        moves = active.first(m.Moves)
+        self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        self.layout = bit_layout(tables.geometry)
+        if max(self.layout.bit) >= MAX_BITS:
+            raise Unsupported("a board too big for the kernel")
+        self.other = tables.seats.next_player  # with two players: the opponent, and who moves next
+        self.constants: dict[str, object] = {}  # tables the generated code reads by name
+
+    def bits(self, symbols) -> str:
+        """The expression of the cells holding any of ``symbols``."""
+        names = [self.var[s] for s in sorted(symbols)]
+        if not names:
+            return "0"
+        return names[0] if len(names) == 1 else "(" + " | ".join(names) + ")"
+
+    # -- the moves ---------------------------------------------------------
+    def groups(self, player: int) -> list[Group]:
+        """Every move group of a player, in the rules' order."""
+        out: list[Group] = []
+        for rule in self.rules:
+            out.extend(self.rule_groups(rule, player))
+        return out
+
+    def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        tables, layout = self.tables, self.layout
+        if rule.action not in ("step", "jump", "push") or rule.flying or _extra_fields(rule, RULE_FIELDS):
+            raise Unsupported(rule.action)
+        movers = sorted(tables.symbols_of(player, rule.kind))
+        mine, theirs = tables.symbols_of(player), tables.enemy_symbols(player)
+        own, opp = self.bits(mine), self.bits(theirs)
+        enemy_vars = [self.var[s] for s in sorted(theirs)]
+        out = []
+        if rule.action == "push":
+            if len(mine) != 1 or len(theirs) > 1:
+                raise Unsupported("a push by a side of several symbols")
+            for vector in tables.vectors(rule.directions, player):
+                out.extend(self.push_groups(rule, vector, own, opp))
+            return out
+        for sym in movers:
+            mover = self.var[sym]
+            for vector in tables.vectors(rule.directions, player):
+                s = layout.shift_of(vector)
+                pre = layout.has_next(vector)
+                if rule.action == "step":
+                    targets = set(rule.targets or ("empty",))
+                    kinds = [t for t in ("empty", "enemy") if t in targets]
+                    split = self.again is not None and self.again.after == "capture"
+                    for chosen in ([[k] for k in kinds] if split else [kinds] if kinds else []):
+                        into = {"empty": "E", "enemy": opp}
+                        reach = " | ".join(into[k] for k in chosen)
+                        apply = [f"{mover} ^= {shifted('t', -s)} | t"]
+                        if "enemy" in chosen:
+                            apply += [f"{v} &= ~t" for v in enemy_vars]
+                        out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & ({reach})", apply, "t", s,
+                                         "step", chosen == ["enemy"] if len(chosen) == 1 else None, (s,)))
+                else:
+                    over_syms = {"enemy": theirs, "friend": mine, "any": frozenset(tables.owner)}[rule.over or "enemy"]
+                    pre2 = layout.has_next(vector, 2)
+                    first = shifted(f"({mover} & {pre2})", s)  # the cells one step past a piece that can jump
+                    mask = f"{shifted(f'({first} & {self.bits(over_syms)})', s)} & E"
+                    apply = [f"{mover} ^= {shifted('t', -2 * s)} | t"]
+                    if rule.capture:
+                        mid = shifted("t", -s)
+                        taken = [self.var[x] for x in sorted(over_syms)]
+                        apply += ([f"{taken[0]} ^= {mid}"] if len(taken) == 1
+                                  else [f"{v} &= ~{mid}" for v in taken])
+                    out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,)))
+        return out
+
+    def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
+        """A push along one direction: one group per line length ``k`` (the landing bit is the cell past the line)."""
+        layout, geometry = self.layout, self.tables.geometry
+        s = layout.shift_of(vector)
+        pre = layout.has_next(vector)
+        back = layout.has_next((-vector[0], -vector[1]))
+        low, high = rule.line or (1, None)
+        longest = max(len(geometry.ray(c.index, vector)) for c in geometry.cells)
+        widest = min(high if high is not None else len(geometry.cells), longest)
+        if widest > MAX_LINE:
+            raise Unsupported("pushes of long lines")
+        bad = 0
+        if self.corner_rule:
+            bad = layout.mask(c for c in geometry.corners() if geometry.outward(c) == vector)
+        edge_ok = layout.full & ~pre & ~bad  # a last pushed piece here leaves the board, and may
+        key = f"{abs(s)}{'p' if s > 0 else 'n'}"
+        prelude = [f"x1_{key} = {shifted(f'({own} & {pre})', s)}"]  # cells just past an own piece
+        if widest >= 2:
+            prelude.append(f"f1_{key} = {opp} & ({shifted(f'(E & {back})', -s)} | {edge_ok})")
+        groups = []
+        for k in range(1, widest + 1):
+            if k >= 2:
+                prelude.append(f"x{k}_{key} = {shifted(f'(x{k - 1}_{key} & {own} & {pre})', s)}")
+                if k >= 3:
+                    prelude.append(f"f{k - 1}_{key} = {opp} & {shifted(f'(f{k - 2}_{key} & {back})', -s)}")
+            if k < max(low, 1):
+                continue
+            pushable = " | ".join(f"f{p}_{key}" for p in range(1, k))
+            mask = f"x{k}_{key} & (E | {pushable})" if pushable else f"x{k}_{key} & E"
+            apply = [f"{own} ^= {shifted('t', -k * s)} | t"]
+            if k == 2:
+                apply += [f"if t & {opp}:", f"    {opp} ^= t | {shifted(f'(t & {pre})', s)}"]
+            elif k > 2:
+                apply += [f"if t & {opp}:", f"    {opp} ^= t", "    u = t", "    while True:",
+                          f"        nx = {shifted(f'(u & {pre})', s)}", f"        if nx & {opp}:", "            u = nx",
+                          "        else:", f"            {opp} |= nx", "            break"]
+            groups.append(Group(list(prelude), mask, apply, shifted("t", -(k - 1) * s), k * s, "push",
+                                False if k == 1 else None, tuple(j * s for j in range(1, k + 1))))
+            prelude = []
+        return groups
+
+    def threat_lines(self, player: int, empty: str) -> list[str]:
+        """Statements setting ``frz`` to the cells of the other player's pieces that ``player``'s pushes could
+        push (what ``freeze`` freezes); only pushes are read."""
+        tables, layout, geometry = self.tables, self.layout, self.tables.geometry
+        lines, terms = [], []
+        own, opp = self.bits(tables.symbols_of(player)), self.bits(tables.enemy_symbols(player))
+        for number, rule in enumerate(self.rules):
+            if rule.action != "push":
+                raise Unsupported("freeze beside a move that is not a push")
+            if not tables.symbols_of(player, rule.kind):
+                continue
+            low, high = rule.line or (1, None)
+            for vector in tables.vectors(rule.directions, player):
+                s = layout.shift_of(vector)
+                pre, back = layout.has_next(vector), layout.has_next((-vector[0], -vector[1]))
+                longest = max(len(geometry.ray(c.index, vector)) for c in geometry.cells)
+                widest = min(high if high is not None else len(geometry.cells), longest)
+                if widest > MAX_LINE:
+                    raise Unsupported("pushes of long lines")
+                if widest < 2:
+                    continue
+                bad = 0
+                if self.corner_rule:
+                    bad = layout.mask(c for c in geometry.corners() if geometry.outward(c) == vector)
+                key = f"z{number}_{abs(s)}{'p' if s > 0 else 'n'}"
+                here: list[str] = []
+                lines.append(f"x1{key} = {shifted(f'({own} & {pre})', s)}")
+                lines.append(f"f1{key} = {opp} & ({shifted(f'({empty} & {back})', -s)} | {layout.full & ~pre & ~bad})")
+                for k in range(2, widest + 1):
+                    lines.append(f"x{k}{key} = {shifted(f'(x{k - 1}{key} & {own} & {pre})', s)}")
+                    if k >= 3:
+                        lines.append(f"f{k - 1}{key} = {opp} & {shifted(f'(f{k - 2}{key} & {back})', -s)}")
+                    if k < low:
+                        continue
+                    for p in range(1, k):
+                        here += [shifted(f"(x{k}{key} & f{p}{key})", j * s) for j in range(p)]
+                if here:
+                    terms.append(" | ".join(here))
+        return lines + ["frz = 0"] + [f"frz |= {term}" for term in terms]  # one statement per direction
+
+    def frozen(self, group: Group) -> str:
+        """The filter that drops the group's moves that move a frozen piece."""
+        if self.freeze.mode == "strict":
+            return " & ~(" + " | ".join(shifted("frz", x) for x in group.moved) + ")"
+        return f" & ~{shifted('frz', group.origin_shift)}"
+
+    def continues(self, group: Group) -> bool:
+        """Whether a move of this group lets the turn go on (``again after ...``)."""
+        after = self.again.after
+        if after is None:
+            return True
+        if after == "capture":
+            if group.captures is None:
+                raise Unsupported("again after capture with a push")
+            return group.captures
+        return group.action == after
+
+    def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
+                empty: str = "e") -> tuple[list[str], list[Group]]:
+        """Statements setting ``m0, m1...`` to the landing cells of the player's move groups."""
+        lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
+        groups = []
+        for group in self.groups(player):
+            if continuing and not self.continues(group):
+                continue
+            i = len(groups)
+            lines += [line.replace("E", empty) for line in group.prelude]
+            restrict = f" & {shifted(last, group.origin_shift)}" if continuing and self.again.same_piece else ""
+            if self.freeze is not None:
+                restrict += self.frozen(group)
+            lines.append(f"{prefix}{i} = {group.mask.replace('E', empty)}{restrict}")
+            groups.append(group)
+        return lines, groups
+
+    def counted(self, player: int, continuing: bool) -> tuple[list[str], list[Group], bool]:
+        """The move masks, their running counts ``c0, c1...`` and ``total`` (with a pass, or after the repetition
+        filter, which lists the children's bitboards in ``found``)."""
+        lines, groups = self.movegen(player, continuing, "last")
+        passes = continuing and self.again.may_pass
+        for i in range(len(groups)):
+            lines.append(f"n{i} = m{i}.bit_count()")
+            lines.append(f"c{i} = n0" if i == 0 else f"c{i} = c{i - 1} + n{i}")
+        if self.repetition:
+            lines += [f"cur = {self.vars}", "found = []"]
+            lines += self.each_child(groups, lambda group: [f"key = {self.vars}", "if key != cur and key not in hist:",
+                                                            "    found.append(key)"])
+            lines.append("total = len(found)")
+        else:
+            total = f"c{len(groups) - 1}" if groups else "0"
+            lines.append(f"total = {total}{' + 1' if passes else ''}")
+        return lines, groups, passes
+
+    def each_child(self, groups: list[Group], use: Callable[[Group], list[str]]) -> list[str]:
+        """Statements that play every move of ``groups`` in turn (the bitboards saved in ``cur`` beforehand),
+        run ``use(group)``'s statements on the child, and restore the bitboards."""
+        lines = []
+        for i, group in enumerate(groups):
+            lines += [f"while m{i}:", f"    t = m{i} & -m{i}", f"    m{i} ^= t"]
+            lines += ["    " + line for line in group.apply + use(group) + [f"{self.vars} = cur"]]
+        return lines
+
+    # -- playout: one block per (player to move, continuing or not) ---------
+    def playout_block(self, player: int, continuing: bool) -> list[str]:
+        mover = player if continuing else self.other[player]
+        lines, groups, passes = self.counted(player, continuing)
+        lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"])
+        lines.append("r = randrange(total)")
+        if self.repetition:
+            return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
+        for i, group in enumerate(groups):
+            lines.append(f"{'if' if i == 0 else 'elif'} r < c{i}:")
+            body = [] if i == 0 else [f"r -= c{i - 1}"]
+            body += ["for i in range(r):", f"    m{i} &= m{i} - 1", f"t = m{i} & -m{i}"]
+            body += group.apply
+            body += ["plies += 1"] + self.after_move(player, group, "turn", "last")
+            lines += ["    " + line for line in body]
+        if passes:
+            lines.append("else:" if groups else "if True:")
+            lines += ["    plies += 1", f"    turn = {self.other[player]}", "    last = 0"]
+        return lines
+
+    def after_move(self, player: int, group: Group, turn: str, last: str) -> list[str]:
+        """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other."""
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.again is not None else [])
+        if self.again is None or not self.continues(group):
+            return hand_over
+        lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
+        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce")
+        if not groups:
+            return lines + hand_over
+        if self.freeze is not None or any(group.prelude for group in groups):
+            lines += check
+            lines.append(f"if {' or '.join(f'k{i}' for i in range(len(groups)))}:")
+        else:  # stop at the first direction that has a move
+            tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
+            lines.append(f"if {tests}:")
+        lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
+        return lines
+
+    # -- expand: every child of one position --------------------------------
+    def expand_block(self, player: int, continuing: bool) -> list[str]:
+        mover = player if continuing else self.other[player]
+        lines, groups = self.movegen(player, continuing, "last")
+        passes = continuing and self.again.may_pass
+        # the end rules only ask whether there is a move (``no moves``), never how many
+        lines.append(f"total = {'1' if passes else ' | '.join(f'm{i}' for i in range(len(groups))) or '0'}")
+        lines += self.end_checks(mover, lambda result: [f"return {result}"])
+        lines.append(f"cur = {self.vars}")
+        if self.again is None:  # the next player is known: no statements per child to find it
+            lines += self.each_child(groups, lambda group: [f"put(({self.vars} {self.other[player]}, 0))"])
+        else:
+            lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
+                                     + [f"put(({self.vars} nt, nl))"])
+        if passes:
+            lines.append(f"put(({self.vars} {self.other[player]}, 0))")
+        return lines + ["return None"]
+
+    # -- perft -------------------------------------------------------------
+    def perft_block(self, player: int, continuing: bool) -> list[str]:
+        mover = player if continuing else self.other[player]
+        lines, groups, passes = self.counted(player, continuing)
+        lines += self.end_checks(mover, lambda result: ["return 0"])
+        following = self.other[player]
+        if self.repetition:
+            return lines + ["if depth == 1:", "    return total", "n = 0", "fresh = cur not in hist", "hist.add(cur)",
+                            "for key in found:", f"    n += perft(*key, {following}, 0, hist, depth - 1)",
+                            "if fresh:", "    hist.discard(cur)", "return n"]
+        lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
+        lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
+                                 + (["nl = 0"] if self.again is None else [])
+                                 + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
+        if passes:
+            lines.append(f"n += perft({self.vars} {following}, 0, hist, depth - 1)")
+        return lines + ["return n"]
+
+    def end_checks(self, mover: int, finish: Callable[[str], list[str]]) -> list[str]:
+        lines = []
+        end = self.active.first(m.End)
+        conditions = _Conditions(self, mover)
+        for i, rule in enumerate(end.rules if end else ()):
+            test = conditions.visit(rule.condition)
+            if rule.result == "draw":
+                winner = "None"
+            else:
+                who = conditions.player(rule.player or "mover")
+                winner = str(who if rule.result == "wins" else self.other[who])
+            lines.append(f"if {test}:")
+            lines += ["    " + line for line in finish(f"({winner}, {i})")]
+        lines.append("if not total:")
+        lines += ["    " + line for line in finish("(None, -1)")]
+        return lines
+
+    def function(self, head: str, block: Callable[[int, bool], list[str]], loop: bool) -> str:
+        full = self.layout.full
+        body = [f"e = {full} ^ {self.bits(self.symbols)}", "if turn == 0:"]
+        for player in (0, 1):
+            if player == 1:
+                body.append("else:")
+            if self.again is not None:
+                body.append("    if last:")
+                body += ["        " + line for line in block(player, True)]
+                body.append("    else:")
+                body += ["        " + line for line in block(player, False)]
+            else:
+                body += ["    " + line for line in block(player, False)]
+        if loop:
+            body = ["plies = 0", "while True:", "    if plies == cap:",
+                    f"        return {self.vars} turn, last, None, plies"] + ["    " + line for line in body]
+        return head + "".join("    " + line + "\n" for line in body)
+
+    def build(self) -> Kernel:
+        source = (self.function(f"def playout({self.vars} turn, last, hist, randrange, cap):\n",
+                                self.playout_block, loop=True)
+                  + "\n\n" + self.function(f"def perft({self.vars} turn, last, hist, depth):\n",
+                                           self.perft_block, loop=False))
+        if not self.repetition:
+            source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
+                                             loop=False)
+        if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
+            raise Unsupported(f"generated source of {len(source):,} characters")
+        namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
+        run_checked(source, namespace)
+        return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
+                      self.again is not None, self.repetition, bool(self.active.all(m.Misere)),
+                      (self.other[0], self.other[1]), source,
+                      {k: v for k, v in self.constants.items() if k != "beyond"})
+
+
+BUILTINS = {"range": range, "bool": bool, "len": len}
+# Everything the generated source may contain: these statements and expressions, whole numbers,
+# True/False/None, the names it makes itself, and these methods of integers, lists and sets.
+NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If, ast.For, ast.Assign, ast.AugAssign,
+         ast.Return, ast.Expr, ast.Break, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Name,
+         ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
+         ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+METHODS = {"bit_count", "append", "add", "discard"}
+NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]")
+PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
+
+
+class KernelSourceError(RulesdslError):
+    """Generated source that is not made of what this module writes (a bug, never run)."""
+
+
+def check_source(source: str) -> ast.Module:
+    """The syntax tree of generated source, after checking that it holds nothing but integer code.
+
+    This is the one place where the interpreter compiles Python: the source is
+    written by this module from integers, and this check makes sure of it
+    before anything runs (tests/test_no_code_execution.py holds it to that):
+    no string or float constant, no name it does not make, no attribute but
+    the few integer and container methods, no import, lambda, class or
+    comprehension.
+    """
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if not isinstance(node, NODES):
+            raise KernelSourceError(f"generated source holds a {type(node).__name__}")
+        if isinstance(node, ast.Constant) and not (node.value is None or isinstance(node.value, (bool, int))):
+            raise KernelSourceError("generated source holds a constant that is not a number")
+        if isinstance(node, ast.List) and node.elts:
+            raise KernelSourceError("generated source holds a list display that is not empty")
+        if isinstance(node, ast.Attribute) and node.attr not in METHODS:
+            raise KernelSourceError(f"generated source reads .{node.attr}")
+        names = [node.id] if isinstance(node, ast.Name) else [node.arg] if isinstance(node, ast.arg) else \
+            [node.name] if isinstance(node, ast.FunctionDef) else []
+        for name in names:
+            if not NAME.fullmatch(name) or name in PYTHON_NAMES:
+                raise KernelSourceError(f"generated source names {name!r}")
+    return tree
+
+
+def run_checked(source: str, namespace: dict) -> None:
+    """Compile and run checked source (function definitions) into ``namespace``."""
+    code = compile(check_source(source), "<rulesdsl kernel>", "exec")  # noqa: S102 - checked: integers only
+    exec(code, namespace)  # noqa: S102 - defines the kernel's functions, nothing else
+
+
+def beyond(mine: int, theirs: int, ahead: tuple[int, ...], at_least: tuple[int, ...]) -> bool:
+    """``P has KIND beyond every OTHER``: some piece of ``mine`` is further ahead than every piece of ``theirs``.
+
+    ``ahead[bit]`` is a cell's distance along the player's forward direction,
+    ``at_least[d]`` the cells at distance ``d`` or more (``d`` counted from the
+    smallest distance).
+    """
+    if not mine:
+        return False
+    best = max(ahead[b] for b in _bits(mine))
+    return not theirs & at_least[best]
+
+
+def _bits(x: int):
+    """The bit numbers set in ``x``."""
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+class _Conditions(m.ExprVisitor):
+    """End-rule conditions as Python expressions over the bitboards and ``total``, for a known mover."""
+
+    OPERATORS = {op: op for op in BINARY}  # the same operators, spelled the same in Python
+
+    def __init__(self, builder: _Builder, mover: int):
+        self.builder = builder
+        self.mover = mover
+
+    def player(self, name: str) -> int:
+        if name == "mover":
+            return self.mover
+        if name == "opponent":
+            return self.builder.other[self.mover]
+        return self.builder.tables.player_index(name)
+
+    def generic_visit(self, expr: m.Expr) -> str:
+        raise Unsupported(type(expr).__name__)
+
+    def visit_Literal(self, expr: m.Literal) -> str:
+        return _number(expr.value)
+
+    def visit_NameRef(self, expr: m.NameRef) -> str:
+        return _number(self.builder.options[expr.name])
+
+    def visit_Binary(self, expr: m.Binary) -> str:
+        if expr.op not in self.OPERATORS:
+            raise Unsupported(expr.op)
+        return f"({self.visit(expr.left)} {self.OPERATORS[expr.op]} {self.visit(expr.right)})"
+
+    def visit_Logic(self, expr: m.Logic) -> str:
+        if expr.op not in ("and", "or"):
+            raise Unsupported(expr.op)
+        return "bool(" + f" {expr.op} ".join(self.visit(item) for item in expr.items) + ")"
+
+    def visit_Unary(self, expr: m.Unary) -> str:
+        return f"(not {self.visit(expr.operand)})" if expr.op == "not" else f"(-{self.visit(expr.operand)})"
+
+    def pieces(self, who: str, kind: str | None) -> tuple[str, int]:
+        """The expression of a player's pieces of a kind (``0`` when the player has none of it), and the player."""
+        player = self.player(who)
+        return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
+
+    def visit_Call(self, expr: m.Call) -> str:
+        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", *self.builder.tables.player_names):
+            raise Unsupported("a count over both players or in a region")
+        kind = expr.args[1] if len(expr.args) > 1 else None
+        bits, player = self.pieces(expr.args[0], kind)
+        now = f"{bits}.bit_count()" if bits != "0" else "0"
+        if expr.function == "count":
+            return f"({now})"
+        if expr.function == "lost":
+            syms = self.builder.tables.symbols_of(player, kind)
+            board = self.builder.start_board()
+            start = sum(board.count(s) for s in syms)
+            return f"({start} - {now})"
+        raise Unsupported(expr.function)
+
+    def visit_NoMoves(self, expr: m.NoMoves) -> str:
+        return "(not total)"
+
+    def visit_HasNone(self, expr: m.HasNone) -> str:
+        bits, _ = self.pieces(expr.player, None if expr.kind == "pieces" else expr.kind)
+        return f"(not {bits})" if bits != "0" else "True"
+
+    def visit_OnFarRow(self, expr: m.OnFarRow) -> str:
+        bits, player = self.pieces(expr.player, expr.kind)
+        tables = self.builder.tables
+        if bits == "0" or player not in tables.forward:
+            return "False"
+        far = self.builder.layout.full & ~self.builder.layout.has_next(tables.forward[player])
+        return f"bool({bits} & {far})"
+
+    def visit_Beyond(self, expr: m.Beyond) -> str:
+        mine, player = self.pieces(expr.player, expr.kind)
+        theirs, _ = self.pieces(expr.other, expr.other_kind)
+        builder = self.builder
+        if player not in builder.tables.forward:
+            raise Unsupported("beyond without a forward direction")
+        fx, fy = builder.tables.forward[player]
+        layout = builder.layout
+        distance = {layout.bit[c.index]: c.x * fx + c.y * fy for c in builder.tables.geometry.cells}
+        low = min(distance.values())
+        ahead = [0] * (max(distance) + 1)
+        for b, d in distance.items():
+            ahead[b] = d - low
+        at_least = tuple(sum(1 << b for b, d in distance.items() if d - low >= k)
+                         for k in range(max(distance.values()) - low + 1))
+        name = f"P{player}"
+        builder.constants[f"AHEAD{name}"], builder.constants[f"ATLEAST{name}"] = tuple(ahead), at_least
+        builder.constants["beyond"] = beyond
+        return f"beyond({mine}, {theirs}, AHEAD{name}, ATLEAST{name})"
+
+
+def _extra_fields(statement, known: set[str]) -> bool:
+    """True when a field the kernel does not read differs from its default (a newer word of the language)."""
+    return any(f.name not in known and getattr(statement, f.name) != f.default for f in fields(statement))
+
+
+def _number(value: Value) -> str:
+    """A number or truth value as Python source (anything else is not compiled)."""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, int):
+        return str(int(value))
+    raise Unsupported("a value that is not a number")
+
+
+def _truth(expr: m.Expr, options: Mapping[str, Value]) -> bool:
+    from rulesdsl.expr import evaluate
+
+    return bool(evaluate(expr, options))

@@ -1,0 +1,169 @@
+"""The compiled kernel behind the Game interface: states to bitboards and back.
+
+:mod:`rulesdsl.interpreter.kernel.codegen` writes a game's playout and perft as
+functions over integers; this module hands them a :class:`State` and turns
+their answer back into states and outcomes. Each function answers ``None``
+when the game has no kernel, or for a state the kernel does not take (one
+that remembers more than the board, the turn, the go-again cell and, in a
+game that forbids repetition, its earlier boards): the caller then takes the
+generic path.
+
+Where numba imports, the kernel is also compiled to machine code
+(:mod:`rulesdsl.interpreter.kernel.native`) in a background thread at the first
+use; until it is ready the Python kernel answers, so nobody waits for a
+compile. A playout seeded from a ``random.Random`` draws from one xorshift
+generator in both kernels (:mod:`rulesdsl.interpreter.kernel.xorshift`), so the
+same seed plays the same game whichever kernel runs it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+
+from rulesdsl.expr import Value
+from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Playout, RandomSource, State
+from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
+from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
+from rulesdsl.interpreter.kernel.xorshift import XorShift
+from rulesdsl.interpreter.reference.history import History
+
+PLAIN = State("", 0)[4:]  # the fields after ``history`` of a state that remembers nothing more
+
+
+class CompiledPlay:
+    """Playout and perft on the game's kernel, compiled at the first use."""
+
+    def __init__(self, active, tables: Tables, options: Mapping[str, Value], start_board: Callable[[], str],
+                 empty: str, misere: bool, reasons: list[str], fired: list[EndRuleRef]):
+        self._make = lambda: compile_kernel(active, tables, options, start_board)
+        self.tables, self.start_board = tables, start_board
+        self.features: tuple = ()  # the static evaluation's features (set by the compiler)
+        self._made: list[Kernel | None] = []
+        self.empty, self.misere, self.reasons, self.fired = empty, misere, reasons, fired
+        self.opponent = tables.seats.opponent
+        self.background = Background(self.kernel)
+        self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
+
+    def native(self, wait: bool = False, start: bool = True) -> NativeKernel | None:
+        """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
+        ``start=False``: use it when it is made or cached, but do not begin a compile (a playout or a perft
+        alone does not: the engine, MCTS and ``bench`` do)."""
+        if not self.available() or not self.use_native:
+            return None
+        return self.background.get(wait, start)
+
+    def engine_name(self) -> str:
+        """Which engine plays this game's playouts now: ``native``, ``python`` (the Python kernel) or ``generic``."""
+        if not self.available():
+            return "generic"
+        return "native" if self.native(start=False) is not None else "python"
+
+    def kernel(self) -> Kernel | None:
+        """The compiled kernel, or ``None`` when the rules use something it lacks."""
+        if not self._made:
+            self._made.append(self._make())
+        return self._made[0]
+
+    def available(self) -> bool:
+        """True when the game has a kernel."""
+        return self.kernel() is not None
+
+    def _encode(self, state: State):
+        """``(kernel, bitboards, last bit, history keys)``, or ``None`` for a state the kernel does not take."""
+        kernel = self.kernel()
+        if kernel is None or state[4:] != PLAIN:
+            return None
+        if (state.history is not None) != kernel.repetition:
+            return None
+        if state.last != NO_CELL and not kernel.has_again:
+            return None  # a typed position's go-again cell in a game without go-again
+        layout = kernel.layout
+        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols)
+        last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
+        history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
+            if kernel.repetition else None
+        return kernel, bits, last, history
+
+    def _board(self, kernel: Kernel, bits) -> str:
+        return kernel.layout.decode(self.empty, tuple(zip(bits, kernel.symbols)))
+
+    def playout(self, state: State, rng: RandomSource, cap: int) -> Playout | None:
+        """:meth:`Game.playout` on the kernel (in machine code when it is ready and ``rng`` is a ``random.Random``)."""
+        encoded = self._encode(state)
+        if encoded is None:
+            return None
+        kernel, bits, last, history = encoded
+        randrange = rng.randrange
+        if isinstance(rng, random.Random):
+            seed = rng.getrandbits(64)
+            native = self.native(start=False) if history is None else None
+            if native is not None:
+                return self._native_playout(native, state, bits, last, seed, cap)
+            randrange = XorShift(seed).randrange
+        *bits, turn, last, result, plies = kernel.playout(*bits, state.turn, last, history, randrange, cap)
+        if plies == 0:
+            final = state
+        else:
+            boards = History(self._board(kernel, key) for key in history) if history is not None else None
+            final = State(self._board(kernel, bits), turn, kernel.layout.cell_of(last) if last else NO_CELL, boards)
+        return self._playout(final, result, plies)
+
+    def _native_playout(self, native: NativeKernel, state: State, bits, last: int, seed: int, cap: int) -> Playout:
+        import numpy as np
+
+        rs = np.array([XorShift(seed).state], dtype=np.uint64)
+        *words, turn, last, winner, rule, plies = native.playout(*native.words(bits), state.turn, np.uint64(last),
+                                                                 None, rs, cap)
+        kernel = native.kernel
+        final = state if plies == 0 else State(self._board(kernel, [int(w) for w in words]), int(turn),
+                                                kernel.layout.cell_of(int(last)) if last else NO_CELL, None)
+        return self._playout(final, None if winner == NOT_OVER else (None if winner < 0 else int(winner), int(rule)),
+                             int(plies))
+
+    def _playout(self, final: State, result, plies: int) -> Playout:
+        """The playout's end from the kernel's result: ``None`` (cut) or ``(winner before misere, rule)``."""
+        if result is None:
+            return Playout(final, None, plies)
+        winner, rule = result
+        if rule < 0:
+            return Playout(final, Outcome(None, "no legal moves"), plies)
+        if self.misere and winner is not None:
+            winner = self.opponent[winner]
+        return Playout(final, Outcome(winner, self.reasons[rule], self.fired[rule]), plies)
+
+    def perft(self, state: State, depth: int) -> int | None:
+        """:meth:`Game.perft` on the kernel."""
+        encoded = self._encode(state)
+        if encoded is None:
+            return None
+        if depth <= 0:
+            return 1
+        kernel, bits, last, history = encoded
+        native = self.native(start=False) if history is None else None
+        if native is not None:
+            import numpy as np
+
+            return int(native.perft(*native.words(bits), state.turn, np.uint64(last), None, depth))
+        return kernel.perft(*bits, state.turn, last, history, depth)
+
+    def children(self, state: State, native: NativeKernel) -> tuple[Outcome | None, list[State]] | None:
+        """The native ``expand`` of ``state``: its outcome and, if it is not over, the position after each legal
+        move (``None`` for a state the kernel does not take)."""
+        import numpy as np
+
+        encoded = self._encode(state)
+        if encoded is None:
+            return None
+        kernel, bits, last, _ = encoded
+        out = np.zeros((native.children_max, len(bits) + 2), dtype=np.uint64)
+        winner, rule, rows = native.expand(*native.words(bits), state.turn, np.uint64(last), out)
+        if winner != NOT_OVER:
+            return self._playout(state, (None if winner < 0 else int(winner), int(rule)), 0).outcome, []
+        found = []
+        width = len(bits)
+        for row in out[:rows].tolist():
+            cell = kernel.layout.cell_of(row[width + 1]) if row[width + 1] else NO_CELL
+            found.append(State(self._board(kernel, row[:width]), row[width], cell, None))
+        return None, found

@@ -1,0 +1,572 @@
+"""The kernel in machine code: the generated Python source typed for 64-bit words and compiled with numba.
+
+:mod:`rulesdsl.interpreter.kernel.codegen` writes a game's playout, perft and expand
+over Python integers. This module rewrites that source (its syntax tree, after
+:func:`~rulesdsl.interpreter.kernel.codegen.check_source` has passed it) for numba:
+
+- every bitboard is one unsigned 64-bit word: the whole numbers that meet a
+  bitboard (masks, shift counts, ``0`` assigned to a bitboard) are wrapped in
+  ``u64(...)``, so nothing mixes signed and unsigned words (numba would make
+  such a sum a float); ``-x`` of a word becomes ``u64(0) - x``;
+- ``x.bit_count()`` becomes ``popcount(x)`` (LLVM's population count);
+- a playout draws with ``draw(rs, n)``, an inline xorshift64 whose state is
+  the one-word array ``rs`` (:mod:`rulesdsl.interpreter.kernel.xorshift` is the
+  same generator in Python, so both kernels play the same game from a seed);
+- results become whole numbers: ``(winner, rule)`` -> ``winner, rule`` with
+  ``-1`` for a draw, and ``-2, -2`` for "not over" / "cut at the cap";
+- ``expand`` writes each child as one row of the word array ``out`` (the
+  bitboards, then the player to move and the go-again bit) and returns how
+  many rows it wrote.
+
+A board whose bounding box has more than 64 cells, and a game that forbids
+repetition (its kernel keeps a set of earlier boards), stay on the Python
+kernel: several words per symbol are not written yet. The rewritten source is
+checked again with ``check_source`` and then written, below a fixed header
+that imports the helpers of :mod:`rulesdsl.interpreter.kernel.native_runtime`, to a
+file in the user's cache folder named by a hash of that source (which is a
+function of the rule text and its options); numba keeps the machine code
+beside it (``cache=True``), so a second start loads it instead of compiling.
+
+Nothing here imports numba until a native kernel is loaded. ``RULESDSL_NATIVE=0``
+in the environment (or numba missing) leaves every game on the Python kernel.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import re
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
+from rulesdsl.interpreter.search.native_search import search_source
+
+ENV = "RULESDSL_NATIVE"
+WORD = 64
+RUNTIME_VERSION = "5"  # bump when the header, the runtime or the rewriting changes what a cached file means
+BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
+NOT_OVER = -2  # the winner and rule fields of a result that is not one
+_SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
+HEADER = ("from rulesdsl.interpreter.kernel.native_runtime import (  # noqa: F401\n"
+          "    beyond, counters, draw, i64, jit, popcount, stack, u64)\n\n")
+
+
+def enabled() -> bool:
+    """False when ``RULESDSL_NATIVE=0`` asks for the Python kernel only."""
+    return os.environ.get(ENV, "1").strip() not in ("0", "no", "off", "false")
+
+
+def numba_available() -> bool:
+    """True when numba can be imported (it is imported here, so call this only when a kernel is wanted)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# -- the rewriting ---------------------------------------------------------------------------------------------
+def _u64(node: ast.expr) -> ast.expr:
+    return ast.Call(ast.Name("u64", ast.Load()), [node], [])
+
+
+def _is_int(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+class _Words(ast.NodeTransformer):
+    """Rewrites one generated function for 64-bit words (see the module docstring)."""
+
+    def __init__(self, words: set[str], function: str) -> None:
+        self.words = words  # the names that hold bitboards
+        self.function = function
+
+    def word(self, node: ast.expr) -> bool:
+        """Whether an (already rewritten) expression is a bitboard."""
+        if isinstance(node, ast.Name):
+            return node.id in self.words
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, BIT_OPS) or (isinstance(node.op, (ast.Add, ast.Sub))
+                                                    and (self.word(node.left) or self.word(node.right)))
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, (ast.Invert, ast.USub)) and self.word(node.operand)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            return node.func.id == "u64"
+        return False
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, (ast.LShift, ast.RShift)) and _is_int(node.right) and node.right.value >= WORD:
+            return _u64(ast.Constant(0))  # every bit leaves a 64-bit word (Python's integers agree once masked)
+        if self.word(node):
+            node.left = _u64(node.left) if _is_int(node.left) else node.left
+            node.right = _u64(node.right) if _is_int(node.right) else node.right
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub) and self.word(node.operand):
+            return ast.BinOp(_u64(ast.Constant(0)), ast.Sub(), node.operand)
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        if any(self.word(x) for x in [node.left, *node.comparators]):
+            node.left = _u64(node.left) if _is_int(node.left) else node.left
+            node.comparators = [_u64(x) if _is_int(x) else x for x in node.comparators]
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt | list[ast.stmt]:
+        self.generic_visit(node)
+        call = node.value
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "randrange"):
+            call.func.id = "draw"
+            call.args.insert(0, ast.Name("rs", ast.Load()))
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in self.words \
+                and _is_int(node.value):
+            node.value = _u64(node.value)
+        return node
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name) and node.target.id in self.words and _is_int(node.value):
+            node.value = _u64(node.value)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "bit_count":
+            return ast.Call(ast.Name("popcount", ast.Load()), [node.func.value], [])
+        return node
+
+    def visit_Return(self, node: ast.Return) -> ast.stmt:
+        self.generic_visit(node)
+        if self.function in ("count", "mobility"):
+            return node
+        if self.function == "playout":  # (*bits, turn, last, result, plies)
+            items = list(node.value.elts)
+            items[-2:-1] = _result(items[-2])
+        else:  # expand: result, and the rows written
+            items = [*_result(node.value), ast.Name("kids", ast.Load())]
+        node.value = ast.Tuple(items, ast.Load())
+        return node
+
+    def visit_Expr(self, node: ast.Expr) -> ast.stmt | list[ast.stmt]:
+        self.generic_visit(node)
+        call = node.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "put"):
+            return node
+        row = call.args[0].elts
+        out = []
+        for column, value in enumerate(row):
+            value = value if self.word(value) else _u64(value)
+            target = ast.Subscript(ast.Name("out", ast.Load()),
+                                   ast.Tuple([ast.Name("kids", ast.Load()), ast.Constant(column)], ast.Load()),
+                                   ast.Store())
+            out.append(ast.Assign([target], value, lineno=0))
+        out.append(ast.AugAssign(ast.Name("kids", ast.Store()), ast.Add(), ast.Constant(1)))
+        return out
+
+
+def _result(node: ast.expr) -> list[ast.expr]:
+    """``(winner, rule)`` -> ``[winner, rule]`` with -1 for a draw; ``None`` -> ``[-2, -2]``."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return [ast.Constant(NOT_OVER), ast.Constant(NOT_OVER)]
+    winner, rule = node.elts
+    if isinstance(winner, ast.Constant) and winner.value is None:
+        winner = ast.Constant(-1)
+    return [winner, rule]
+
+
+def _word_names(function: ast.FunctionDef) -> set[str]:
+    """The names of a function that hold bitboards: the ``v`` parameters, ``last``, and whatever is assigned a
+    bit operation of them (worked out to a fixed point)."""
+    words = {a.arg for a in function.args.args if a.arg == "last" or (a.arg[0] == "v" and a.arg[1:].isdigit())}
+    typer = _Words(words, function.name)
+    while True:
+        before = len(words)
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                if typer.word(node.value):
+                    words.add(node.targets[0].id)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
+                    and (isinstance(node.op, BIT_OPS) or typer.word(node.value)):
+                words.add(node.target.id)
+        if len(words) == before:
+            return words
+
+
+def native_source(kernel: Kernel) -> str | None:
+    """The kernel's source rewritten for 64-bit words, or ``None`` when it needs more than one word
+    (:func:`import_checked` checks it before anything runs)."""
+    if kernel.repetition or kernel.expand is None or max(kernel.layout.bit) >= WORD:
+        return None
+    tree = ast.parse(kernel.source)  # checked when the kernel was compiled; the result is checked before it runs
+    body: list[ast.stmt] = []
+    for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
+        body.append(ast.Assign([ast.Name(name, ast.Store())],
+                               ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
+    copies = {f.name: f for f in ast.parse(kernel.source).body}  # a second tree to cut functions from
+    functions = []
+    for function in tree.body:
+        assert isinstance(function, ast.FunctionDef)
+        if function.name == "perft":  # numba's cache cannot keep a recursive function: count leaves, walk a stack
+            function.name = "count"
+            function.body = _first_ply(function.body)
+            mobility = copies["perft"]
+            mobility.name, mobility.body = "mobility", _without_end_checks(_first_ply(mobility.body))
+            functions += [function, mobility]
+        elif function.name == "expand":  # and its end checks alone: the outcome of a position
+            outcome = copies["expand"]
+            outcome.name, outcome.body = "outcome", _until_children(outcome.body)
+            functions += [function, outcome]
+        else:
+            functions.append(function)
+    for function in functions:
+        words = _word_names(function)
+        function = _Words(words, function.name).visit(function)
+        params = function.args.args
+        if function.name == "playout":
+            params[[a.arg for a in params].index("randrange")].arg = "rs"
+        elif function.name in ("expand", "outcome"):
+            params[-1].arg = "out"
+            function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
+        body.append(function)
+    source = ast.unparse(ast.Module(body, []))
+    source += "\n\n" + _perft_walk(len(kernel.symbols), source.count("kids += 1") * WORD + 1)
+    source += "\n\n" + _many_playouts(len(kernel.symbols))
+    source += "\n\n" + search_source(len(kernel.symbols), kernel.opponent)
+    return source
+
+
+def _without_end_checks(block: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements without ``if ...: return 0`` (perft's end checks): the moves the rules allow, counted."""
+    out: list[ast.stmt] = []
+    for statement in block:
+        if isinstance(statement, ast.If):
+            if len(statement.body) == 1 and ast.unparse(statement.body[0]) == "return 0" and not statement.orelse:
+                continue
+            statement.body = _without_end_checks(statement.body)
+            statement.orelse = _without_end_checks(statement.orelse)
+        out.append(statement)
+    return out
+
+
+def _until_children(block: list[ast.stmt]) -> list[ast.stmt]:
+    """Expand's statements up to ``cur = ...`` (where it begins to list the children), then ``return None``."""
+    out: list[ast.stmt] = []
+    for statement in block:
+        if isinstance(statement, ast.Assign) and ast.unparse(statement.targets[0]) == "cur":
+            return out + [ast.Return(ast.Constant(None))]
+        if isinstance(statement, ast.If):
+            statement.body, statement.orelse = _until_children(statement.body), _until_children(statement.orelse)
+        out.append(statement)
+    return out
+
+
+def _first_ply(block: list[ast.stmt]) -> list[ast.stmt]:
+    """Perft's statements for ``depth == 1`` only: ``if depth == 1: return total`` ends the block there."""
+    out: list[ast.stmt] = []
+    for statement in block:
+        if isinstance(statement, ast.If) and ast.unparse(statement.test) == "depth == 1":
+            return out + statement.body
+        if isinstance(statement, ast.If):
+            statement.body, statement.orelse = _first_ply(statement.body), _first_ply(statement.orelse)
+        out.append(statement)
+    return out
+
+
+def _many_playouts(symbols: int) -> str:
+    """``playouts(..., rs, cap, games)``: that many playouts from one position, and the plies they played in all
+    (``bench`` measures the kernel with it, without a call from Python per game)."""
+    words = "".join(f"v{i}, " for i in range(symbols))
+    ends = "".join(f"a{i}, " for i in range(symbols))
+    return (f"def playouts({words}turn, last, hist, rs, cap, games):\n"
+            f"    total = 0\n"
+            f"    for i in range(games):\n"
+            f"        {ends}tn, ln, w, r, p = playout({words}turn, last, hist, rs, cap)\n"
+            f"        total += p\n"
+            f"    return total\n")
+
+
+def _perft_walk(symbols: int, rows: int) -> str:
+    """Perft without recursion: ``expand`` fills one level of a stack of child rows per ply, and ``count``
+    counts the moves of the last ply."""
+    words = "".join(f"v{i}, " for i in range(symbols))
+    row = "".join(f"row[{i}], " for i in range(symbols)) + f"i64(row[{symbols}]), row[{symbols + 1}]"
+    return (f"def perft({words}turn, last, hist, depth):\n"
+            f"    if depth == 1:\n"
+            f"        return count({words}turn, last, hist, 1)\n"
+            f"    buf = stack(depth, {rows}, {symbols + 2})\n"
+            f"    cnt = counters(depth)\n"
+            f"    at = counters(depth)\n"
+            f"    w, r, k = expand({words}turn, last, buf[0])\n"
+            f"    if w != {NOT_OVER}:\n"
+            f"        return 0\n"
+            f"    cnt[0] = k\n"
+            f"    level = 0\n"
+            f"    n = 0\n"
+            f"    while level >= 0:\n"
+            f"        if at[level] == cnt[level]:\n"
+            f"            level -= 1\n"
+            f"        else:\n"
+            f"            row = buf[level, at[level]]\n"
+            f"            at[level] += 1\n"
+            f"            if level + 2 == depth:\n"
+            f"                n += count({row}, hist, 1)\n"
+            f"            else:\n"
+            f"                w, r, k = expand({row}, buf[level + 1])\n"
+            f"                if w == {NOT_OVER}:\n"
+            f"                    level += 1\n"
+            f"                    cnt[level] = k\n"
+            f"                    at[level] = 0\n"
+            f"    return n\n")
+
+
+# -- loading and the cache -------------------------------------------------------------------------------------
+@dataclass
+class NativeKernel:
+    """The machine-code functions of one kernel (numba dispatchers), with the Python kernel they mirror."""
+
+    playout: Callable
+    perft: Callable
+    expand: Callable
+    playouts: Callable
+    kernel: Kernel
+    children_max: int  # rows ``expand`` may write at most
+    module: object = None  # every function, the search helpers of native_search among them
+
+    def words(self, bits) -> tuple:
+        """Python integers as the unsigned words the functions take."""
+        import numpy as np
+
+        return tuple(np.uint64(b) for b in bits)
+
+
+def cache_folder() -> Path:
+    """Where the native kernels' sources and machine code are kept (the user's cache folder)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("rulesdsl")) / "native"
+
+
+def _numba_version() -> str | None:
+    """numba's version, read from its metadata (without importing it); ``None`` when it is not installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("numba")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def kernel_path(source: str) -> Path:
+    """Where the file of a native kernel's source lives: named by a hash of what it holds (and numba's version)."""
+    text = _file_text(source)
+    key = hashlib.sha256(f"{RUNTIME_VERSION} {_numba_version()}\n{text}".encode()).hexdigest()[:24]
+    return cache_folder() / f"kernel_{key}.py"
+
+
+def _file_text(source: str) -> str:
+    """The file of checked source: the fixed header, then the source with each function under ``@jit``
+    (numba's ``njit(cache=True)``); the source is unparsed from a syntax tree, so a function begins a line
+    with ``def`` and nothing else does."""
+    return HEADER + re.sub(r"^def ", "@jit\ndef ", source, flags=re.MULTILINE) + "\n"
+
+
+def module_file(source: str) -> Path:
+    """The file of a native kernel, written (once) if it is not there."""
+    text = _file_text(source)
+    path = kernel_path(source)
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        temporary = folder / f".{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp"
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)  # numba's cache is keyed by the file's time: it is written once
+    return path
+
+
+def import_checked(source: str) -> Callable[[], object]:
+    """A function importing the module of checked kernel source (the one place where the native kernel imports
+    code it wrote).
+
+    ``check_source`` passes the source first (integer code only) and the file is written now; the file holds
+    nothing but the fixed header and that source, each function under ``@jit``. The import (which imports
+    numba) happens when the returned function is called: in a background thread, while this one, which
+    parsed the source, goes on (Python's syntax trees are not to be built in two threads at once).
+    """
+    import importlib.util
+
+    check_source(source)
+    path = module_file(source)
+
+    def load() -> object:
+        spec = importlib.util.spec_from_file_location(f"rulesdsl_native_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # numba's cache finds the module by name when it loads machine code
+        spec.loader.exec_module(module)  # noqa: S102 - checked above: integers only
+        return module
+
+    return load
+
+
+def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], Path] | None:
+    """The syntax-tree half of :func:`load_native` (rewrite, check, write the file), done in the calling thread;
+    it returns the other half (import, compile or load from the cache) and the file that says a compile
+    finished (it exists once one did), or ``None`` when there is no native kernel to make."""
+    if not enabled() or _numba_version() is None:
+        return None
+    with _SYNTAX:
+        source = native_source(kernel)
+        if source is None:
+            return None
+        load = import_checked(source)
+    marker = kernel_path(source).with_suffix(".ready")
+    groups = source.count("kids += 1")
+
+    def finish() -> NativeKernel | None:
+        if not numba_available():
+            return None
+        import numpy as np
+
+        module = load()
+        native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
+                              groups * WORD + 1, module)
+        # compile (or load) each function now, on the types every later call passes
+        words = native.words(0 for _ in kernel.symbols)
+        native.perft(*words, 0, np.uint64(0), None, 1)
+        native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
+        native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+        _warm_search(native, len(words))
+        native.expand(*words, 0, np.uint64(0), np.zeros((native.children_max, len(words) + 2), dtype=np.uint64))
+        marker.touch()  # every function is compiled and in numba's cache
+        return native
+
+    return finish, marker
+
+
+def load_native(kernel: Kernel) -> NativeKernel | None:
+    """The kernel compiled to machine code (loaded from the cache when it was compiled before), or ``None`` when
+    it needs more than one word a symbol, native code is switched off, or numba cannot be imported."""
+    prepared = prepare_native(kernel)
+    return prepared[0]() if prepared is not None else None
+
+
+def _warm_search(native: NativeKernel, symbols: int) -> None:
+    """Compile (or load) the search helpers on the types :mod:`rulesdsl.interpreter.search.kernel_search` passes."""
+    import numpy as np
+
+    module = native.module
+    row = np.zeros(symbols + 2, dtype=np.uint64)
+    out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
+    weights, consts = np.zeros((2, symbols, WORD)), np.zeros(2)
+    module.expandrow(row, out)
+    module.scorerow(row, weights, consts, 1.0, 1.0)
+    module.frontier(row, 1, out, weights, consts, 1.0, 2.0, 1.0, False)
+    module.ordering(row, out, 0, np.zeros(native.children_max), weights, consts, 1.0, 1.0)
+
+
+class Background:
+    """A native kernel made in the background, so that nobody waits for a first compile.
+
+    :meth:`get` answers ``None`` until it is ready (and starts it at the first call). The source is
+    rewritten and checked in the calling thread (a fraction of a second, once); a thread then imports numba
+    and compiles the code or loads it from the cache. When it is not in the cache yet and the platform can
+    fork, a child process compiles it instead (at a lower priority, in its own session, its output
+    discarded), so that it lands in the cache even when this process ends first (a one-shot ``move``); the
+    thread waits for the child and then loads the code from the cache. A warm cache is loaded at once.
+    """
+
+    def __init__(self, kernel: Callable[[], Kernel | None]) -> None:
+        self._kernel = kernel
+        self._ready: list[NativeKernel | None] = []
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+        self._prepared: list = []  # [finish, marker path] once the source is written (finish None: no native)
+
+    def _prepare(self) -> tuple[Callable[[], NativeKernel | None] | None, Path | None]:
+        if not self._prepared:
+            try:
+                kernel = self._kernel()
+                prepared = prepare_native(kernel) if kernel is not None else None
+            except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
+                prepared = None
+            self._prepared[:] = prepared if prepared is not None else [None, None]
+        return self._prepared[0], self._prepared[1]
+
+    def _cached(self) -> bool:
+        """True when the machine code is in the cache (loading it takes well under a second)."""
+        _, marker = self._prepare()
+        return marker is not None and marker.is_file()
+
+    def _make(self, finish: Callable[[], NativeKernel | None], child: int | None) -> None:
+        try:
+            if child is not None:
+                os.waitpid(child, 0)
+            made = finish()
+        except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
+            made = None
+        self._ready.append(made)
+
+    def _fork_compiler(self, finish: Callable[[], NativeKernel | None]) -> int | None:
+        """A child process compiling the kernel into the cache, or ``None`` (cached already, or no fork)."""
+        if not hasattr(os, "fork") or self._cached():
+            return None
+        try:
+            child = os.fork()
+        except OSError:
+            return None
+        if child:
+            return child
+        try:  # the child: compile, keep it in the cache, leave without running the parent's exit handlers
+            os.setsid()  # Ctrl-C in the terminal stops the command, not the compile
+            os.nice(10)
+            quiet = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(quiet, fd)
+            os.closerange(3, 1 << 16)  # hold no pipe or socket of the parent's open (a test runner waits on them)
+            import signal
+
+            signal.alarm(1800)  # never outlive a stuck compile by long
+            finish()
+        finally:
+            os._exit(0)
+
+    def start(self, wait: bool = False) -> None:
+        """Begin making the native kernel, unless it is begun (or switched off); ``wait``: in this process."""
+        with self._lock:
+            if self._pid != os.getpid():  # a forked process: whatever the parent began is not here
+                self._ready, self._thread, self._pid = [], None, os.getpid()
+            if self._thread is not None or not enabled():
+                return
+            finish, _ = self._prepare()
+            if finish is None:
+                self._ready.append(None)
+                return
+            child = None if wait else self._fork_compiler(finish)
+            self._thread = threading.Thread(target=self._make, args=(finish, child), name="rulesdsl-native",
+                                            daemon=True)
+            self._thread.start()
+
+    def get(self, wait: bool = False, start: bool = True) -> NativeKernel | None:
+        """The native kernel if it is ready (``wait``: after waiting for it), else ``None``; ``start=False``: do
+        not begin a compile (a warm cache is still loaded)."""
+        if self._ready and self._pid == os.getpid():
+            return self._ready[0]
+        if not enabled():
+            return None
+        if self._thread is None and not wait:
+            wait = self._cached()  # a warm start: load it now (no compile), so this command runs on it
+            if not wait and not start:
+                return None
+        self.start(wait)
+        if wait and self._thread is not None:
+            self._thread.join()
+        return self._ready[0] if self._ready and self._pid == os.getpid() else None

@@ -1,0 +1,1 @@
+"""Measure: self-play statistics and benchmarks."""

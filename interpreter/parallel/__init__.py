@@ -1,0 +1,1 @@
+"""Parallel: worker processes and Dask clusters."""

@@ -1,0 +1,1 @@
+"""Reference moves: the generic path, the rules' meaning as closures over board strings."""

@@ -1,0 +1,1 @@
+"""Search: alpha-beta (generic and on the kernel), MCTS, paranoid search, move order, evaluation."""

@@ -1,0 +1,303 @@
+"""The alpha-beta engine on the native kernel: positions as rows of machine words.
+
+The engine's search (:mod:`rulesdsl.interpreter.search.engine`) takes this path for
+a game whose kernel is compiled to machine code (:mod:`rulesdsl.interpreter.kernel.native`)
+and whose evaluation is made of features the kernel computes (material,
+advancement, centrality, captures, mobility). It talks to the kernel through
+one narrow interface (:mod:`rulesdsl.interpreter.search.native_search`):
+
+- a position is one row of unsigned words (the bitboards, the player to
+  move, the go-again bit); a child is a copy, written by ``expandrow`` into a
+  buffer, so nothing is unmade;
+- the table is keyed by the row's bytes (an exact key: no two positions
+  share one, so no hash collision can give a wrong score);
+- the last ply of every search is one call (``frontier``), which plays every
+  move of a position and scores each child in machine code.
+
+What it keeps of the engine: iterative deepening, the table (a best move per
+position, tried first; the remaining depth, bound and score, with the same
+rules: at a fixed depth an entry answers only for its own depth, so the value
+is exactly minimax's), captures-first order at the root, children ordered by
+their static value below it, principal variation search and the clock under
+a time limit. A fixed depth gives the value the reference search gives
+(tests/test_kernel_search.py holds it to :func:`rulesdsl.interpreter.search.minimax.minimax`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from rulesdsl.interpreter.compile.game import Game, Move, State
+from rulesdsl.interpreter.kernel.native import NOT_OVER, NativeKernel
+from rulesdsl.interpreter.search.engine import (  # the engine's table rules, results and partial-iteration rule
+    CHECK_EVERY,
+    EXACT,
+    LOWER,
+    MAX_DEPTH,
+    NULL_WINDOW,
+    UPPER,
+    Iteration,
+    OutOfTime,
+    Result,
+    _adopt_partial,
+    from_table,
+    to_table,
+)
+from rulesdsl.interpreter.search.evaluation import linear_terms
+from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, INFINITY, WIN
+from rulesdsl.interpreter.search.ordering import static_order
+
+ENTRY_BYTES = 300  # a rough size of one table entry besides its children's rows
+# The fields of a table entry (a list per position seen): its children's rows (None when the game is over there),
+# the winner there (before nothing: already swapped for misere; -1 a draw), the children's order, then what the
+# search found (remaining depth, bound, score, the best child's index).
+CHILDREN, WINNER, ORDER, DEPTH, FLAG, SCORE, BEST = range(7)
+
+
+class KernelView:
+    """A game's native kernel and evaluation tables, and its states as rows of words."""
+
+    def __init__(self, game: Game, native: NativeKernel, terms) -> None:
+        compiled = game._compiled
+        kernel = native.kernel
+        self.game, self.native, self.compiled, self.module = game, native, compiled, native.module
+        self.width = len(kernel.symbols)
+        folded, mobility = terms
+        self.mobility = float(mobility)
+        self.weights = np.zeros((2, self.width, 64), dtype=np.float64)
+        self.consts = np.zeros(2, dtype=np.float64)
+        index = {s: i for i, s in enumerate(kernel.symbols)}
+        for player, (rows, constant) in enumerate(folded):
+            self.consts[player] = constant
+            for symbol, per_cell in rows:
+                for cell, weight in enumerate(per_cell):
+                    self.weights[player, index[symbol], kernel.layout.bit[cell]] += weight
+        self.misere = bool(kernel.misere)
+
+    def row(self, state: State) -> np.ndarray | None:
+        """The state as a row of words, or ``None`` when the kernel does not take it."""
+        encoded = self.compiled._encode(state)
+        if encoded is None:
+            return None
+        _, bits, last, _ = encoded
+        return np.array([*bits, state.turn, last], dtype=np.uint64)
+
+    def buffer(self) -> np.ndarray:
+        """Room for every child of one position."""
+        return np.zeros((self.native.children_max, self.width + 2), dtype=np.uint64)
+
+
+def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
+    """The game's kernel view when its machine code is ready (``wait``: make it now) and its evaluation is
+    made of features the kernel computes, else ``None``."""
+    native = game.native_kernel(wait)
+    if native is None or native.module is None:
+        return None
+    compiled = game._compiled
+    terms = linear_terms(compiled.features, compiled.tables, compiled.start_board)
+    if terms is None:
+        return None
+    return KernelView(game, native, terms)
+
+
+class KernelSearcher:
+    """One search on the kernel: its table, node count and clock (see the module docstring)."""
+
+    def __init__(self, view: KernelView, exact: bool, table_mb: float) -> None:
+        self.view, self.exact = view, exact
+        module = view.module
+        self.expandrow, self.frontier, self.ordering = module.expandrow, module.frontier, module.ordering
+        self.scorerow = module.scorerow
+        self.table: dict[bytes, list] = {}
+        self.budget = max(1_000_000, int(table_mb * 1_000_000))
+        self.used = 0
+        self.buf, self.leaves = view.buffer(), view.buffer()
+        self.scores = np.zeros(view.native.children_max, dtype=np.float64)
+        self.eval = (view.weights, view.consts, view.mobility)
+        self.turn = view.width  # the column of the player to move
+        self.nodes = self.calls = 0
+        self.deadline = INFINITY
+        self.horizon = False
+
+    def entry(self, row: np.ndarray, key: bytes) -> list:
+        """The table entry of a row, made (expanding it once) if new; a full table is cleared."""
+        entry = self.table.get(key)
+        if entry is None:
+            winner, _, count = self.expandrow(row, self.buf)
+            children = None if winner != NOT_OVER else self.buf[:count].copy()
+            if winner >= 0 and self.view.misere:
+                winner = self.view.native.kernel.opponent[winner]
+            cost = ENTRY_BYTES + (0 if children is None else children.nbytes)
+            if self.used + cost > self.budget:
+                self.table.clear()
+                self.used = 0
+            self.used += cost
+            entry = [children, int(winner), None, -1, EXACT, 0.0, -1]
+            self.table[key] = entry
+        return entry
+
+    def terminal(self, entry: list, mover: int, ply: int) -> float:
+        winner = entry[WINNER]
+        if winner < 0:
+            return 0.0
+        return WIN - ply if winner == mover else ply - WIN
+
+    def order(self, row: np.ndarray, entry: list) -> list[int]:
+        """The children's indices, best static value (for the mover) first."""
+        if entry[ORDER] is None:
+            children = entry[CHILDREN]
+            count = len(children)
+            self.ordering(row, children, count, self.scores, *self.eval, EVAL_LIMIT)
+            entry[ORDER] = np.argsort(-self.scores[:count], kind="stable").tolist()
+        return entry[ORDER]
+
+    def alphabeta(self, row: np.ndarray, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The alpha-beta value of a row to ``depth`` plies, for its player to move."""
+        self.nodes += 1
+        self.calls += 1  # the clock is read every CHECK_EVERY calls (a frontier call adds many nodes at once)
+        if self.calls % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        entry = self.entry(row, row.tobytes())
+        me = int(row[self.turn])
+        if entry[CHILDREN] is None:
+            return self.terminal(entry, me, ply)
+        if depth == 0:
+            self.horizon = True
+            return float(self.scorerow(row, *self.eval, EVAL_LIMIT))
+        if depth == 1:
+            best, count = self.frontier(row, ply, self.leaves, *self.eval, WIN, EVAL_LIMIT, self.view.misere)
+            self.nodes += int(count)
+            self.horizon = True
+            return float(best)
+        stored = entry[DEPTH]
+        if stored == depth or (stored > depth and not self.exact):
+            score = from_table(entry[SCORE], ply)
+            flag = entry[FLAG]
+            if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
+                return score
+        children = entry[CHILDREN]
+        order = self.order(row, entry)
+        first = entry[BEST]
+        if first >= 0:
+            order = [first] + [j for j in order if j != first]
+        alpha_in = alpha
+        best, found = -INFINITY, -1
+        for j in order:
+            child = children[j]
+            value = self.child(child, int(child[self.turn]) != me, depth - 1, alpha, beta, ply + 1, found < 0)
+            if value > best:
+                best, found = value, j
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        flag = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
+        entry[DEPTH], entry[FLAG], entry[SCORE], entry[BEST] = depth, flag, to_table(best, ply), found
+        return best
+
+    def child(self, child: np.ndarray, flip: bool, depth: int, alpha: float, beta: float, ply: int,
+              first: bool) -> float:
+        """A child's value from the parent's side; under a clock, a null-window probe first (PVS)."""
+        if not first and not self.exact and beta - alpha > NULL_WINDOW:
+            probe = (-self.alphabeta(child, depth, -alpha - NULL_WINDOW, -alpha, ply) if flip
+                     else self.alphabeta(child, depth, alpha, alpha + NULL_WINDOW, ply))
+            if probe <= alpha or probe >= beta:
+                return probe
+        if flip:
+            return -self.alphabeta(child, depth, -beta, -alpha, ply)
+        return self.alphabeta(child, depth, alpha, beta, ply)
+
+    def principal_variation(self, game: Game, state: State, row: np.ndarray, depth: int) -> tuple[Move, ...]:
+        """The table's best moves from ``state``, as far as they are known (as the game's moves)."""
+        line: list[Move] = []
+        while len(line) < depth:
+            entry = self.table.get(row.tobytes())
+            if entry is None or entry[CHILDREN] is None or entry[BEST] < 0:
+                break
+            row = entry[CHILDREN][entry[BEST]]
+            move = next((m for m in game.legal_moves(state)
+                         if np.array_equal(self.view.row(game.apply(state, m)), row)), None)
+            if move is None:
+                break
+            line.append(move)
+            state = game.apply(state, move)
+        return tuple(line)
+
+
+def kernel_think(
+    game: Game,
+    state: State,
+    depth: int | None,
+    seconds: float | None,
+    *,
+    on_iteration: Callable[[Iteration], None] | None = None,
+    catch_interrupt: bool = False,
+    table_mb: float = 64.0,
+    shuffle: random.Random | None = None,
+    wait: bool = False,
+) -> Result | None:
+    """:func:`rulesdsl.interpreter.search.engine.think` on the kernel, or ``None`` when the game or the state has no
+    kernel path (the caller searches the generic way); ``wait``: compile the machine code now if need be."""
+    view = kernel_view(game, wait)
+    if view is None:
+        return None
+    root = view.row(state)
+    moves, outcome = game.status(state)
+    if root is None or outcome is not None or not moves:
+        return None
+    if shuffle is not None:
+        moves = list(moves)
+        shuffle.shuffle(moves)
+    moves, _ = static_order(game)(state, moves, False)
+    children = [(move, view.row(game.apply(state, move))) for move in moves]
+    if any(row is None for _, row in children):
+        return None
+    if depth is None and seconds is None:
+        depth = 3
+    limit = depth if depth is not None else MAX_DEPTH
+    searcher = KernelSearcher(view, exact=seconds is None, table_mb=table_mb)
+    started = time.perf_counter()
+    if seconds is not None:
+        searcher.deadline = started + seconds
+    me = int(root[searcher.turn])
+    result = Result(moves[0], 0.0, 0, 0, 0.0, kernel="native")
+    partial: list = []
+    try:
+        for d in range(1, limit + 1):
+            searcher.horizon = False
+            partial = []
+            best_score, alpha = -INFINITY, -INFINITY
+            best: Move | None = None
+            for move, row in children:
+                flip = int(row[searcher.turn]) != me
+                value = searcher.child(row, flip, d - 1, alpha, INFINITY, 1, best is None)
+                if value > best_score:
+                    best, best_score = move, value
+                    alpha = max(alpha, value)
+                    partial[:] = [best, best_score]
+            assert best is not None
+            children.sort(key=lambda pair: pair[0] is not best)  # the best first in the next iteration
+            elapsed = time.perf_counter() - started
+            iteration = Iteration(d, best_score, searcher.nodes, elapsed,
+                                  (best, *searcher.principal_variation(game, game.apply(state, best),
+                                                                       children[0][1], d - 1)))
+            result.move, result.score, result.depth = best, best_score, d
+            result.iterations.append(iteration)
+            if on_iteration is not None:
+                on_iteration(iteration)
+            if not searcher.horizon or abs(best_score) >= WIN / 2:
+                break
+    except OutOfTime:
+        _adopt_partial(result, partial)
+    except KeyboardInterrupt:
+        if not catch_interrupt:
+            raise
+        _adopt_partial(result, partial)
+        result.interrupted = True
+    result.nodes = searcher.nodes
+    result.seconds = time.perf_counter() - started
+    return result

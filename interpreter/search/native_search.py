@@ -1,0 +1,92 @@
+"""Source of the native kernel's search helpers: a position as one row of words, its static value, its leaves.
+
+The alpha-beta engine's path on the kernel (:mod:`rulesdsl.interpreter.search.kernel_search`)
+holds a position as one row of unsigned words: the bitboards in ``symbols``
+order, then the player to move, then the go-again bit. These functions are
+written here from fixed text and the number of symbols only (never from a rule
+file), appended to the kernel's native source and checked with it by
+``check_source``:
+
+- ``expandrow(row, out)``: ``expand`` of a row;
+- ``score(v..., turn, weights, consts, mobw)``: the static evaluation for the
+  player ``turn`` (the linear features folded into one weight per symbol and
+  bit, plus ``mobw`` times the difference of the two players' move counts);
+- ``scorerow(row, weights, consts, mobw, limit)``: that, kept within
+  ``±limit`` (NaN: 0), as :func:`rulesdsl.interpreter.search.minimax.static_score`;
+- ``frontier(row, ply, out, weights, consts, mobw, win, limit, misere)``: the
+  exact value of a row searched one ply deep (every child's outcome or static
+  value, negated when the turn changes), and how many children it has: the
+  last ply of a search, without a call from Python per leaf;
+- ``ordering(row, out, k, res, weights, consts, mobw, limit)``: each of
+  the ``k`` children's static value from the row's mover's side (move order).
+"""
+
+from __future__ import annotations
+
+
+def _words(prefix: str, symbols: int) -> str:
+    return "".join(f"{prefix}[{i}], " for i in range(symbols))
+
+
+def _sum_bits(symbols: int, indent: str) -> list[str]:
+    lines = []
+    for i in range(symbols):
+        lines += [f"x = v{i}", "while x:", "    low = x & (u64(0) - x)",
+                  f"    s += weights[turn, {i}, popcount(low - u64(1))]", "    x ^= low"]
+    return [indent + line for line in lines]
+
+
+def _clamp(name: str, indent: str) -> list[str]:
+    return [indent + line for line in (f"if {name} != {name}:", f"    {name} = limit - limit",
+                                       f"elif {name} > limit:", f"    {name} = limit",
+                                       f"elif {name} < -limit:", f"    {name} = -limit")]
+
+
+def search_source(symbols: int, opponent: tuple[int, int]) -> str:
+    """The helpers' source for a kernel of ``symbols`` bitboards whose players' opponents are ``opponent``."""
+    step = opponent[1] - opponent[0]  # the opponent of player p (0 or 1) is opponent[0] + step * p
+    other = f"({opponent[0]} + ({step}) * turn)"
+    other_winner = f"({opponent[0]} + ({step}) * ow)"
+    v = "".join(f"v{i}, " for i in range(symbols))
+    row = f"{_words('row', symbols)}i64(row[{symbols}]), row[{symbols + 1}]"
+    child = f"{_words('c', symbols)}tn, c[{symbols + 1}]"
+    lines = ["def expandrow(row, out):", f"    return expand({row}, out)", "", "",
+             f"def score({v}turn, weights, consts, mobw):", "    s = consts[turn]"]
+    lines += _sum_bits(symbols, "    ")
+    lines += ["    if mobw:",
+              f"        s += mobw * (mobility({v}turn, u64(0), None, 1) - mobility({v}{other}, u64(0), None, 1))",
+              "    return s", "", "",
+              "def scorerow(row, weights, consts, mobw, limit):",
+              f"    val = score({_words('row', symbols)}i64(row[{symbols}]), weights, consts, mobw)"]
+    lines += _clamp("val", "    ") + ["    return val", "", ""]
+    lines += ["def frontier(row, ply, out, weights, consts, mobw, win, limit, misere):",
+              f"    w, r, k = expand({row}, out)",
+              f"    turn = i64(row[{symbols}])",
+              "    best = -(win + win)",
+              "    for j in range(k):",
+              "        c = out[j]",
+              f"        tn = i64(c[{symbols}])",
+              f"        ow, orr, ok = outcome({child}, out)",
+              "        if ow != -2:",
+              "            if ow >= 0 and misere:",
+              f"                ow = {other_winner}",
+              "            if ow < 0:",
+              "                val = win - win",
+              "            elif ow == tn:",
+              "                val = win - (ply + 1)",
+              "            else:",
+              "                val = (ply + 1) - win",
+              "        else:",
+              f"            val = score({_words('c', symbols)}tn, weights, consts, mobw)"]
+    lines += _clamp("val", "            ")
+    lines += ["        if tn != turn:", "            val = -val", "        if val > best:", "            best = val",
+              "    return best, k", "", "",
+              "def ordering(row, out, k, res, weights, consts, mobw, limit):",
+              f"    turn = i64(row[{symbols}])",
+              "    for j in range(k):",
+              "        c = out[j]",
+              f"        tn = i64(c[{symbols}])",
+              f"        val = score({_words('c', symbols)}tn, weights, consts, mobw)"]
+    lines += _clamp("val", "        ")
+    lines += ["        if tn != turn:", "            val = -val", "        res[j] = val", "    return k"]
+    return "\n".join(lines) + "\n"
