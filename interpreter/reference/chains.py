@@ -3,14 +3,14 @@
 A chain (``again after capture with same piece in one move``) is one move: the
 piece jumps from cell to cell while it can, and the pieces it jumps are
 removed only at the end. Until then they stay on the board: each can be
-jumped once, and it blocks the way like any piece (the draughts rule). A
+jumped once, and it blocks the way like any piece. A
 chain goes on while a jump exists; only complete chains are moves. Chains
 that start and end on the same cells and take the same pieces (in another
 order) are one move. A piece that ends its chain on its far row is promoted;
 passing over the far row on the way changes nothing.
 
 A ``flying`` jump may start any distance before the jumped piece, over empty
-cells, and land on any empty cell beyond it (a draughts king).
+cells, and land on any empty cell beyond it (a flying king).
 """
 
 from __future__ import annotations

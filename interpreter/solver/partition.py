@@ -5,7 +5,7 @@ is the range its mixed value falls in: the key (both words of a wide key)
 multiplied by odd constants modulo 2**64, a bijection that scatters
 neighbouring keys, cut into P equal ranges. Cutting the raw keys into ranges
 would leave most partitions empty: reachable boards share their leading
-cells (a Konane board's cells only ever hold their first piece or nothing),
+cells (in a capture-only game a cell only ever holds its first piece or nothing),
 so they bunch in a few narrow key ranges. Each partition keeps its own keys
 sorted, so a lookup is a ``searchsorted`` in the owner's array.
 
