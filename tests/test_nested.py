@@ -6,11 +6,11 @@ Ultimate tic-tac-toe's rows are listed from the top (row 9); a1 is the bottom-le
 from __future__ import annotations
 
 import pytest
+from helpers import after, moves_of
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.compile.trial import check_all
 from rulesdsl.loader import resolve
-from tests.helpers import after, moves_of
 
 EMPTY = "---------"
 

@@ -7,11 +7,11 @@ top), so "clockwise" moves a1 to c1 within the top-left block nw (a1..c3).
 from __future__ import annotations
 
 import pytest
+from helpers import after, moves_of
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.compile.trial import check_all
 from rulesdsl.loader import resolve
-from tests.helpers import after, moves_of
 
 EMPTY_ROWS = " ------" * 6
 
