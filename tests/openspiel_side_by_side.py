@@ -31,6 +31,13 @@ class Side:
     board_of: Callable[[str], dict[str, str]] | None = None  # OpenSpiel's state string -> {our cell: our symbol}
     key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]  # our notation -> key
     name: str = ""  # named in a divergence's message
+    seat_of: Callable[[int], int] = staticmethod(lambda player: player)  # type: ignore[assignment]  # theirs -> ours
+    # OpenSpiel's finished state -> the winner's seat in ours (None: a draw); by default read from its returns
+    winner: Callable[[object], int | None] | None = None
+    # OpenSpiel's state and action -> our key, where the action's string alone cannot say (by default move_of)
+    action_key: Callable[[object, int], str] | None = None
+    # OpenSpiel's state past which it cannot be followed (a known fault of its own): the game stops being compared
+    stop: Callable[[object], bool] | None = None
 
 
 def our_board(game: Game, state: State) -> dict[str, str]:
@@ -39,12 +46,15 @@ def our_board(game: Game, state: State) -> dict[str, str]:
 
 
 def winner_of(returns: list[float]) -> int | None:
-    """The winner's index from OpenSpiel's returns (``None``: a draw)."""
-    return None if returns[0] == returns[1] else (0 if returns[0] > returns[1] else 1)
+    """The winner's index from OpenSpiel's returns: the one player with the highest (``None``: a draw)."""
+    best = max(returns)
+    leaders = [p for p, value in enumerate(returns) if value == best]
+    return leaders[0] if len(leaders) == 1 else None
 
 
-def play(side: Side, seed: int) -> tuple[int, Outcome]:
-    """One random game in both; returns its length in plies and its outcome. Raises :class:`Divergence`."""
+def play(side: Side, seed: int) -> tuple[int, Outcome | None]:
+    """One random game in both; returns its length in plies and its outcome (``None`` where ``side.stop`` ended
+    the comparison before the end). Raises :class:`Divergence`."""
     game = side.game
     ours, theirs = game.initial_state(), side.spiel.new_initial_state()
     rng = random.Random(seed)
@@ -62,17 +72,22 @@ def play(side: Side, seed: int) -> tuple[int, Outcome]:
         if (outcome is not None) != theirs.is_terminal():
             fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
         if outcome is not None:
-            if winner_of(theirs.returns()) != outcome.winner:
+            theirs_won = (side.winner(theirs) if side.winner is not None else
+                          None if (w := winner_of(theirs.returns())) is None else side.seat_of(w))
+            if theirs_won != outcome.winner:
                 fail(f"winner here: {outcome.winner} ({outcome.reason}), in OpenSpiel: {theirs.returns()}")
             return len(played), outcome
-        if theirs.current_player() != game.to_move(ours):
+        if side.seat_of(theirs.current_player()) != game.to_move(ours):
             fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
         written = {side.key(game.format_move(ours, mv)): mv for mv in moves}
-        actions = {side.move_of(theirs.action_to_string(theirs.current_player(), a)): a
+        actions = {side.action_key(theirs, a) if side.action_key is not None else
+                   side.move_of(theirs.action_to_string(theirs.current_player(), a)): a
                    for a in theirs.legal_actions()}
         if set(written) != set(actions):
             fail(f"only here: {sorted(set(written) - set(actions))}; "
                  f"only in OpenSpiel: {sorted(set(actions) - set(written))}")
+        if side.stop is not None and side.stop(theirs):
+            return len(played), None
         key = rng.choice(sorted(actions))
         played.append(key)
         ours = game.apply(ours, written[key])

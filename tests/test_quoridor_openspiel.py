@@ -40,8 +40,10 @@ def spiel_key(size: int):
     return key
 
 
-def spiel_board(size: int):
-    """OpenSpiel's drawing as our cells: pawns where they stand, ``#`` wherever a wall is drawn, ``-`` elsewhere."""
+def spiel_board(size: int, pawns: dict[str, str] | None = None):
+    """OpenSpiel's drawing as our cells: pawns where they stand, ``#`` wherever a wall is drawn, ``-`` elsewhere.
+    ``pawns`` maps the symbols OpenSpiel draws pawns with to ours (by default ``0`` and ``@``, the same)."""
+    pawns = pawns or {"0": "0", "@": "@"}
     width = 2 * size - 1
 
     def board(text: str) -> dict[str, str]:
@@ -50,7 +52,7 @@ def spiel_board(size: int):
         for r, line in enumerate(lines):
             for k in range(width):
                 ch = line[3 + 2 * k] if 3 + 2 * k < len(line) else " "
-                sym = ch if ch in "0@" else "#" if ch in "|-+" else "-"
+                sym = pawns[ch] if ch in pawns and k % 2 == 0 and r % 2 == 0 else "#" if ch in "|-+" else "-"
                 cells[f"{chr(ord('a') + k)}{width - r}"] = sym
         return cells
 

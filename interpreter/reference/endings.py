@@ -392,6 +392,8 @@ class ConditionCompiler(m.ExprVisitor):
             self._outline = connections.board_outline(self.tables.geometry)
         return self._outline
     def visit_ReachesFarRow(self, expr: m.ReachesFarRow) -> Condition:
+        if expr.player not in ("mover", "opponent", *self.tables.player_names):
+            return lambda state, moves: True  # a seat empty for these options: no pieces, nothing to cut off
         return reaches_far_row(self.tables, player_ref(expr.player, self.tables), expr.span)
 
     def visit_OnFarRow(self, expr: m.OnFarRow) -> Condition:
