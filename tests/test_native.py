@@ -26,7 +26,9 @@ from rulesdsl.interpreter.load import load_game
 # Every bundled game with a kernel, and two other sizes (sources differ with the options).
 CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthrough", {}), ("fox-and-geese", {}),
          ("konane", {}), ("konane-misere", {}), ("konane-same-stone", {}), ("breakthrough", {"rows": "5", "cols": "4"}),
-         ("konane", {"rows": "6", "cols": "6"})]
+         ("konane", {"rows": "6", "cols": "6"}), ("tic-tac-toe", {}), ("connect-four", {}), ("othello", {}),
+         ("tic-tac-toe", {"size": "5", "line": "4"}), ("connect-four", {"rows": "5", "cols": "4", "line": "3"}),
+         ("othello", {"size": "6"})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
@@ -135,6 +137,33 @@ def test_a_board_over_64_cells_keeps_the_python_kernel():
     assert game._compiled.engine_name() == "python"
     state = game.initial_state()
     assert game.perft(state, 2) == generic_perft(game, state, 2)
+
+
+def test_a_placement_board_over_64_cells_keeps_the_python_kernel():
+    game = load_game("tic-tac-toe", {"size": "15", "line": "5"})  # 225 cells: gomoku's board
+    assert game.has_fast_playout
+    assert native_module.native_source(game.kernel()) is None
+    assert game._compiled.engine_name() == "python"
+    assert game.perft(game.initial_state(), 2) == generic_perft(game, game.initial_state(), 2) == 225 * 224
+    five = game.parse_position("(o " + " ".join(["x" * 5 + "-" * 10] + ["-" * 15] * 14) + ")")
+    assert game.outcome(five).winner == 0
+    for number, state in enumerate(positions(game, games=2, seed=4, cap=120)):
+        moves, outcome = game.status(state)
+        if outcome is not None:
+            assert game.playout(state, random.Random(0), 1).outcome == outcome
+        elif number % 10 == 0:  # one ply drawing index i reaches the i-th child: every move once
+            reached = Counter(game.playout(state, _Fixed(i), 1).state for i in range(len(moves)))
+            assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
+
+
+class _Fixed:
+    """A random source that always draws ``index``."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def randrange(self, stop: int) -> int:
+        return self.index
 
 
 def test_without_numba_every_game_plays_on_the_python_kernel(monkeypatch):
