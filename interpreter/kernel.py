@@ -16,11 +16,14 @@ counts, player indices) and fixed words of this module; no text of the rule
 file enters it. What it covers: two players; ``step`` (to empty and/or enemy
 cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
 capture) and ``push`` (one symbol a side: lines of own pieces, numerical
-superiority, push-off, ``forbid corner push-off``); ``again after ...`` (same
+superiority, push-off, ``forbid corner push-off``); ``place`` on empty cells,
+``falling``, ``flanking`` (one symbol a side) and ``pass when no moves``
+(:mod:`rulesdsl.interpreter.kernel_place`); ``again after ...`` (same
 piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
-``lost``, ``no moves``, ``has no``, ``on far row`` and ``beyond``. Anything else
+``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
+``beyond``, ``N in a row`` and ``connects``. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -43,7 +46,8 @@ from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.bitboards import BitLayout, bit_layout, shifted
-from rulesdsl.interpreter.kernel_place import PlacementError, in_a_row, placement
+from rulesdsl.interpreter.endings import board_side
+from rulesdsl.interpreter.kernel_place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.tables import Tables
 
 # Statements that do not change how the game is played, or that this module handles.
@@ -488,7 +492,7 @@ class _Builder:
             lines += ["    " + line for line in finish(f"({winner}, {i})")]
         lines.append("if not total:")
         lines += ["    " + line for line in finish("(None, -1)")]
-        return self.opponent_moves(mover) + lines if conditions.nobody else lines
+        return (self.opponent_moves(mover) if conditions.nobody else []) + conditions.before + lines
 
     def opponent_moves(self, mover: int) -> list[str]:
         """Statements setting ``om`` to a mask that is not zero when the other player (``mover``, who just
@@ -616,6 +620,7 @@ class _Conditions(m.ExprVisitor):
         self.builder = builder
         self.mover = mover
         self.nobody = False  # a condition reads ``nobody can move`` (``om``: the other player's moves)
+        self.before: list[str] = []  # statements the conditions read the results of (``connects``' flood fills)
 
     def player(self, name: str) -> int:
         if name == "mover":
@@ -672,6 +677,16 @@ class _Conditions(m.ExprVisitor):
     def visit_NobodyMoves(self, expr: m.NobodyMoves) -> str:
         self.nobody = True
         return f"(not {'raw' if self.builder.stuck else 'total'} and not om)"
+
+    def visit_Connects(self, expr: m.Connects) -> str:
+        bits, player = self.pieces(expr.player, None)
+        builder = self.builder
+        first, goal = (board_side(builder.tables.geometry, side.name) for side in expr.sides)
+        along = expr.along or (m.DirRef(expr.span, "all"),)
+        lines, test = joins(builder.tables, builder.layout, bits, player, first, goal, along,
+                            f"cj{sum(line.startswith('cj') for line in self.before)}")
+        self.before += lines
+        return test
 
     def visit_InARow(self, expr: m.InARow) -> str:
         from rulesdsl.expr import evaluate

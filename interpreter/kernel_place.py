@@ -17,6 +17,10 @@ kernel's source:
 - ``PLAYER has N in a row``: for each axis of the board's ``all``
   directions, the cells from which N steps of own pieces stay on the board
   and on own pieces (N - 1 shifted copies and one mask).
+- ``PLAYER connects SIDE and SIDE``: a flood fill on bitboards; from the own
+  pieces on the first side, each round adds the own pieces next to the
+  reached ones (one shift and mask per direction) until nothing is added;
+  the sides are joined when the reached set meets the second side.
 
 Each building block is held to the reference (generic) path by
 tests/test_playout.py and tests/test_native.py.
@@ -96,3 +100,16 @@ def in_a_row(tables: Tables, layout: BitLayout, own: str, length: int) -> str:
             continue
         terms.append(" & ".join([f"{own} & {room}", *(shifted(own, -k * s) for k in range(1, length))]))
     return "bool(" + " | ".join(f"({t})" for t in terms) + ")" if terms else "False"
+
+
+def joins(tables: Tables, layout: BitLayout, own: str, player: int, first: list[int], goal: list[int],
+          along: tuple[m.DirRef, ...], name: str) -> tuple[list[str], str]:
+    """Statements flooding ``name`` from ``own``'s cells on the side ``first`` through ``own``'s cells along
+    ``along`` (see the module docstring), and the expression (a truth value) of its meeting the side ``goal``."""
+    if own == "0":
+        return [], "False"
+    grow = [shifted(f"({name} & {layout.has_next(v)})", layout.shift_of(v)) for v in tables.vectors(along, player)]
+    lines = [f"{name} = {own} & {layout.mask(first)}", "while True:",
+             f"    gw = ({' | '.join([name, *grow])}) & {own}", f"    if gw == {name}:", "        break",
+             f"    {name} = gw"]
+    return lines, f"bool({name} & {layout.mask(goal)})"
