@@ -48,7 +48,7 @@ from rulesdsl.interpreter.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
 WORD = 64
-RUNTIME_VERSION = "6"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "5"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once

@@ -91,6 +91,6 @@ def test_without_numba_kernel_true_searches_the_generic_way(monkeypatch):
 
 
 def test_a_game_without_a_kernel_searches_the_generic_way():
-    game = load_game("tic-tac-toe", {})
+    game = load_game("mancala", {})  # sowing: no kernel yet
     result = think(game, game.initial_state(), depth=2, kernel=True)
     assert result.kernel == "generic"
