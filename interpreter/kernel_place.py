@@ -48,6 +48,8 @@ def placement(rule: m.MoveRule, tables: Tables, layout: BitLayout, player: int, 
     if symbol not in var:
         raise PlacementError("a placed symbol without a bitboard")
     placed = var[symbol]
+    if rule.flanking and rule.falling is not None:
+        raise PlacementError("a placement both falling and flanking")
     if rule.flanking:
         return flanking(rule, tables, layout, player, var, bits)
     mask = "E"
@@ -109,7 +111,9 @@ def joins(tables: Tables, layout: BitLayout, own: str, player: int, first: list[
     if own == "0":
         return [], "False"
     grow = [shifted(f"({name} & {layout.has_next(v)})", layout.shift_of(v)) for v in tables.vectors(along, player)]
-    lines = [f"{name} = {own} & {layout.mask(first)}", "while True:",
-             f"    gw = ({' | '.join([name, *grow])}) & {own}", f"    if gw == {name}:", "        break",
-             f"    {name} = gw"]
-    return lines, f"bool({name} & {layout.mask(goal)})"
+    goal_mask = layout.mask(goal)
+    # grown only when the player has pieces on both sides (else nothing of ``name`` can meet the goal)
+    lines = [f"{name} = {own} & {layout.mask(first)}", f"if {name} and {own} & {goal_mask}:", "    while True:",
+             f"        gw = ({' | '.join([name, *grow])}) & {own}", f"        if gw == {name}:", "            break",
+             f"        {name} = gw"]
+    return lines, f"bool({name} & {goal_mask})"
