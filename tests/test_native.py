@@ -12,6 +12,7 @@ everything runs on the Python kernel (these tests then check that instead).
 from __future__ import annotations
 
 import ast
+import contextlib
 import random
 import sys
 from collections import Counter
@@ -208,3 +209,21 @@ def test_a_first_move_does_not_wait_for_the_compile_and_a_second_start_runs_on_t
     second = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
     assert second.returncode == 0, second.stderr
     assert "[native kernel]" in second.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("native", [False, True], ids=["python-kernel", "native"])
+def test_a_player_without_a_flanking_move_passes_and_a_full_board_ends_the_game(native):
+    if native and not NATIVE:
+        pytest.skip("numba is not installed or RULESDSL_NATIVE=0")
+    game = load_game("othello", {"size": "4"})
+    if native:
+        assert game._compiled.native(wait=True) is not None
+    # White (to move) has no disc to flank with on d4; black then has d4 (over c4 to b4): white passes.
+    stuck = game.parse_position("(w bbbb bbbb bbbb bbw-)")
+    full = game.parse_position("(b bbbb bbbb bbbb bbbw)")  # nobody can move: black has more discs and wins
+    with python_kernel(game) if not native else contextlib.nullcontext():
+        assert game.perft(stuck, 1) == 1 and game.perft(stuck, 2) == 1
+        step = game.playout(stuck, random.Random(0), 1)
+        assert step.plies == 1 and step.state.board == stuck.board and step.state.turn == 0
+        end = game.playout(full, random.Random(0), 1)
+        assert end.plies == 0 and end.outcome.winner == 0
