@@ -18,25 +18,27 @@ ISSUE_FIELDS = ["game", "settings", "kernel", "perft_depth", "perft_nodes_per_s"
 
 
 def test_the_json_has_exactly_the_promised_fields():
-    result = CliRunner().invoke(cli, ["bench", "konane", "tic-tac-toe", "--json", "--quick"])
+    result = CliRunner().invoke(cli, ["bench", "konane", "mancala", "--json", "--quick"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["results"]
     assert list(FIELDS) == ISSUE_FIELDS
     assert [(r["game"], r["settings"]) for r in rows] == [
-        ("konane", {"rows": "6", "cols": "6"}), ("konane", {"rows": "8", "cols": "8"}), ("tic-tac-toe", {})]
+        ("konane", {"rows": "6", "cols": "6"}), ("konane", {"rows": "8", "cols": "8"}), ("mancala", {})]
     for row in rows:
         assert list(row) == ISSUE_FIELDS
         assert row["perft_depth"] >= 1 and row["perft_nodes_per_s"] > 0
         assert row["playouts_per_s"] > 0 and row["plies_per_playout"] > 0
         assert row["search_depth_1s"] >= 1 and row["peak_mb"] > 0
-    konane, _, tic_tac_toe = rows
+    konane, _, sowing = rows
     native = native_module.enabled() and native_module.numba_available()
-    assert konane["kernel"] == ("native" if native else "python") and tic_tac_toe["kernel"] == "generic"
-    assert (konane["python_playouts_per_s"] is not None) == native and tic_tac_toe["python_playouts_per_s"] is None
+    assert konane["kernel"] == ("native" if native else "python") and sowing["kernel"] == "generic"
+    assert (konane["python_playouts_per_s"] is not None) == native and sowing["python_playouts_per_s"] is None
     assert konane["openspiel_playouts_per_s"] is None and konane["openspiel_ratio"] is None
     assert konane["baseline_nodes_per_s"] > 0
-    assert abs(konane["ratio"] - konane["perft_nodes_per_s"] / konane["baseline_nodes_per_s"]) < 0.02
-    assert tic_tac_toe["baseline_nodes_per_s"] is None and tic_tac_toe["ratio"] is None
+    # the ratio of the unrounded rates, to two places (native perft's ratio runs to thousands: relative slack)
+    assert abs(konane["ratio"] - konane["perft_nodes_per_s"] / konane["baseline_nodes_per_s"]) < 0.02 + konane[
+        "ratio"] * 1e-4
+    assert sowing["baseline_nodes_per_s"] is None and sowing["ratio"] is None
 
 
 def test_set_measures_one_case_with_the_options_given_and_openspiel_beside_it():

@@ -22,7 +22,9 @@ from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, alphabeta, minimax, 
 
 CASES = [("breakthrough", {"rows": "5", "cols": "4"}), ("konane", {"rows": "6", "cols": "6"}),
          ("konane-misere", {"rows": "4", "cols": "5"}), ("fox-and-geese", {}), ("abalone-hex", {}),
-         ("abalone", {"rows": "5", "cols": "5", "freeze": "off"})]
+         ("abalone", {"rows": "5", "cols": "5", "freeze": "off"}), ("tic-tac-toe", {}),
+         ("connect-four", {"rows": "5", "cols": "5"}), ("othello", {"size": "6"}), ("othello", {}),
+         ("hex", {"size": "4"})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
@@ -89,6 +91,6 @@ def test_without_numba_kernel_true_searches_the_generic_way(monkeypatch):
 
 
 def test_a_game_without_a_kernel_searches_the_generic_way():
-    game = load_game("tic-tac-toe", {})
+    game = load_game("mancala", {})  # sowing: no kernel yet
     result = think(game, game.initial_state(), depth=2, kernel=True)
     assert result.kernel == "generic"

@@ -12,6 +12,7 @@ everything runs on the Python kernel (these tests then check that instead).
 from __future__ import annotations
 
 import ast
+import contextlib
 import random
 import sys
 from collections import Counter
@@ -26,7 +27,9 @@ from rulesdsl.interpreter.kernel.codegen import check_source
 # Every bundled game with a kernel, and two other sizes (sources differ with the options).
 CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthrough", {}), ("fox-and-geese", {}),
          ("konane", {}), ("konane-misere", {}), ("konane-same-stone", {}), ("breakthrough", {"rows": "5", "cols": "4"}),
-         ("konane", {"rows": "6", "cols": "6"})]
+         ("konane", {"rows": "6", "cols": "6"}), ("tic-tac-toe", {}), ("connect-four", {}), ("othello", {}),
+         ("tic-tac-toe", {"size": "5", "line": "4"}), ("connect-four", {"rows": "5", "cols": "4", "line": "3"}),
+         ("othello", {"size": "6"}), ("hex", {"size": "8"}), ("hex", {"size": "4"})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
@@ -137,6 +140,33 @@ def test_a_board_over_64_cells_keeps_the_python_kernel():
     assert game.perft(state, 2) == generic_perft(game, state, 2)
 
 
+def test_a_placement_board_over_64_cells_keeps_the_python_kernel():
+    game = load_game("tic-tac-toe", {"size": "15", "line": "5"})  # 225 cells: gomoku's board
+    assert game.has_fast_playout
+    assert native_module.native_source(game.kernel()) is None
+    assert game._compiled.engine_name() == "python"
+    assert game.perft(game.initial_state(), 2) == generic_perft(game, game.initial_state(), 2) == 225 * 224
+    five = game.parse_position("(o " + " ".join(["x" * 5 + "-" * 10] + ["-" * 15] * 14) + ")")
+    assert game.outcome(five).winner == 0
+    for number, state in enumerate(positions(game, games=2, seed=4, cap=120)):
+        moves, outcome = game.status(state)
+        if outcome is not None:
+            assert game.playout(state, random.Random(0), 1).outcome == outcome
+        elif number % 10 == 0:  # one ply drawing index i reaches the i-th child: every move once
+            reached = Counter(game.playout(state, _Fixed(i), 1).state for i in range(len(moves)))
+            assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
+
+
+class _Fixed:
+    """A random source that always draws ``index``."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def randrange(self, stop: int) -> int:
+        return self.index
+
+
 def test_without_numba_every_game_plays_on_the_python_kernel(monkeypatch):
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba now raises ImportError
     assert not native_module.numba_available()
@@ -179,3 +209,21 @@ def test_a_first_move_does_not_wait_for_the_compile_and_a_second_start_runs_on_t
     second = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
     assert second.returncode == 0, second.stderr
     assert "[native kernel]" in second.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("native", [False, True], ids=["python-kernel", "native"])
+def test_a_player_without_a_flanking_move_passes_and_a_full_board_ends_the_game(native):
+    if native and not NATIVE:
+        pytest.skip("numba is not installed or RULESDSL_NATIVE=0")
+    game = load_game("othello", {"size": "4"})
+    if native:
+        assert game._compiled.native(wait=True) is not None
+    # White (to move) has no disc to flank with on d4; black then has d4 (over c4 to b4): white passes.
+    stuck = game.parse_position("(w bbbb bbbb bbbb bbw-)")
+    full = game.parse_position("(b bbbb bbbb bbbb bbbw)")  # nobody can move: black has more discs and wins
+    with python_kernel(game) if not native else contextlib.nullcontext():
+        assert game.perft(stuck, 1) == 1 and game.perft(stuck, 2) == 1
+        step = game.playout(stuck, random.Random(0), 1)
+        assert step.plies == 1 and step.state.board == stuck.board and step.state.turn == 0
+        end = game.playout(full, random.Random(0), 1)
+        assert end.plies == 0 and end.outcome.winner == 0

@@ -29,10 +29,15 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("breakthrough", {"rows": "5", "cols": "4"}),
     ("abalone-hex", {"losses": "1"}),
     ("capture-the-flag", {"size": "4"}),
+    ("tic-tac-toe", {"size": "5", "line": "4"}),
+    ("connect-four", {"rows": "5", "cols": "4", "line": "3"}),
+    ("othello", {"size": "6"}),
+    ("hex", {"size": "5"}),
 ]
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
-            "capture-the-flag", "abalone", "abalone-hex6"}
+            "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
+            "hex"}
 
 
 class Chosen:

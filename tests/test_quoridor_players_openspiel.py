@@ -24,7 +24,7 @@ pytest.importorskip("pyspiel")
 from openspiel_side_by_side import Side, load, play  # noqa: E402
 from test_quoridor_openspiel import spiel_board, spiel_key, spiel_perft  # noqa: E402
 
-from rulesdsl.interpreter.load import load_game  # noqa: E402
+from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
 
 GAMES = int(os.environ.get("RULESDSL_QUORIDOR_GAMES", "100"))
 ORDER = {3: (0, 2, 1), 4: (0, 2, 1, 3)}  # OpenSpiel's order of play, by its player numbers

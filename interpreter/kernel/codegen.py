@@ -16,11 +16,14 @@ counts, player indices) and fixed words of this module; no text of the rule
 file enters it. What it covers: two players; ``step`` (to empty and/or enemy
 cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
 capture) and ``push`` (one symbol a side: lines of own pieces, numerical
-superiority, push-off, ``forbid corner push-off``); ``again after ...`` (same
+superiority, push-off, ``forbid corner push-off``); ``place`` on empty cells,
+``falling``, ``flanking`` (one symbol a side) and ``pass when no moves``
+(:mod:`rulesdsl.interpreter.kernel.place`); ``again after ...`` (same
 piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
-``lost``, ``no moves``, ``has no``, ``on far row`` and ``beyond``. Anything else
+``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
+``beyond``, ``N in a row`` and ``connects``. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -42,15 +45,18 @@ from dataclasses import dataclass, field, fields
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
-from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
+from rulesdsl.interpreter.reference.endings import board_side
+from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
+from rulesdsl.interpreter.compile.tables import Tables
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
-         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze)
+         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
-RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans"}
+RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
+               "falling", "flanking"}
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
@@ -132,7 +138,7 @@ def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
         return _outcomes[key]
     try:
         kernel = _Builder(active, tables, options, start_board).build()
-    except (Unsupported, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
+    except (Unsupported, PlacementError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
         kernel = None  # the generic path plays every rule file
     if key is not None:
         _outcomes[key] = kernel
@@ -166,8 +172,13 @@ class _Builder:
             raise Unsupported("a board of points and lines")
         self.again = again
         self.freeze = active.first(m.Freeze)
+        self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        if any(r.action == "place" for r in self.rules) and (again is not None or self.freeze is not None):
+            raise Unsupported("placements beside go-again turns or freeze")
+        if self.stuck and (again is not None or self.repetition):
+            raise Unsupported("a forced pass beside go-again turns or repetition")
         self.layout = bit_layout(tables.geometry)
         if max(self.layout.bit) >= MAX_BITS:
             raise Unsupported("a board too big for the kernel")
@@ -191,8 +202,13 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables, layout = self.tables, self.layout
-        if rule.action not in ("step", "jump", "push") or rule.flying or _extra_fields(rule, RULE_FIELDS):
+        if rule.action not in ("step", "jump", "push", "place") or rule.flying or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action == "place":
+            made = placement(rule, tables, layout, player, self.var, self.bits)
+            return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
+        if rule.falling is not None or rule.flanking:
+            raise Unsupported("falling or flanking beside a move that is not a placement")
         movers = sorted(tables.symbols_of(player, rule.kind))
         mine, theirs = tables.symbols_of(player), tables.enemy_symbols(player)
         own, opp = self.bits(mine), self.bits(theirs)
@@ -366,6 +382,9 @@ class _Builder:
         else:
             total = f"c{len(groups) - 1}" if groups else "0"
             lines.append(f"total = {total}{' + 1' if passes else ''}")
+        if self.stuck:  # no move: the one move is a pass (``raw`` counts the others)
+            lines += [f"raw = {lines.pop().split(' = ', 1)[1]}", "total = raw", "if not total:", "    total = 1"]
+            passes = True
         return lines, groups, passes
 
     def each_child(self, groups: list[Group], use: Callable[[Group], list[str]]) -> list[str]:
@@ -421,7 +440,11 @@ class _Builder:
         lines, groups = self.movegen(player, continuing, "last")
         passes = continuing and self.again.may_pass
         # the end rules only ask whether there is a move (``no moves``), never how many
-        lines.append(f"total = {'1' if passes else ' | '.join(f'm{i}' for i in range(len(groups))) or '0'}")
+        found = " | ".join(f"m{i}" for i in range(len(groups))) or "0"
+        if self.stuck:
+            lines += [f"raw = {found}", "total = 1"]
+        else:
+            lines.append(f"total = {'1' if passes else found}")
         lines += self.end_checks(mover, lambda result: [f"return {result}"])
         lines.append(f"cur = {self.vars}")
         if self.again is None:  # the next player is known: no statements per child to find it
@@ -431,6 +454,8 @@ class _Builder:
                                      + [f"put(({self.vars} nt, nl))"])
         if passes:
             lines.append(f"put(({self.vars} {self.other[player]}, 0))")
+        elif self.stuck:
+            lines += ["if not raw:", f"    put(({self.vars} {self.other[player]}, 0))"]
         return lines + ["return None"]
 
     # -- perft -------------------------------------------------------------
@@ -448,11 +473,12 @@ class _Builder:
                                  + (["nl = 0"] if self.again is None else [])
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
-            lines.append(f"n += perft({self.vars} {following}, 0, hist, depth - 1)")
+            lines += (["if not raw:"] if self.stuck else ["if True:"])
+            lines.append(f"    n += perft({self.vars} {following}, 0, hist, depth - 1)")
         return lines + ["return n"]
 
     def end_checks(self, mover: int, finish: Callable[[str], list[str]]) -> list[str]:
-        lines = []
+        lines: list[str] = []
         end = self.active.first(m.End)
         conditions = _Conditions(self, mover)
         for i, rule in enumerate(end.rules if end else ()):
@@ -466,7 +492,17 @@ class _Builder:
             lines += ["    " + line for line in finish(f"({winner}, {i})")]
         lines.append("if not total:")
         lines += ["    " + line for line in finish("(None, -1)")]
-        return lines
+        return (self.opponent_moves(mover) if conditions.nobody else []) + conditions.before + lines
+
+    def opponent_moves(self, mover: int) -> list[str]:
+        """Statements setting ``om`` to a mask that is not zero when the other player (``mover``, who just
+        moved) has a move, computed only when the player to move has none (``nobody can move``)."""
+        if self.again is not None:
+            raise Unsupported("nobody can move beside go-again turns")
+        check, groups = self.movegen(mover, False, "last", prefix="o")
+        found = " | ".join(f"o{i}" for i in range(len(groups))) or "0"
+        return ["om = 1", f"if not {'raw' if self.stuck else 'total'}:"] + [
+            "    " + line for line in [*check, f"om = {found}"]]
 
     def function(self, head: str, block: Callable[[int, bool], list[str]], loop: bool) -> str:
         full = self.layout.full
@@ -583,6 +619,8 @@ class _Conditions(m.ExprVisitor):
     def __init__(self, builder: _Builder, mover: int):
         self.builder = builder
         self.mover = mover
+        self.nobody = False  # a condition reads ``nobody can move`` (``om``: the other player's moves)
+        self.before: list[str] = []  # statements the conditions read the results of (``connects``' flood fills)
 
     def player(self, name: str) -> int:
         if name == "mover":
@@ -635,6 +673,29 @@ class _Conditions(m.ExprVisitor):
 
     def visit_NoMoves(self, expr: m.NoMoves) -> str:
         return "(not total)"
+
+    def visit_NobodyMoves(self, expr: m.NobodyMoves) -> str:
+        self.nobody = True
+        return f"(not {'raw' if self.builder.stuck else 'total'} and not om)"
+
+    def visit_Connects(self, expr: m.Connects) -> str:
+        bits, player = self.pieces(expr.player, None)
+        builder = self.builder
+        first, goal = (board_side(builder.tables.geometry, side.name) for side in expr.sides)
+        along = expr.along or (m.DirRef(expr.span, "all"),)
+        lines, test = joins(builder.tables, builder.layout, bits, player, first, goal, along,
+                            f"cj{sum(line.startswith('cj') for line in self.before)}")
+        self.before += lines
+        return test
+
+    def visit_InARow(self, expr: m.InARow) -> str:
+        from rulesdsl.expr import evaluate
+
+        length = evaluate(expr.length, self.builder.options)
+        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+            raise Unsupported("a row length that is not a whole number")
+        bits, _ = self.pieces(expr.player, None)
+        return in_a_row(self.builder.tables, self.builder.layout, bits, length)
 
     def visit_HasNone(self, expr: m.HasNone) -> str:
         bits, _ = self.pieces(expr.player, None if expr.kind == "pieces" else expr.kind)
