@@ -45,10 +45,10 @@ from dataclasses import dataclass, field, fields
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
-from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
-from rulesdsl.interpreter.reference.endings import board_side
-from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
+from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
+from rulesdsl.interpreter.reference.endings import board_side
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,

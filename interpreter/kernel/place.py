@@ -29,8 +29,8 @@ tests/test_playout.py and tests/test_native.py.
 from __future__ import annotations
 
 from rulesdsl import model as m
-from rulesdsl.interpreter.kernel.bitboards import BitLayout, shifted
 from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.kernel.bitboards import BitLayout, shifted
 
 
 class PlacementError(Exception):
