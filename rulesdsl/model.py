@@ -471,6 +471,7 @@ class MoveRule(Statement):
     bringing: str | None = None  # ``bringing KIND``: the first piece beyond along the line comes along
     passing: bool = False  # ``passing``: the cells passed stay open to ``to passed`` for one ply
     blocked: bool = False  # ``blocked``: a leap is not made when its first step's cell holds a piece
+    taking: str | None = None  # ``taking KIND``: a move onto an enemy piece takes only one of KIND
     option_spans: tuple[tuple[str, Span], ...] = ()
     enclose: Enclose | None = None  # place ... enclosing KIND in REGION [again]
     sow: Sow | None = None  # the sowing rule's track and effects

@@ -555,6 +555,9 @@ class _Builder(Transformer):
     def blocked(self, meta, items):
         return ("blocked", True, self._span(meta))
 
+    def taking(self, meta, items):
+        return ("taking", str(items[0]), self._span(meta))
+
     def line_exact(self, meta, items):
         return ("line", (number(items[0]), number(items[0])), self._span(meta))
 
