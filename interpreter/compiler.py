@@ -15,6 +15,7 @@ from rulesdsl.interpreter.compiled import CompiledPlay
 from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules
 from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
+from rulesdsl.interpreter.drawing import drawn_segments
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.nested import build_nest
@@ -324,6 +325,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         _scores=scores,
         counted=tables.counted,
         style=active.first(m.Style).what if active.first(m.Style) else "",
+        drawn=drawn_segments(geometry, active.first(m.DrawnLines)),
         outlined=outlined_rectangles(tables),
     )
 

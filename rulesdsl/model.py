@@ -338,6 +338,13 @@ class Lines(Statement):
 
 
 @dataclass(frozen=True)
+class DrawnLines(Statement):
+    """``drawn lines a1 i1, d1 f3, ...``: the lines pictures draw between points; moves do not follow them."""
+
+    lines: tuple[tuple[tuple[str, Span], ...], ...]  # each line: its points (name, place) in order
+
+
+@dataclass(frozen=True)
 class Hand(Statement):
     """``hand KIND N``: each player starts with N pieces of KIND in hand, off the board."""
 

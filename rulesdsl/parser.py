@@ -271,6 +271,10 @@ class _Builder(Transformer):
         *lines, guard = items
         return m.Lines(self._span(meta), tuple(lines), guard=guard)
 
+    def drawn_stmt(self, meta, items):
+        *lines, guard = items
+        return m.DrawnLines(self._span(meta), tuple(lines), guard=guard)
+
     def board_line(self, meta, items):
         return tuple((str(t), self._tspan(t)) for t in items)
 
