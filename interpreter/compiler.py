@@ -12,10 +12,10 @@ from rulesdsl import model as m
 from rulesdsl.errors import PositionError, RulesdslError, Span
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.compiled import CompiledPlay
+from rulesdsl.interpreter.drawing import drawn_segments
 from rulesdsl.interpreter.endings import ConditionCompiler, compile_end_rules
 from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
-from rulesdsl.interpreter.drawing import drawn_segments
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
 from rulesdsl.interpreter.nested import build_nest

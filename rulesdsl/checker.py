@@ -38,7 +38,8 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "DrawnLines": "drawn lines", "Hand": "hand", "Style": "style",
+    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "DrawnLines": "drawn lines", "Hand": "hand",
+    "Style": "style",
     "Block": "rectangle", "SmallBoards": "boards",
 }
 
