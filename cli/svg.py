@@ -67,9 +67,10 @@ class Layout:
         vectors = set(geometry.directions.values())
         hexagonal = len(vectors) == 6 and (1, -1) not in vectors  # the hexagonal lattice, whatever its outline
         self.shape = "hexagon" if hexagonal else "grid" if len(vectors) == 8 else geometry.shape
-        if geometry.has_lines or game.style == "points":  # a board of points joined by lines: points, not cells
+        if geometry.has_lines or game.style == "points" or game.drawn:  # a board of points joined by lines
             self.shape = "points"
-        self.segments = line_segments(geometry) if geometry.has_lines else side_segments(geometry)
+        self.segments = (list(game.drawn) if game.drawn else line_segments(geometry) if geometry.has_lines
+                         else side_segments(geometry))
         self.unit = unit
         self.row_height = unit * (math.sqrt(3) / 2 if hexagonal else 1.0)
         _, _, miny, maxy = geometry.bounds

@@ -38,7 +38,8 @@ STATEMENT_WORDS = {
     "GameTitle": "game", "Players": "players", "Forward": "forward", "Board": "board", "CellNames": "cells",
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
-    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "Hand": "hand", "Style": "style",
+    "MustCapture": "must capture", "Then": "then", "Lines": "lines", "DrawnLines": "drawn lines", "Hand": "hand",
+    "Style": "style",
     "Block": "rectangle", "SmallBoards": "boards",
 }
 
@@ -267,7 +268,7 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
         for hand in hands:
             self.check_piece(hand.span, hand.kind, None)
             self.check_names(hand.count, self.options)
-        for stmt in self.resolved.of(m.Lines):
+        for stmt in (*self.resolved.of(m.Lines), *self.resolved.of(m.DrawnLines)):
             for line in stmt.lines:
                 names = [name for name, _ in line]
                 for i, (name, span) in enumerate(line):

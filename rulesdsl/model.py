@@ -338,6 +338,13 @@ class Lines(Statement):
 
 
 @dataclass(frozen=True)
+class DrawnLines(Statement):
+    """``drawn lines a1 i1, d1 f3, ...``: the lines pictures draw between points; moves do not follow them."""
+
+    lines: tuple[tuple[tuple[str, Span], ...], ...]  # each line: its points (name, place) in order
+
+
+@dataclass(frozen=True)
 class Hand(Statement):
     """``hand KIND N``: each player starts with N pieces of KIND in hand, off the board."""
 
@@ -471,6 +478,7 @@ class MoveRule(Statement):
     bringing: str | None = None  # ``bringing KIND``: the first piece beyond along the line comes along
     passing: bool = False  # ``passing``: the cells passed stay open to ``to passed`` for one ply
     blocked: bool = False  # ``blocked``: a leap is not made when its first step's cell holds a piece
+    taking: str | None = None  # ``taking KIND``: a move onto an enemy piece takes only one of KIND
     option_spans: tuple[tuple[str, Span], ...] = ()
     enclose: Enclose | None = None  # place ... enclosing KIND in REGION [again]
     sow: Sow | None = None  # the sowing rule's track and effects

@@ -271,6 +271,10 @@ class _Builder(Transformer):
         *lines, guard = items
         return m.Lines(self._span(meta), tuple(lines), guard=guard)
 
+    def drawn_stmt(self, meta, items):
+        *lines, guard = items
+        return m.DrawnLines(self._span(meta), tuple(lines), guard=guard)
+
     def board_line(self, meta, items):
         return tuple((str(t), self._tspan(t)) for t in items)
 
@@ -554,6 +558,9 @@ class _Builder(Transformer):
 
     def blocked(self, meta, items):
         return ("blocked", True, self._span(meta))
+
+    def taking(self, meta, items):
+        return ("taking", str(items[0]), self._span(meta))
 
     def line_exact(self, meta, items):
         return ("line", (number(items[0]), number(items[0])), self._span(meta))

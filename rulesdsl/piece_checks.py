@@ -14,7 +14,8 @@ from rulesdsl.vocabulary import ACTIONS, misplaced_message
 
 # Move options (the model's field) by the word that writes them.
 PIECE_OPTIONS = (("exactly", "distance"), ("from", "region"), ("within", "within"), ("unmoved", "unmoved"),
-                 ("safe", "safe"), ("bringing", "bringing"), ("passing", "passing"), ("blocked", "blocked"))
+                 ("safe", "safe"), ("bringing", "bringing"), ("passing", "passing"), ("blocked", "blocked"),
+                 ("taking", "taking"))
 REGION_NAMES = ("col", "row", "rank")
 
 
@@ -81,6 +82,17 @@ class PieceRuleChecks:
             self.unknown(spans.get("within", rule.span), "region", rule.within, regions, "E054")
         if rule.bringing is not None:
             self.check_piece(spans.get("bringing", rule.span), rule.bringing, None)
+        if rule.taking is not None:
+            self.check_piece(spans.get("taking", rule.span), rule.taking, None)
+            if "enemy" not in rule.targets:
+                self.error(spans.get("taking", rule.span), "'taking' limits what a move onto an enemy piece "
+                           "takes: the rule needs 'to enemy'", "E061", f"e.g. to enemy taking {rule.taking}")
+        if rule.over == "one" and rule.action != "slide":
+            self.error(spans.get("over", rule.span), "'over one' belongs to a slide (a jump passes one piece "
+                       "already)", "E061", "write 'over any' for a jump over either side's piece")
+        if rule.over == "one" and (rule.by_line or rule.distance is not None or rule.bringing is not None):
+            self.error(spans.get("over", rule.span), "'over one' goes as far as the line allows: it takes no "
+                       "'exactly', 'by pieces in line' or 'bringing'", "E061")
         if rule.distance is not None and rule.distance < 1:
             self.error(spans.get("distance", rule.span), "a slide goes exactly 1 cell or more", "E062")
         if rule.bringing is not None and rule.action != "slide":

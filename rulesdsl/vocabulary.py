@@ -69,12 +69,12 @@ class Feature:
 
 ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("step", "one cell (or one leap, along a vector such as `(1, 2)`)", ("to", "from", "within", "unmoved",
-                                                                             "safe", "blocked", "custodial"),
+                                                                             "safe", "blocked", "taking", "custodial"),
            reaches=True),
     Action("jump", "over the adjacent cell to the cell beyond", ("over", "capture", "flying", "custodial")),
     Action("slide", "any number of cells in a straight line", ("to", "over", "by pieces in line", "exactly", "from",
                                                                "within", "unmoved", "safe", "bringing", "passing",
-                                                               "custodial"),
+                                                               "taking", "custodial"),
            reaches=True),
     Action("push", "a line of own pieces one cell, shoving enemy pieces ahead", ("line",)),
     Action("place", "a new piece onto an empty cell (no origin)",
@@ -114,7 +114,9 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("passing", "`passing`: for one ply, the cells this slide passed over may be taken with `to passed`",
              (), ("passing",)),
     Modifier("over", "`over enemy` (default), `over friend`, `over any`: a jump's jumped piece; the pieces a "
-             "slide may pass", ("enemy", "friend", "any"), ("over",)),
+             "slide may pass; `over one` (slide): exactly one piece of either side, a screen, passed on the way",
+             ("enemy", "friend", "any", "one"), ("over",)),
+    Modifier("taking", "`taking KIND`: a move onto an enemy piece takes only a piece of KIND", (), ("taking",)),
     Modifier("by pieces in line", "`by pieces in line`: exactly as many cells as there are pieces on the whole "
              "line through the piece", (), ("by_line",)),
     Modifier("capture", "`capture`", (), ("capture",),

@@ -33,6 +33,7 @@ module.exports = grammar({
       $.forward_statement,
       $.board_statement,
       $.lines_statement,
+      $.drawn_statement,
       $.hand_statement,
       $.cells_statement,
       $.block_statement,
@@ -93,6 +94,7 @@ module.exports = grammar({
       optional($.guard),
     ),
     lines_statement: ($) => seq('lines', commaSep1($.board_line), optional($.guard)),
+    drawn_statement: ($) => seq('drawn', 'lines', commaSep1($.board_line), optional($.guard)),
     board_line: ($) => seq(field('cell', $.name), repeat1(field('cell', $.name))),
     hand_statement: ($) => seq('hand', field('piece', $.name), $._expression, optional($.guard)),
     region_statement: ($) => seq(
@@ -219,6 +221,7 @@ module.exports = grammar({
       seq('bringing', field('kind', $.name)),
       'passing',
       'blocked',
+      seq('taking', field('kind', $.name)),
     ),
     custodial: ($) => seq(
       'custodial', $.direction_list, optional(seq('of', 'any', 'length')),

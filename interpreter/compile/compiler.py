@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from rulesdsl import model as m
 from rulesdsl.errors import PositionError, RulesdslError, Span
 from rulesdsl.expr import Value, evaluate
+from rulesdsl.interpreter.compile.drawing import drawn_segments
 from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.compile.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.compile.notation import SizeMismatch, board_in_position, move_codec, position_codec
@@ -324,6 +325,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         _scores=scores,
         counted=tables.counted,
         style=active.first(m.Style).what if active.first(m.Style) else "",
+        drawn=drawn_segments(geometry, active.first(m.DrawnLines)),
         outlined=outlined_rectangles(tables),
     )
 

@@ -199,6 +199,7 @@ class Game:
     # what the board counts (``counts KIND``), or None
     counted: str | None = None
     style: str = ""  # how pictures draw the board ('style points': pieces where lines cross), '' by its shape
+    drawn: tuple[tuple[int, int], ...] = ()  # ``drawn lines``: the segments pictures draw between points
     # rectangles of cells a picture outlines, as lattice corners (x0, y0, x1, y1): turned blocks, small boards
     outlined: tuple[tuple[int, int, int, int], ...] = ()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulesdsl import model as m
+from rulesdsl.interpreter.compile.tables import first_step
 from rulesdsl.interpreter.reference.marks import Marks
 from rulesdsl.interpreter.reference.piece_legality import PieceRules
 
@@ -22,6 +23,14 @@ def piece_reason(pieces: PieceRules, rule: m.MoveRule, player: int, board: str, 
         return f"{names[origin]} is not in the region {rule.region}, where this rule starts"
     if rule.within is not None and target not in pieces.regions[rule.within][player]:
         return f"{names[target]} is not in the region {rule.within}, where this rule ends"
+    if rule.blocked:
+        leg = tables.neighbours(first_step(vector))[origin]
+        if leg >= 0 and leg != target and board[leg] != tables.empty:
+            return f"the leap is blocked: {names[leg]}, on its way, holds a piece"
+    there = board[target]
+    if rule.taking is not None and there != tables.empty and tables.owner.get(there) != player \
+            and tables.kind.get(there) != rule.taking:
+        return f"{names[target]} holds a {tables.kind.get(there)}, and this rule takes only a {rule.taking}"
     index = pieces.index
     opponent = tables.seats.opponent[player]
     if rule.unmoved and rule.bringing is None and not marks.rights >> index.get((origin,), 99) & 1:

@@ -46,7 +46,7 @@ class Reason:
 
     Codes: ``legal``, ``game-over``, ``bad-move``, ``no-piece``, ``not-your-piece``,
     ``wrong-kind``, ``occupied``, ``needs-enemy``, ``blocked``, ``no-enemy-to-jump``,
-    ``line-length``, ``off-board``, ``line-not-longer``, ``blocked-beyond``,
+    ``line-length``, ``off-board``, ``line-not-longer``, ``blocked-beyond``, ``no-screen``,
     ``corner``, ``falls-further``, ``no-flank``, ``must-continue``,
     ``not-a-continuation``, ``frozen``, ``repeats``, ``capture-compulsory``,
     ``no-pass``, ``no-rule``, ``piece-condition``, ``leaves-attacked``; for a trace also ``rule``, ``pushed``,
@@ -368,6 +368,16 @@ class Explainer:
                    vector: tuple[int, int]) -> Reason:
         """A step or slide that the generator did not make."""
         cell = self.geometry.step(origin, vector)
+        if rule.over == "one":  # a screen: exactly one piece on the way
+            between = []
+            while cell != target:
+                if board[cell] != self.tables.empty:
+                    between.append(self.cell(cell))
+                cell = self.geometry.step(cell, vector)
+            if len(between) != 1:
+                found = "no piece stands" if not between else f"{len(between)} pieces stand ({', '.join(between)})"
+                return self.cite("no-screen", f"{found} between: this rule leaps exactly one piece", rule)
+            return self.target_reason(rule, player, board, target)
         while cell != target:
             if board[cell] != self.tables.empty:
                 return self.cite("blocked", f"the way is blocked: {self.cell(cell)} holds "

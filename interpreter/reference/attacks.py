@@ -1,7 +1,8 @@
 """Which cells a player attacks: could take with a move rule, were it that player's turn.
 
 Step and slide rules that may land on an enemy piece are read backwards from
-the attacked cell (a slide: along the line to the first piece), so a question
+the attacked cell (a slide: along the line to the first piece; ``over one``: to
+the piece past the first), so a question
 costs a few table lookups per direction and builds no moves. Any other rule
 that displaces pieces (a capturing jump, a push...) is answered by generating
 its moves. ``unmoved``, ``safe`` and ``when`` do not limit an attack.
@@ -28,10 +29,12 @@ class Pattern(NamedTuple):
     region: frozenset[int] | None  # the attacker must stand here
     legs: tuple[tuple[int, ...] | None, ...] = ()  # ``blocked``: per direction, each cell's first step of the leap
     inside: frozenset[int] | None = None  # ``within``: only cells of this region are attacked
+    screen: bool = False  # ``over one``: exactly one piece stands between, which is passed
+    victims: frozenset[str] | None = None  # ``taking KIND``: only a piece of these symbols is attacked
 
 
 def _reads_backwards(rule: m.MoveRule) -> bool:
-    return (rule.action in ("step", "slide") and "enemy" in rule.targets and rule.over is None
+    return (rule.action in ("step", "slide") and "enemy" in rule.targets and rule.over in (None, "one")
             and not rule.by_line and rule.bringing is None)
 
 
@@ -65,8 +68,10 @@ class Attacks:
                 legs = tuple(tables.neighbours(first_step(v)) if rule.blocked and first_step(v) != v else None
                              for v in vectors)
                 inside = regions[rule.within][player] if rule.within is not None else None
+                victims = (None if rule.taking is None else
+                           frozenset(s for s in tables.enemy_symbols(player) if tables.kind.get(s) == rule.taking))
                 self.patterns[player].append(Pattern(symbols, backs, rule.action == "slide", rule.distance, region,
-                                                     legs, inside))
+                                                     legs, inside, rule.over == "one", victims))
             rest = [r for r in rules if _displaces(r)]
             if rest:
                 self.others[player] = generate(rest, player)
@@ -74,11 +79,20 @@ class Attacks:
     def attacked(self, board: str, cell: int, by: int) -> bool:
         """True when ``by`` could take the piece on ``cell`` (or one put there)."""
         empty = self.empty
-        for symbols, backs, sliding, distance, region, legs, inside in self.patterns[by]:
-            if inside is not None and cell not in inside:
+        for symbols, backs, sliding, distance, region, legs, inside, screen, victims in self.patterns[by]:
+            if (inside is not None and cell not in inside) or (victims is not None and board[cell] not in victims):
                 continue
             for i, back in enumerate(backs):
                 s, k = back[cell], 1
+                if screen:  # over empty cells to the screen, past it, then over empty cells to the attacker
+                    while s >= 0 and board[s] == empty:
+                        s = back[s]
+                    s = back[s] if s >= 0 else s
+                    while s >= 0 and board[s] == empty:
+                        s = back[s]
+                    if s >= 0 and board[s] in symbols and (region is None or s in region):
+                        return True
+                    continue
                 if legs and legs[i] is not None and s >= 0 and board[legs[i][s]] != empty:
                     continue  # the leap from s is blocked
                 while s >= 0:

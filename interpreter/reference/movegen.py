@@ -312,6 +312,8 @@ def _slide_over(rule: m.MoveRule, tables: Tables, player: int, movers: frozenset
     ``to enemy``, an enemy piece, which is captured.
     """
     empty = tables.empty
+    if rule.over == "one":
+        return _slide_over_screen(rule, tables, movers, theirs, rays)
     passable = {None: frozenset(), "friend": mine, "enemy": theirs,
                 "any": frozenset(tables.owner)}[rule.over] | {empty}
     targets = set(rule.targets or ("empty",))
@@ -351,6 +353,39 @@ def _slide_over(rule: m.MoveRule, tables: Tables, player: int, movers: frozenset
                     t, i = ray[t], i + 1
 
     return gen_slide_over
+
+
+def _slide_over_screen(rule: m.MoveRule, tables: Tables, movers: frozenset[str], theirs: frozenset[str],
+                       rays: list[tuple[int, ...]]) -> Generator:
+    """``slide DIRS over one``: along each direction, over empty cells to exactly one piece of either side (the
+    screen), past it, and on over empty cells; lands on those (``to empty``) or on the first piece beyond it, if an
+    enemy's (``to enemy``, ``taking KIND``: only one of KIND), which is captured."""
+    empty = tables.empty
+    targets = set(rule.targets or ("empty",))
+    may_enter_empty, may_capture_onto = "empty" in targets, "enemy" in targets
+    victims = theirs if rule.taking is None else frozenset(x for x in theirs if tables.kind.get(x) == rule.taking)
+    cells = range(tables.cell_count)
+
+    def gen_slide_over_screen(board: str, out: list[Move]) -> None:
+        for c in cells:
+            piece = board[c]
+            if piece not in movers:
+                continue
+            for ray in rays:
+                t = ray[c]
+                while t >= 0 and board[t] == empty:
+                    t = ray[t]
+                if t < 0:
+                    continue
+                t = ray[t]  # past the screen
+                while t >= 0 and board[t] == empty:
+                    if may_enter_empty:
+                        out.append(Move(c, t, ((c, empty), (t, piece)), "slide", (c,)))
+                    t = ray[t]
+                if t >= 0 and may_capture_onto and board[t] in victims:
+                    out.append(Move(c, t, ((c, empty), (t, piece)), "slide", (c,), (t,), 1))
+
+    return gen_slide_over_screen
 
 
 def _placement(rule: m.MoveRule, tables: Tables, player: int) -> Generator:

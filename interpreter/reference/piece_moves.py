@@ -1,7 +1,7 @@
 """Move rules that ask about the piece and the position's past, as generators over a whole state.
 
 A step or slide with ``from REGION``, ``unmoved``, ``safe``, ``bringing KIND``,
-``passing``, ``exactly N`` or the target ``passed`` is generated here (the
+``passing``, ``exactly N``, ``taking KIND`` or the target ``passed`` is generated here (the
 others by :mod:`rulesdsl.interpreter.reference.movegen`, which sees only the board).
 Promotion to one of several kinds is :func:`choice_expander`.
 """
@@ -34,7 +34,8 @@ def asks_piece(rule: m.MoveRule) -> bool:
     if rule.action in ("place", "sow"):
         return False
     return (rule.region is not None or rule.within is not None or rule.unmoved or rule.safe or rule.passing
-            or rule.bringing is not None or rule.distance is not None or "passed" in rule.targets or rule.blocked)
+            or rule.bringing is not None or rule.distance is not None or "passed" in rule.targets or rule.blocked
+            or (rule.taking is not None and rule.over is None))
 
 
 def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: Regions, book: RightsIndex,
@@ -43,6 +44,8 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
     read when first needed)."""
     movers = tables.symbols_of(player, rule.kind)
     theirs = tables.enemy_symbols(player)
+    if rule.taking is not None:  # ``taking KIND``: only such enemy pieces are taken
+        theirs = frozenset(s for s in theirs if tables.kind.get(s) == rule.taking)
     empty = tables.empty
     vectors = tables.vectors(rule.directions, player)
     rays = [tables.neighbours(v) for v in vectors]

@@ -51,7 +51,7 @@
 (call function: (name) @function.builtin)
 
 [
-  "game" "extends" "option" "players" "forward" "board" "lines" "hand" "cells" "position"
+  "game" "extends" "option" "players" "forward" "board" "lines" "drawn" "hand" "cells" "position"
   "notation" "directions" "piece" "start" "moves" "style" "again" "then" "freeze" "forbid" "end"
   "misere" "pass" "promote" "must" "keep" "evaluate" "example" "region" "track" "counts" "score"
 ] @keyword
@@ -64,7 +64,7 @@
   "far" "most" "draw" "perft" "result" "none" "nobody" "can" "has" "beyond" "every" "connects"
   "along" "forms" "group" "plies" "without" "turns" "played" "skipping" "enclosing" "custodial"
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
-  "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "leaving" "attacked" "landing"
+  "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "taking" "leaving" "attacked" "landing"
   "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
   "fills" "new"
   "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach"
