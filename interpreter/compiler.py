@@ -153,10 +153,14 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         tables.nest = build_nest(geometry, *sizes, boards.span)
     hand = active.first(m.Hand)
     if hand is not None:
-        tables.hand_kind = hand.kind
-        tables.hand_start = evaluate(hand.count, options)
-        if isinstance(tables.hand_start, bool) or not isinstance(tables.hand_start, int) or tables.hand_start < 0:
-            raise RulesdslError(f"a hand holds a whole number of pieces, not {tables.hand_start!r}", hand.count.span)
+        starts = []
+        for _, count in hand.parts:
+            start = evaluate(count, options)
+            if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+                raise RulesdslError(f"a hand holds a whole number of pieces, not {start!r}", count.span)
+            starts.append(start)
+        tables.hand_kind, tables.hand_start = hand.kind, starts[0]
+        tables.hand_kinds, tables.hand_starts = tuple(kind for kind, _ in hand.parts), tuple(starts)
     return tables, fmt
 
 
@@ -369,6 +373,6 @@ def _start_state(start, tables: Tables, options: Mapping[str, Value],
             return parse_position(start.text)
         except PositionError as error:
             raise PositionError(f"start position does not fit the board: {error}", start.span) from None
-    hand = (tables.hand_start,) * len(tables.player_names) if tables.hand_kind is not None else None
+    hand = tables.hand_starts * len(tables.player_names) if tables.hand_kind is not None else None
     return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if keeps_history else None, -1, 0, hand)
 

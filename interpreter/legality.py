@@ -17,6 +17,7 @@ from typing import NamedTuple
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import Value, evaluate
+from rulesdsl.interpreter.drops import DROP_ACTION, HandBook, compile_drops
 from rulesdsl.interpreter.endings import ConditionCompiler
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.groups import is_suicide
@@ -141,7 +142,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     when_second = [_Conditional(conditions.compile(r.when), [compile_player([r], tables, p, corner_rule)[0]
                                                              for p in range(nplayers)])
                    for r in then_rules if r.when is not None]
-    hand_rules = [r for r in every_rule if r.from_hand]
+    hand_rules = [r for r in every_rule if r.from_hand and r.action != DROP_ACTION]
+    drop_rules = [r for r in every_rule if r.action == DROP_ACTION]
+    hands = HandBook(active, tables) if tables.hand_kinds and (drop_rules or active.all(m.CapturedToHand)) else None
+    drops = compile_drops(drop_rules, tables, hands, conditions.compile) if hands is not None and drop_rules else None
     from_hand = [compile_player(hand_rules, tables, p, corner_rule)[0] for p in range(nplayers)]
     hand_when = [(conditions.compile(r.when) if r.when is not None else None) for r in hand_rules]
     if any(c is not None for c in hand_when):
@@ -190,6 +194,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 moves = pieces.more_moves(state, moves)
             if when_rules:
                 moves = conditional(state, moves, when_rules)
+            if drops is not None:
+                moves = drops(state, moves)
         continuing = again is not None and state.last != NO_CELL
         if continuing:
             moves = [mv for mv in moves if continues(mv) and (not again.same_piece or mv.origin == state.last)]
@@ -244,7 +250,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
 
     exists = [getattr(moves, "exists", None) for moves in raw]
     plain = (freeze is None and not repetition and not when_rules and not no_suicide and not no_return
-             and not pieces.active and kept is None and supply is None)
+             and not pieces.active and kept is None and supply is None and drops is None)
 
     def has_moves(state: State) -> bool:
         """Whether ``legal(state)`` is not empty; a plain position asks the move rules to stop at the first move."""
@@ -273,6 +279,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         if hand is not None and (move.action == "place" and in_hand_phase(state)
                                  or move.action == BUILD_ACTION and supply is not None):
             hand = hand[:state.turn] + (hand[state.turn] - 1,) + hand[state.turn + 1:]
+        elif hand is not None and hands is not None:
+            hand = hands.after(state, move, hand)
         passed = turns + 1 if counts_turns else 0  # the turns played once the other player is to move
         if move.action == PASS_ACTION:
             return State(board, other, NO_CELL, history, -1, quiet, hand, passed)

@@ -41,6 +41,8 @@ class Tables:
     options: Mapping[str, Value] = field(default_factory=dict)  # the option values it was compiled for
     hand_kind: str | None = None  # the kind of piece players hold in hand (``hand``), if any
     hand_start: int = 0  # how many each player holds at the start
+    hand_kinds: tuple[str, ...] = ()  # every kind a hand holds (``hand KIND N, KIND N``), the first is hand_kind
+    hand_starts: tuple[int, ...] = ()  # how many of each each player holds at the start
     counted: str | None = None  # the kind a cell holds any number of (``counts KIND``), if any
     # region name -> its cells, per player (interpreter/regions.py)
     regions: dict[str, tuple[frozenset[int], ...]] = field(default_factory=dict)

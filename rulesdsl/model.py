@@ -339,10 +339,30 @@ class Lines(Statement):
 
 @dataclass(frozen=True)
 class Hand(Statement):
-    """``hand KIND N``: each player starts with N pieces of KIND in hand, off the board."""
+    """``hand KIND N[, KIND N ...]``: each player starts with N pieces of each KIND in hand, off the board."""
 
     kind: str
     count: Expr
+    more: tuple[tuple[str, Expr], ...] = ()  # the further kinds of a hand of several kinds
+
+    @property
+    def parts(self) -> tuple[tuple[str, Expr], ...]:
+        """Every (kind, count) of the hand, the first one first."""
+        return ((self.kind, self.count), *self.more)
+
+
+@dataclass(frozen=True)
+class CapturedToHand(Statement):
+    """``captured KIND, ... to hand [as KIND2]``: a captured piece of these kinds (``pieces``: any kind) joins
+    the capturer's hand in the capturer's colour, as KIND2 when given (a promoted piece goes back as its
+    base kind)."""
+
+    kinds: tuple[str, ...]
+    as_kind: str | None = None
+
+    @property
+    def key(self) -> str:
+        return "captured " + ", ".join(self.kinds)
 
 
 @dataclass(frozen=True)

@@ -275,7 +275,14 @@ class _Builder(Transformer):
         return tuple((str(t), self._tspan(t)) for t in items)
 
     def hand_stmt(self, meta, items):
-        return m.Hand(self._span(meta), str(items[0]), items[1], guard=items[2])
+        *parts, guard = items
+        more = tuple((str(parts[i]), parts[i + 1]) for i in range(2, len(parts), 2))
+        return m.Hand(self._span(meta), str(parts[0]), parts[1], more, guard=guard)
+
+    def captured_stmt(self, meta, items):
+        *kinds, as_kind, guard = items
+        return m.CapturedToHand(self._span(meta), tuple(str(k) for k in kinds),
+                                str(as_kind) if as_kind is not None else None, guard=guard)
 
     def cells_stmt(self, meta, items):
         return m.CellNames(self._span(meta), tuple(items))
@@ -485,6 +492,11 @@ class _Builder(Transformer):
     def walk_rule(self, meta, items):
         kind, dirs, when, guard = items
         return m.MoveRule(self._span(meta), str(kind), "walk", dirs, when=when, guard=guard)
+
+    def drop_rule(self, meta, items):
+        kind, region, when, guard = items
+        return m.MoveRule(self._span(meta), str(kind), "drop", (), from_hand=True, region=region, when=when,
+                          guard=guard, option_spans=(("from hand", self._span(meta)),))
 
     def build_rule(self, meta, items):
         kind, supply, when, guard = items

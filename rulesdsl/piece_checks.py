@@ -71,7 +71,7 @@ class PieceRuleChecks:
             return
         for word, attribute in PIECE_OPTIONS:
             value = getattr(rule, attribute)
-            if rule.action == "place" and attribute == "region":
+            if rule.action in ("place", "drop") and attribute == "region":
                 word = "in"  # a placement's region: ``place KIND in REGION``
             if value not in (None, False) and word not in action.modifiers:
                 self.error(spans.get(attribute, rule.span), misplaced_message(word, rule.action), "E061")

@@ -89,6 +89,9 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
            "(`walk KIND DIRS`)", verb_first=True),
     Action("build", "a wall: a neutral KIND on a post of a wall grid and the grooves either side "
            "(`build KIND [from hand]`)", moves_a_piece=False, verb_first=True),
+    Action("drop", "a piece from the mover's hand onto an empty cell, one move among the others (`drop KIND [in "
+           "REGION]`; the hand is `hand KIND N, ...`, filled by `captured ... to hand`)", ("in",),
+           moves_a_piece=False, verb_first=True),
     Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
            moves_a_piece=False, verb_first=True),
     Action("turn", "turns a block of cells a quarter or half round, or over (`turn BLOCK clockwise`)",
