@@ -31,6 +31,12 @@ class Side:
     board_of: Callable[[str], dict[str, str]] | None = None  # OpenSpiel's state string -> {our cell: our symbol}
     key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]  # our notation -> key
     name: str = ""  # named in a divergence's message
+    # Where OpenSpiel's action strings are hard to read (SAN needs the board): our position written as
+    # OpenSpiel's state string (normalised by ``spiel_key``); then the positions are compared at every
+    # ply and the moves are keyed by the position each leads to (``move_of`` is not used).
+    position_of: Callable[[Game, State], str] | None = None
+    spiel_key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]
+    seat: Callable[[int], int] = staticmethod(lambda player: player)  # type: ignore[assignment]  # theirs -> ours
 
 
 def our_board(game: Game, state: State) -> dict[str, str]:
@@ -38,9 +44,9 @@ def our_board(game: Game, state: State) -> dict[str, str]:
     return {cell.name: state.board[cell.index] for cell in game.geometry.cells}
 
 
-def winner_of(returns: list[float]) -> int | None:
-    """The winner's index from OpenSpiel's returns (``None``: a draw)."""
-    return None if returns[0] == returns[1] else (0 if returns[0] > returns[1] else 1)
+def winner_of(returns: list[float], seat: Callable[[int], int] = lambda player: player) -> int | None:
+    """The winner's index (ours, through ``seat``) from OpenSpiel's returns (``None``: a draw)."""
+    return None if returns[0] == returns[1] else seat(0 if returns[0] > returns[1] else 1)
 
 
 def play(side: Side, seed: int) -> tuple[int, Outcome]:
@@ -58,19 +64,25 @@ def play(side: Side, seed: int) -> tuple[int, Outcome]:
     while True:
         if side.board_of is not None and our_board(game, ours) != side.board_of(str(theirs)):
             fail("the boards differ")
+        if side.position_of is not None and side.position_of(game, ours) != side.spiel_key(str(theirs)):
+            fail(f"the positions differ: ours written as OpenSpiel's {side.position_of(game, ours)}")
         moves, outcome = game.status(ours)
         if (outcome is not None) != theirs.is_terminal():
             fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
         if outcome is not None:
-            if winner_of(theirs.returns()) != outcome.winner:
+            if winner_of(theirs.returns(), side.seat) != outcome.winner:
                 fail(f"winner here: {outcome.winner} ({outcome.reason}), in OpenSpiel: {theirs.returns()}")
             return len(played), outcome
-        if theirs.current_player() != game.to_move(ours):
+        if side.seat(theirs.current_player()) != game.to_move(ours):
             fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
-        written = {side.key(game.format_move(ours, mv)): mv for mv in moves}
-        actions = {side.move_of(theirs.action_to_string(theirs.current_player(), a)): a
-                   for a in theirs.legal_actions()}
-        if set(written) != set(actions):
+        if side.position_of is not None:
+            written = {side.position_of(game, game.apply(ours, mv)): mv for mv in moves}
+            actions = {side.spiel_key(str(theirs.child(a))): a for a in theirs.legal_actions()}
+        else:
+            written = {side.key(game.format_move(ours, mv)): mv for mv in moves}
+            actions = {side.move_of(theirs.action_to_string(theirs.current_player(), a)): a
+                       for a in theirs.legal_actions()}
+        if set(written) != set(actions) or (side.position_of is not None and len(written) != len(moves)):
             fail(f"only here: {sorted(set(written) - set(actions))}; "
                  f"only in OpenSpiel: {sorted(set(actions) - set(written))}")
         key = rng.choice(sorted(actions))
