@@ -327,6 +327,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         _outcome=outcome,
         _scores=scores,
         counted=tables.counted,
+        hand_kinds=tables.hand_kinds,
         style=active.first(m.Style).what if active.first(m.Style) else "",
         outlined=outlined_rectangles(tables),
     )

@@ -201,6 +201,7 @@ class Game:
     style: str = ""  # how pictures draw the board ('style points': pieces where lines cross), '' by its shape
     # rectangles of cells a picture outlines, as lattice corners (x0, y0, x1, y1): turned blocks, small boards
     outlined: tuple[tuple[int, int, int, int], ...] = ()
+    hand_kinds: tuple[str, ...] = ()  # the kinds a hand holds, in the order of a state's hand counts
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:

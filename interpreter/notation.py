@@ -90,8 +90,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 turn = turn_symbols[word]
             elif field == "last":
                 last_word = word  # read once the board's size is known
-            elif field == "hand" and len(tables.hand_kinds) > 1:
-                read = read_hand(word, tables)
+            elif field == "hand" and (len(tables.hand_kinds) > 1 or not word.replace("/", "").isdigit()):
+                read = read_hand(word, tables)  # each player's pieces by symbol: PPN/q
                 if isinstance(read, str):
                     raise fail(text, read)
                 hand = read
