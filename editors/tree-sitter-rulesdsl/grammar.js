@@ -34,6 +34,7 @@ module.exports = grammar({
       $.board_statement,
       $.lines_statement,
       $.hand_statement,
+      $.captured_statement,
       $.cells_statement,
       $.block_statement,
       $.boards_statement,
@@ -94,7 +95,14 @@ module.exports = grammar({
     ),
     lines_statement: ($) => seq('lines', commaSep1($.board_line), optional($.guard)),
     board_line: ($) => seq(field('cell', $.name), repeat1(field('cell', $.name))),
-    hand_statement: ($) => seq('hand', field('piece', $.name), $._expression, optional($.guard)),
+    hand_statement: ($) => seq(
+      'hand', field('piece', $.name), $._expression,
+      repeat(seq(',', field('piece', $.name), $._expression)), optional($.guard),
+    ),
+    captured_statement: ($) => seq(
+      'captured', commaSep1(field('piece', $.name)), 'to', 'hand', optional(seq('as', field('piece', $.name))),
+      optional($.guard),
+    ),
     region_statement: ($) => seq(
       'region', field('name', $.name),
       choice(seq('where', $._expression), commaSep1($.region_part)),
@@ -157,6 +165,7 @@ module.exports = grammar({
     _move_rule: ($) => choice(
       $.move_rule, $.place_rule, $.sow_rule, $.pass_rule, $.fly_rule, $.remove_rule, $.turn_rule, $.walk_rule,
       $.build_rule,
+      $.drop_rule,
     ),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
@@ -198,6 +207,10 @@ module.exports = grammar({
       optional($.when), optional($.guard),
     ),
     walk_rule: ($) => seq('walk', field('kind', $.name), $.direction_list, optional($.when), optional($.guard)),
+    drop_rule: ($) => seq(
+      'drop', field('kind', $.name), optional(seq('in', field('region', $.name))), optional($.when),
+      optional($.guard),
+    ),
     build_rule: ($) => seq(
       'build', field('kind', $.name), optional(seq('from', 'hand')), optional($.when), optional($.guard),
     ),
