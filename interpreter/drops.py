@@ -94,8 +94,9 @@ def compile_drops(rules: list[m.MoveRule], tables: Tables, book: HandBook,
         if hand is None:
             return moves
         found = []
+        seen = state if state.last != NO_CELL else state._replace(last=0)  # 'mover': the player to move
         for slot, holds, drops in per_player[state.turn]:
-            if hand[slot] <= 0 or (holds is not None and not holds(state, _no_moves)):
+            if hand[slot] <= 0 or (holds is not None and not holds(seen, _no_moves)):
                 continue
             found.extend(mv for mv in drops if board[mv.target] == empty)
         return moves + found if found else moves
