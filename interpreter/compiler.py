@@ -138,7 +138,8 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
             forward[player_names.index(player)] = geometry.directions[direction]
     sets = {s.name: s.directions for s in active.all(m.DirectionSet)}
     promotions = {symbol[(p, rule.kind)]: symbol[(p, rule.to_kind)]
-                  for rule in active.all(m.Promote) if not rule.choices for p in range(len(player_names))
+                  for rule in active.all(m.Promote) if not rule.choices and rule.zone is None
+                  for p in range(len(player_names))
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
                     owner, kind, symbol, forward, sets, promotions, neutral, dict(options))

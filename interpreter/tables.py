@@ -113,6 +113,12 @@ class Tables:
         geometry = self.geometry
         if name.startswith("("):  # a vector and its images under the square's symmetries
             return vector_images(name)
+        if " (" in name:  # ``forward (1, 2)``: the images that go furthest toward the player's direction
+            toward, vector = name.split(" ", 1)
+            fx, fy = self.relative(toward, player)
+            images = vector_images(vector)
+            best = max(x * fx + y * fy for x, y in images)
+            return [(x, y) for x, y in images if x * fx + y * fy == best]
         if name in self.direction_sets:
             if name in seen:
                 raise RulesdslError(f"directions {name} refers to itself")

@@ -577,7 +577,10 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
                         self.error(stmt.span, f"{player}'s {stmt.kind} cannot become a {stmt.to_kind}: piece "
                                    f"{stmt.to_kind} has no symbol for {player}", "E033",
                                    f"add {player} \"X\" to 'piece {stmt.to_kind}'")
-            if not self.has_forward:
+            for region in (stmt.zone, stmt.forced_in):
+                if region is not None and region not in self.regions():
+                    self.unknown(stmt.span, "region", region, self.regions(), "E054")
+            if stmt.zone is None and not self.has_forward:
                 self.missing_forward(stmt.span, "'on far row' is measured along each player's forward direction")
 
     def player_ref(self, span: Span, name: str) -> None:

@@ -651,6 +651,8 @@ class Promote(Statement):
     kind: str
     to_kind: str
     choices: tuple[str, ...] = ()  # ``to A, B, C``: the mover picks one (more than one kind)
+    zone: str | None = None  # ``in REGION``: a move into, within or out of the mover's REGION may promote
+    forced_in: str | None = None  # ``forced in REGION``: landing in the mover's REGION, it must
 
     @property
     def key(self) -> str:

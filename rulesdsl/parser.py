@@ -332,6 +332,10 @@ class _Builder(Transformer):
             return items[0]
         return m.DirRef(self._tspan(items[0]), str(items[0]))
 
+    def toward(self, meta, items):
+        """``forward (1, 2)``: the images of the vector that go furthest that way (the player's)."""
+        return m.DirRef(self._span(meta), f"{items[0]} {items[1].name}")
+
     def vector(self, meta, items):
         return m.DirRef(self._span(meta), f"({number(items[0])}, {number(items[1])})")
 
@@ -598,6 +602,11 @@ class _Builder(Transformer):
         choices = tuple(str(k) for k in kinds[1:])
         return m.Promote(self._span(meta), str(kinds[0]), choices[0], choices if len(choices) > 1 else (),
                          guard=guard)
+
+    def promote_zone(self, meta, items):
+        kind, to_kind, zone, forced_in, guard = items
+        return m.Promote(self._span(meta), str(kind), str(to_kind), zone=str(zone),
+                         forced_in=str(forced_in) if forced_in is not None else None, guard=guard)
 
     def must_stmt(self, meta, items):
         return m.MustCapture(self._span(meta), items[0] is not None, items[1] is not None, guard=items[2])
