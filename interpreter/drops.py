@@ -75,8 +75,10 @@ def compile_drops(rules: list[m.MoveRule], tables: Tables, book: HandBook,
     nplayers = len(tables.player_names)
     empty = tables.empty
     book.dropped = {}
-    # per player: (hand index, when-condition or None, moves onto each allowed cell)
-    per_player: list[list[tuple[int, Callable | None, list[Move]]]] = [[] for _ in range(nplayers)]
+    column = [cell.x for cell in tables.geometry.cells]
+    # per player: (hand index, when-condition or None, the symbol one per column limits or "", moves onto each
+    # allowed cell)
+    per_player: list[list[tuple[int, Callable | None, str, list[Move]]]] = [[] for _ in range(nplayers)]
     for rule in rules:
         for player in range(nplayers):
             sym = tables.placed_symbol(player, rule.kind)
@@ -87,7 +89,7 @@ def compile_drops(rules: list[m.MoveRule], tables: Tables, book: HandBook,
             cells = sorted(tables.region(rule.region, player)) if rule.region else range(tables.cell_count)
             moves = [Move(NO_CELL, t, ((t, sym),), DROP_ACTION) for t in cells]
             holds = condition(rule.when) if rule.when is not None else None
-            per_player[player].append((slot, holds, moves))
+            per_player[player].append((slot, holds, sym if rule.one_per_column else "", moves))
 
     def more(state: State, moves: list[Move]) -> list[Move]:
         hand, board = state.hand, state.board
@@ -95,10 +97,14 @@ def compile_drops(rules: list[m.MoveRule], tables: Tables, book: HandBook,
             return moves
         found = []
         seen = state if state.last != NO_CELL else state._replace(last=0)  # 'mover': the player to move
-        for slot, holds, drops in per_player[state.turn]:
+        for slot, holds, single, drops in per_player[state.turn]:
             if hand[slot] <= 0 or (holds is not None and not holds(seen, _no_moves)):
                 continue
-            found.extend(mv for mv in drops if board[mv.target] == empty)
+            if single:  # one per column: not where the mover has one already
+                taken = {column[c] for c, sym in enumerate(board) if sym == single}
+                found.extend(mv for mv in drops if board[mv.target] == empty and column[mv.target] not in taken)
+            else:
+                found.extend(mv for mv in drops if board[mv.target] == empty)
         return moves + found if found else moves
 
     return more

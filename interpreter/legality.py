@@ -146,6 +146,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     drop_rules = [r for r in every_rule if r.action == DROP_ACTION]
     hands = HandBook(active, tables) if tables.hand_kinds and (drop_rules or active.all(m.CapturedToHand)) else None
     drops = compile_drops(drop_rules, tables, hands, conditions.compile) if hands is not None and drop_rules else None
+    drop_mates = frozenset(sym for f in active.all(m.Forbid) if f.what == "drop mate"
+                           for p in range(nplayers) for sym in tables.symbols_of(p, f.kind))
     from_hand = [compile_player(hand_rules, tables, p, corner_rule)[0] for p in range(nplayers)]
     hand_when = [(conditions.compile(r.when) if r.when is not None else None) for r in hand_rules]
     if any(c is not None for c in hand_when):
@@ -178,8 +180,22 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     def frozen_cells(board: str, player: int) -> set[int]:
         return threats[opponent[player]](board)
 
-    def own_moves(state: State) -> list[Move]:
-        """The legal moves, before a forced pass."""
+    def gives_drop_mate(state: State, move: Move) -> bool:
+        """``forbid dropping KIND giving mate``: a drop of KIND after which the other player cannot move, with
+        a piece of a protected kind attacked where the game protects one."""
+        if move.action != DROP_ACTION or move.changes[0][1] not in drop_mates:
+            return False
+        after = apply_rules(state, move)
+        other = after.turn
+        if pieces.protects:
+            royal, attacked = pieces.royal[other], pieces.attacks.attacked
+            if not any(attacked(after.board, c, state.turn) for c, s in enumerate(after.board) if s in royal):
+                return False
+        return not own_moves(after, judge=False)
+
+    def own_moves(state: State, judge: bool = True) -> list[Move]:
+        """The legal moves, before a forced pass (``judge=False``: without judging drops that give mate,
+        when only whether the other player can answer is asked)."""
         board, player = state.board, state.turn
         in_second_part = bool(second) and state.last != NO_CELL
         if in_hand_phase(state):
@@ -224,6 +240,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             moves = [mv for mv in moves if not recreates(board, mv, state.before)]
         if pieces.protects and moves:
             moves = pieces.keep_safe(board, player, moves)
+        if drop_mates and moves and judge:
+            moves = [mv for mv in moves if not gives_drop_mate(state, mv)]
         if must_capture:
             capturing = [mv for mv in moves if mv.captures and (not landing or board[mv.target] != tables.empty)]
             if most and capturing:

@@ -498,6 +498,7 @@ class MoveRule(Statement):
     way: str = ""  # turn: "clockwise", "anticlockwise", "either way", "half round" or "over"
     sent: bool = False  # place in sent board: only in the small board the last placement sends to
     supply: bool = False  # build from hand: each wall comes from the player's hand, by choice (no phase)
+    one_per_column: bool = False  # drop ... one per column: not in a column holding one of the mover's KIND
 
 
 @dataclass(frozen=True)

@@ -498,9 +498,9 @@ class _Builder(Transformer):
         return m.MoveRule(self._span(meta), str(kind), "walk", dirs, when=when, guard=guard)
 
     def drop_rule(self, meta, items):
-        kind, region, when, guard = items
+        kind, region, single, when, guard = items
         return m.MoveRule(self._span(meta), str(kind), "drop", (), from_hand=True, region=region, when=when,
-                          guard=guard, option_spans=(("from hand", self._span(meta)),))
+                          guard=guard, option_spans=(("from hand", self._span(meta)),), one_per_column=single is not None)
 
     def build_rule(self, meta, items):
         kind, supply, when, guard = items
@@ -593,6 +593,9 @@ class _Builder(Transformer):
 
     def forbid_attacked(self, meta, items):
         return m.Forbid(self._span(meta), "leaving attacked", str(items[0]), guard=items[1])
+
+    def forbid_drop_mate(self, meta, items):
+        return m.Forbid(self._span(meta), "drop mate", str(items[0]), guard=items[1])
 
     def misere_stmt(self, meta, items):
         return m.Misere(self._span(meta), guard=items[0])
