@@ -208,7 +208,8 @@ module.exports = grammar({
     ),
     walk_rule: ($) => seq('walk', field('kind', $.name), $.direction_list, optional($.when), optional($.guard)),
     drop_rule: ($) => seq(
-      'drop', field('kind', $.name), optional(seq('in', field('region', $.name))), optional($.when),
+      'drop', field('kind', $.name), optional(seq('in', field('region', $.name))),
+      optional(seq('one', 'per', 'column')), optional($.when),
       optional($.guard),
     ),
     build_rule: ($) => seq(
@@ -238,7 +239,7 @@ module.exports = grammar({
       optional(seq('against', commaSep1(field('against', $.name)))),
     ),
     direction_list: ($) => prec.right(commaSep1($.direction)), // a comma after a direction continues the list
-    direction: ($) => choice($.name, $.relative_direction, $.vector),
+    direction: ($) => choice($.name, $.relative_direction, $.vector, seq($.name, $.vector)),
     vector: ($) => seq('(', $.integer, ',', $.integer, ')'),
     relative_direction: (_) => token(prec(2, /(forward|backward)-(left|right)/)),
 
@@ -256,12 +257,16 @@ module.exports = grammar({
     forbid_statement: ($) => seq('forbid', choice(
       'repetition', seq('corner', 'push-off'), seq('immediate', 'repetition'), 'suicide',
       seq('leaving', field('kind', $.name), 'attacked'),
+      seq('dropping', field('kind', $.name), 'giving', 'mate'),
     ), optional($.guard)),
     style_statement: (_) => seq('style', 'points'),
     misere_statement: ($) => seq('misere', optional($.guard)),
     pass_statement: ($) => seq('pass', 'when', 'no', 'moves', optional($.guard)),
     promote_statement: ($) => seq(
-      'promote', field('kind', $.name), 'to', commaSep1(field('to', $.name)), 'on', 'far', 'row', optional($.guard),
+      'promote', field('kind', $.name), 'to', commaSep1(field('to', $.name)),
+      choice(seq('on', 'far', 'row'), seq('in', field('region', $.name), optional(seq('forced', 'in',
+        field('region', $.name))))),
+      optional($.guard),
     ),
     must_statement: ($) => seq('must', 'capture', optional('most'), optional(seq('by', 'landing')), optional($.guard)),
     keep_statement: ($) => seq('keep', $._expression),

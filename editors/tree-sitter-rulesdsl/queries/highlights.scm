@@ -68,7 +68,7 @@
   "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "leaving" "attacked" "landing"
   "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
   "fills" "new"
-  "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach" "drop" "captured" "as"
+  "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach" "drop" "captured" "as" "dropping" "giving" "mate" "forced" "one" "per"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
