@@ -500,7 +500,8 @@ class _Builder(Transformer):
     def drop_rule(self, meta, items):
         kind, region, single, when, guard = items
         return m.MoveRule(self._span(meta), str(kind), "drop", (), from_hand=True, region=region, when=when,
-                          guard=guard, option_spans=(("from hand", self._span(meta)),), one_per_column=single is not None)
+                          guard=guard, option_spans=(("from hand", self._span(meta)),),
+                          one_per_column=single is not None)
 
     def build_rule(self, meta, items):
         kind, supply, when, guard = items
