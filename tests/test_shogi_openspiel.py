@@ -23,7 +23,7 @@ from openspiel_side_by_side import Side, play  # noqa: E402
 
 from rulesdsl.interpreter.load import load_game  # noqa: E402
 
-GAMES = int(os.environ.get("RULESDSL_SHOGI_GAMES", "20"))  # the default run; 1,000 under -m deep
+GAMES = int(os.environ.get("RULESDSL_SHOGI_GAMES", "10"))  # the default run; 1,000 under -m deep
 DEEP_GAMES = 1000
 PROMOTED = {"D": "+R", "H": "+B", "A": "+S", "M": "+N", "O": "+L", "T": "+P"}  # our letter -> SFEN's
 
@@ -94,7 +94,7 @@ def test_the_start_reads_as_openspiels(shogi):
 
 
 def test_random_games_agree_with_openspiel(shogi):
-    """RULESDSL_SHOGI_GAMES seeded games (20 by default)."""
+    """RULESDSL_SHOGI_GAMES seeded games (10 by default)."""
     lengths = [play(side(shogi), seed)[0] for seed in range(GAMES)]
     assert min(lengths) > 0
 
@@ -103,3 +103,28 @@ def test_random_games_agree_with_openspiel(shogi):
 def test_a_thousand_random_games_agree_with_openspiel(shogi):
     lengths = [play(side(shogi), seed)[0] for seed in range(DEEP_GAMES)]
     assert len(lengths) == DEEP_GAMES
+
+
+@pytest.mark.parametrize("sfen, ours", [
+    # black (who just moved) has its king in white's camp and 5 + 5 + 2 + 2 + 2 + 2 + 10 = 28 points in hand
+    ("9/4K4/9/9/k8/9/9/9/9 w RB2G2S2N2L10P 1",
+     "(w PPPPPPPPPPLLNNSSGGBR/- --------- ----K---- --------- --------- k-------- --------- --------- --------- "
+     "---------)"),
+    # 27 points: the game goes on
+    ("9/4K4/9/9/k8/9/9/9/9 w RB2G2S2N2L9P 1",
+     "(w PPPPPPPPPLLNNSSGGBR/- --------- ----K---- --------- --------- k-------- --------- --------- --------- "
+     "---------)"),
+    # 27 points, both kings in the other's camp: a draw
+    ("9/4K4/9/9/9/9/9/9/4k4 w RB2G2S2N2L9P 1",
+     "(w PPPPPPPPPLLNNSSGGBR/- --------- ----K---- --------- --------- --------- --------- --------- --------- "
+     "----k----)"),
+])
+def test_the_entering_king_rules_agree_with_openspiel(shogi, sfen, ours):
+    theirs = pyspiel.load_game("shogi").new_initial_state(sfen)
+    state = shogi.parse_position(ours)
+    assert our_sfen(shogi, state) == spiel_sfen(str(theirs))
+    outcome = shogi.outcome(state)
+    assert (outcome is not None) == theirs.is_terminal()
+    if outcome is not None:
+        returns = theirs.returns()
+        assert outcome.winner == (None if returns[0] == returns[1] else 0 if returns[0] > returns[1] else 1)
