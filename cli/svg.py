@@ -148,11 +148,14 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
         marked.update(c for c in (move.origin, move.target) if c != NO_CELL)
     if state.last != NO_CELL:
         marked.add(state.last)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(layout.width)} {_num(layout.height)}" '
-           f'width="{_num(layout.width)}" height="{_num(layout.height)}" font-family="sans-serif">']
+    hands, extra = _hands(game, state, layout, colours, letters)
+    height = layout.height + extra
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(layout.width)} {_num(height)}" '
+           f'width="{_num(layout.width)}" height="{_num(height)}" font-family="sans-serif">']
     label = title if title is not None else f"{game.title}: {game.format_position(state)}"
     out.append(f"<title>{escape(label)}</title>")
-    out.append(f'<rect width="{_num(layout.width)}" height="{_num(layout.height)}" fill="#fbf8f0"/>')
+    out.append(f'<rect width="{_num(layout.width)}" height="{_num(height)}" fill="#fbf8f0"/>')
+    out.extend(hands)
     if layout.shape == "points" and not geometry.has_lines:  # a goban: a wooden board under the lines
         xs, ys = [x for x, _ in layout.centres], [y for _, y in layout.centres]
         pad = layout.unit / 2
@@ -220,6 +223,35 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
     out.extend(_labels(game, layout))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _hands(game: Game, state: State, layout: Layout, colours: list[tuple[str, str]],
+           letters: dict[str, str]) -> tuple[list[str], float]:
+    """Below the board, one line per player: each kind in hand as a small disc with its letter and count
+    (a game whose hand holds several kinds: drops); the height the lines take."""
+    if len(game.hand_kinds) < 2 or state.hand is None:
+        return [], 0.0
+    size, step = len(game.hand_kinds), layout.unit * 0.7
+    out = []
+    for player in game.players:
+        y = layout.height + step * (player.index + 0.5)
+        fill, stroke = colours[player.index] if player.index < len(colours) else NEUTRAL
+        ink = "#fff" if fill in ("#262626", "#2f5fb3", "#c8322d", "#3a8f4a") else "#222"
+        out.append(f'<text x="{_num(MARGIN)}" y="{_num(y + 4.5)}" font-size="13" fill="#5a4520" '
+                   f'class="hand">{escape(player.name)}</text>')
+        x = MARGIN + layout.unit * 1.6
+        for k, kind in enumerate(game.hand_kinds):
+            count = state.hand[player.index * size + k]
+            if not count:
+                continue
+            out.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(step * 0.4)}" fill="{fill}" '
+                       f'stroke="{stroke}" stroke-width="2"/>')
+            out.append(f'<text x="{_num(x)}" y="{_num(y + 4.5)}" font-size="12" text-anchor="middle" '
+                       f'fill="{ink}">{escape(letters.get(kind, kind[:1].upper()))}</text>')
+            out.append(f'<text x="{_num(x + step * 0.5)}" y="{_num(y + 4.5)}" font-size="12" '
+                       f'fill="#5a4520">{count}</text>')
+            x += step * 1.4
+    return out, step * len(game.players)
 
 
 def _count_disc(layout: Layout, cell, radius: float, count: int, interactive: bool) -> list[str]:

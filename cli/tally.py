@@ -59,6 +59,14 @@ def takes_pieces(game: Game) -> bool:
     return any(r.capture or r.action in TAKING_ACTIONS or "enemy" in r.targets for r in rules)
 
 
+def hand_totals(hand: tuple[int, ...] | None, players: int) -> list[int] | None:
+    """Each player's pieces in hand, whatever their kinds (a hand of K kinds holds K counts a player)."""
+    if hand is None:
+        return None
+    size = len(hand) // players
+    return [sum(hand[p * size:(p + 1) * size]) for p in range(players)]
+
+
 def tallies(game: Game, state: State) -> list[Tally]:
     """Each player's pieces (and, in games that take pieces, captures) in ``state``."""
     owners = {symbol: owner for symbol, (_, owner) in game.piece_names.items()}
@@ -73,11 +81,11 @@ def tallies(game: Game, state: State) -> list[Tally]:
         return held
 
     now = counts(state)
-    hand = list(state.hand) if state.hand is not None else None
+    hand = hand_totals(state.hand, players)
     captured: list[int | None] = [None] * players
     if takes_pieces(game):
         start = game.initial_state()
-        had = [a + b for a, b in zip(counts(start), start.hand or [0] * players)]
+        had = [a + b for a, b in zip(counts(start), hand_totals(start.hand, players) or [0] * players)]
         has = [a + b for a, b in zip(now, hand or [0] * players)]
         lost = [max(0, a - b) for a, b in zip(had, has)]
         captured = [sum(lost) - lost[p] for p in range(players)]

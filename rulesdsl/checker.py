@@ -39,7 +39,7 @@ STATEMENT_WORDS = {
     "PositionFormat": "position", "Notation": "notation", "Moves": "moves", "Again": "again",
     "Misere": "misere", "End": "end", "Evaluate": "evaluate", "PassWhenStuck": "pass when no moves",
     "MustCapture": "must capture", "Then": "then", "Lines": "lines", "DrawnLines": "drawn lines", "Hand": "hand",
-    "Style": "style",
+    "Style": "style", "CapturedToHand": "captured",
     "Block": "rectangle", "SmallBoards": "boards",
 }
 
@@ -266,8 +266,10 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
             self.error(formats[0].span, "the position field 'hand' needs a 'hand' statement", "E040",
                        "e.g. hand man 9")
         for hand in hands:
-            self.check_piece(hand.span, hand.kind, None)
-            self.check_names(hand.count, self.options)
+            for kind, count in hand.parts:
+                self.check_piece(hand.span, kind, None)
+                self.check_names(count, self.options)
+        self.check_captured_to_hand(hands)
         for stmt in (*self.resolved.of(m.Lines), *self.resolved.of(m.DrawnLines)):
             for line in stmt.lines:
                 names = [name for name, _ in line]
@@ -531,9 +533,24 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
             if not hands:
                 self.error(span, "'from hand' needs a 'hand' statement saying how many pieces each player "
                            "holds", "E064", f"e.g. hand {rule.kind} 9")
-            elif hands[0].kind != rule.kind:
-                self.error(span, f"the hand holds {hands[0].kind} pieces, not {rule.kind}", "E064",
-                           f"write place {hands[0].kind} from hand")
+            elif rule.kind not in (held := [kind for kind, _ in hands[0].parts]):
+                self.error(span, f"the hand holds {', '.join(held)} pieces, not {rule.kind}", "E064",
+                           f"write {rule.action} {held[0]}" + (" from hand" if rule.action == "place" else ""))
+
+    def check_captured_to_hand(self, hands: list[m.Hand]) -> None:
+        """``captured KIND, ... to hand [as KIND2]``: known kinds, a hand that holds KIND2."""
+        held = [kind for kind, _ in hands[0].parts] if hands else []
+        for stmt in self.resolved.of(m.CapturedToHand):
+            if not hands:
+                self.error(stmt.span, "'captured ... to hand' needs a 'hand' statement naming the kinds a hand "
+                           "holds", "E064", "e.g. hand pawn 0, knight 0")
+                continue
+            for kind in stmt.kinds:
+                if kind != "pieces":
+                    self.check_piece(stmt.span, kind, None)
+            if stmt.as_kind is not None and stmt.as_kind not in held:
+                self.error(stmt.span, f"the hand holds {', '.join(held)} pieces, not {stmt.as_kind}", "E064",
+                           f"add {stmt.as_kind} 0 to the 'hand' statement")
 
     def check_reach(self, rule: m.MoveRule, in_then: bool) -> None:
         """``place KIND from last ACTION DIRS``: a step or slide, in the second part of a turn."""
@@ -560,7 +577,10 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
                         self.error(stmt.span, f"{player}'s {stmt.kind} cannot become a {stmt.to_kind}: piece "
                                    f"{stmt.to_kind} has no symbol for {player}", "E033",
                                    f"add {player} \"X\" to 'piece {stmt.to_kind}'")
-            if not self.has_forward:
+            for region in (stmt.zone, stmt.forced_in):
+                if region is not None and region not in self.regions():
+                    self.unknown(stmt.span, "region", region, self.regions(), "E054")
+            if stmt.zone is None and not self.has_forward:
                 self.missing_forward(stmt.span, "'on far row' is measured along each player's forward direction")
 
     def player_ref(self, span: Span, name: str) -> None:

@@ -31,8 +31,11 @@ class Lints(Findings):
                 if isinstance(stmt, m.Then) and stmt.after_row is not None:
                     names += names_in(stmt.after_row)
             elif isinstance(stmt, m.Hand):
-                kinds.add(stmt.kind)
-                names += names_in(stmt.count)
+                for kind, count in stmt.parts:
+                    kinds.add(kind)
+                    names += names_in(count)
+            elif isinstance(stmt, m.CapturedToHand):
+                kinds.update([*stmt.kinds, *([stmt.as_kind] if stmt.as_kind else [])])
             elif isinstance(stmt, m.DirectionSet):
                 sets.update(ref.name for ref in stmt.directions if ref.name != stmt.name)
             elif isinstance(stmt, m.OptionDecl):
@@ -75,11 +78,11 @@ class Lints(Findings):
     def check_unusable_moves(self, starts: list[str]) -> None:
         """Warn about move rules for a piece kind that can never be on the board."""
         kinds = {s.kind: s for s in self.resolved.of(m.PieceDecl)}
-        made: set[str] = {p.to_kind for p in self.resolved.of(m.Promote)}
+        made: set[str] = {k for p in self.resolved.of(m.Promote) for k in (p.to_kind, *p.choices)}
         for layout in self.resolved.of(m.StartLayout):
             made.update(item.kind for item in layout.items if item.kind)
         for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)):
-            made.update(rule.kind for rule in block.rules if rule.action in ("place", "build"))
+            made.update(rule.kind for rule in block.rules if rule.action in ("place", "build", "drop"))
         for kind, decl in kinds.items():
             if any(sym in text for text in starts for _, sym, _ in decl.symbols):
                 made.add(kind)

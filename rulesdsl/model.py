@@ -346,10 +346,30 @@ class DrawnLines(Statement):
 
 @dataclass(frozen=True)
 class Hand(Statement):
-    """``hand KIND N``: each player starts with N pieces of KIND in hand, off the board."""
+    """``hand KIND N[, KIND N ...]``: each player starts with N pieces of each KIND in hand, off the board."""
 
     kind: str
     count: Expr
+    more: tuple[tuple[str, Expr], ...] = ()  # the further kinds of a hand of several kinds
+
+    @property
+    def parts(self) -> tuple[tuple[str, Expr], ...]:
+        """Every (kind, count) of the hand, the first one first."""
+        return ((self.kind, self.count), *self.more)
+
+
+@dataclass(frozen=True)
+class CapturedToHand(Statement):
+    """``captured KIND, ... to hand [as KIND2]``: a captured piece of these kinds (``pieces``: any kind) joins
+    the capturer's hand in the capturer's colour, as KIND2 when given (a promoted piece goes back as its
+    base kind)."""
+
+    kinds: tuple[str, ...]
+    as_kind: str | None = None
+
+    @property
+    def key(self) -> str:
+        return "captured " + ", ".join(self.kinds)
 
 
 @dataclass(frozen=True)
@@ -486,6 +506,7 @@ class MoveRule(Statement):
     way: str = ""  # turn: "clockwise", "anticlockwise", "either way", "half round" or "over"
     sent: bool = False  # place in sent board: only in the small board the last placement sends to
     supply: bool = False  # build from hand: each wall comes from the player's hand, by choice (no phase)
+    one_per_column: bool = False  # drop ... one per column: not in a column holding one of the mover's KIND
 
 
 @dataclass(frozen=True)
@@ -639,6 +660,8 @@ class Promote(Statement):
     kind: str
     to_kind: str
     choices: tuple[str, ...] = ()  # ``to A, B, C``: the mover picks one (more than one kind)
+    zone: str | None = None  # ``in REGION``: a move into, within or out of the mover's REGION may promote
+    forced_in: str | None = None  # ``forced in REGION``: landing in the mover's REGION, it must
 
     @property
     def key(self) -> str:

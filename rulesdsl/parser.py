@@ -279,7 +279,14 @@ class _Builder(Transformer):
         return tuple((str(t), self._tspan(t)) for t in items)
 
     def hand_stmt(self, meta, items):
-        return m.Hand(self._span(meta), str(items[0]), items[1], guard=items[2])
+        *parts, guard = items
+        more = tuple((str(parts[i]), parts[i + 1]) for i in range(2, len(parts), 2))
+        return m.Hand(self._span(meta), str(parts[0]), parts[1], more, guard=guard)
+
+    def captured_stmt(self, meta, items):
+        *kinds, as_kind, guard = items
+        return m.CapturedToHand(self._span(meta), tuple(str(k) for k in kinds),
+                                str(as_kind) if as_kind is not None else None, guard=guard)
 
     def cells_stmt(self, meta, items):
         return m.CellNames(self._span(meta), tuple(items))
@@ -328,6 +335,10 @@ class _Builder(Transformer):
         if isinstance(items[0], m.DirRef):
             return items[0]
         return m.DirRef(self._tspan(items[0]), str(items[0]))
+
+    def toward(self, meta, items):
+        """``forward (1, 2)``: the images of the vector that go furthest that way (the player's)."""
+        return m.DirRef(self._span(meta), f"{items[0]} {items[1].name}")
 
     def vector(self, meta, items):
         return m.DirRef(self._span(meta), f"({number(items[0])}, {number(items[1])})")
@@ -490,6 +501,12 @@ class _Builder(Transformer):
         kind, dirs, when, guard = items
         return m.MoveRule(self._span(meta), str(kind), "walk", dirs, when=when, guard=guard)
 
+    def drop_rule(self, meta, items):
+        kind, region, single, when, guard = items
+        return m.MoveRule(self._span(meta), str(kind), "drop", (), from_hand=True, region=region, when=when,
+                          guard=guard, option_spans=(("from hand", self._span(meta)),),
+                          one_per_column=single is not None)
+
     def build_rule(self, meta, items):
         kind, supply, when, guard = items
         return m.MoveRule(self._span(meta), str(kind), "build", (), supply=supply is not None, when=when,
@@ -585,6 +602,9 @@ class _Builder(Transformer):
     def forbid_attacked(self, meta, items):
         return m.Forbid(self._span(meta), "leaving attacked", str(items[0]), guard=items[1])
 
+    def forbid_drop_mate(self, meta, items):
+        return m.Forbid(self._span(meta), "drop mate", str(items[0]), guard=items[1])
+
     def misere_stmt(self, meta, items):
         return m.Misere(self._span(meta), guard=items[0])
 
@@ -593,6 +613,11 @@ class _Builder(Transformer):
         choices = tuple(str(k) for k in kinds[1:])
         return m.Promote(self._span(meta), str(kinds[0]), choices[0], choices if len(choices) > 1 else (),
                          guard=guard)
+
+    def promote_zone(self, meta, items):
+        kind, to_kind, zone, forced_in, guard = items
+        return m.Promote(self._span(meta), str(kind), str(to_kind), zone=str(zone),
+                         forced_in=str(forced_in) if forced_in is not None else None, guard=guard)
 
     def must_stmt(self, meta, items):
         return m.MustCapture(self._span(meta), items[0] is not None, items[1] is not None, guard=items[2])

@@ -17,11 +17,13 @@ PIECE_OPTIONS = (("exactly", "distance"), ("from", "region"), ("within", "within
                  ("safe", "safe"), ("bringing", "bringing"), ("passing", "passing"), ("blocked", "blocked"),
                  ("taking", "taking"))
 REGION_NAMES = ("col", "row", "rank")
+TOWARD = ("forward", "backward", "left", "right")  # may stand before a vector: ``forward (1, 2)``
 
 
 def is_vector(name: str) -> bool:
-    """True for a direction written as a vector, ``(1, 2)``."""
-    return name.startswith("(")
+    """True for a direction written as a vector, ``(1, 2)``, or as the images of one toward a relative
+    direction, ``forward (1, 2)``."""
+    return name.startswith("(") or " (" in name
 
 
 class PieceRuleChecks:
@@ -72,7 +74,7 @@ class PieceRuleChecks:
             return
         for word, attribute in PIECE_OPTIONS:
             value = getattr(rule, attribute)
-            if rule.action == "place" and attribute == "region":
+            if rule.action in ("place", "drop") and attribute == "region":
                 word = "in"  # a placement's region: ``place KIND in REGION``
             if value not in (None, False) and word not in action.modifiers:
                 self.error(spans.get(attribute, rule.span), misplaced_message(word, rule.action), "E061")
@@ -103,9 +105,16 @@ class PieceRuleChecks:
         if self.shape != "grid":
             self.error(ref.span, f"direction {ref.name} is a vector of a square grid, not of a {self.shape} "
                        "board", "E050", "use the board's direction names")
-        elif ref.name == "(0, 0)":
+        elif ref.name.endswith("(0, 0)"):
             self.error(ref.span, "the vector (0, 0) goes nowhere", "E050",
                        "e.g. (1, 2): a leap one cell one way and two the other")
+        elif " (" in ref.name:
+            toward = ref.name.split(" (")[0]
+            if toward not in TOWARD:
+                self.error(ref.span, f"'{toward}' before a vector must be one of {', '.join(TOWARD)}", "E050",
+                           "e.g. forward (1, 2): the knight's two leaps furthest forward")
+            elif not self.has_forward:
+                self.missing_forward(ref.span, f"direction {ref.name!r} is relative to the player")
 
     def check_count_args(self, span: Span, args: tuple[str, ...], roles: tuple[str, ...]) -> None:
         """``count([PLAYER] [KIND] [REGION])``: each word where it may stand."""

@@ -36,7 +36,7 @@ TERMINAL_WORDS = {
     "COMMENT": "a comment", "ANY_LENGTH": "of any length", "STYLE": "points", "DECIMAL": "a number",
     "LANDING": "by landing",
     "SENT": "in sent board", "TURN_WAY": "clockwise, anticlockwise, either way, half round or over",
-    "BOARD_PARTS": "corners or edges", "FROM_HAND": "from hand",
+    "BOARD_PARTS": "corners or edges", "FROM_HAND": "from hand", "ONE_PER_COLUMN": "one per column",
 }
 
 

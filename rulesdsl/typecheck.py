@@ -35,7 +35,8 @@ class TypeChecks(Findings):
             if isinstance(stmt, m.Then) and stmt.after_row is not None:
                 self.need(stmt.after_row, self.expr_type(stmt.after_row, env, False), NUMBER, "'after'")
             if isinstance(stmt, m.Hand):
-                self.need(stmt.count, self.expr_type(stmt.count, env, False), NUMBER, "a hand")
+                for _, count in stmt.parts:
+                    self.need(count, self.expr_type(count, env, False), NUMBER, "a hand")
         cell_env = {**env, "col": NUMBER, "row": NUMBER}
         for layout in self.resolved.of(m.StartLayout):
             for item in layout.items:

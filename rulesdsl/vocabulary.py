@@ -89,6 +89,10 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
            "(`walk KIND DIRS`)", verb_first=True),
     Action("build", "a wall: a neutral KIND on a post of a wall grid and the grooves either side "
            "(`build KIND [from hand]`)", moves_a_piece=False, verb_first=True),
+    Action("drop", "a piece from the mover's hand onto an empty cell, one move among the others (`drop KIND [in "
+           "REGION] [one per column]`; the hand is `hand KIND N, ...`, filled by `captured ... to hand`)",
+           ("in", "one per column"),
+           moves_a_piece=False, verb_first=True),
     Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
            moves_a_piece=False, verb_first=True),
     Action("turn", "turns a block of cells a quarter or half round, or over (`turn BLOCK clockwise`)",
@@ -133,6 +137,7 @@ MODIFIERS: dict[str, Modifier] = {d.name: d for d in (
     Modifier("from hand", "`from hand`: the piece comes from the player's hand (`hand KIND N`); while the player "
              "to move has pieces in hand, placing one is their only move"),
     Modifier("in", "`in REGION`: only on the empty cells of the mover's REGION"),
+    Modifier("one per column", "`one per column`: not in a column that holds one of the mover's KIND already"),
     Modifier("enclosing", "`enclosing DIRECTIONS`: enemy groups left without liberties are removed; `enclosing "
              "KIND in REGION [again]`: each empty cell of REGION next to the placed piece "
              "whose neighbours are all occupied gets the mover's KIND; with `again` the mover moves again"),

@@ -38,6 +38,11 @@ class Side:
     action_key: Callable[[object, int], str] | None = None
     # OpenSpiel's state past which it cannot be followed (a known fault of its own): the game stops being compared
     stop: Callable[[object], bool] | None = None
+    # Where OpenSpiel's action strings are hard to read (SAN needs the board): our position written as
+    # OpenSpiel's state string (normalised by ``spiel_key``); then the positions are compared at every
+    # ply and the moves are keyed by the position each leads to (``move_of`` is not used).
+    position_of: Callable[[Game, State], str] | None = None
+    spiel_key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]
 
 
 def our_board(game: Game, state: State) -> dict[str, str]:
@@ -68,6 +73,8 @@ def play(side: Side, seed: int) -> tuple[int, Outcome | None]:
     while True:
         if side.board_of is not None and our_board(game, ours) != side.board_of(str(theirs)):
             fail("the boards differ")
+        if side.position_of is not None and side.position_of(game, ours) != side.spiel_key(str(theirs)):
+            fail(f"the positions differ: ours written as OpenSpiel's {side.position_of(game, ours)}")
         moves, outcome = game.status(ours)
         if (outcome is not None) != theirs.is_terminal():
             fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
@@ -79,11 +86,15 @@ def play(side: Side, seed: int) -> tuple[int, Outcome | None]:
             return len(played), outcome
         if side.seat_of(theirs.current_player()) != game.to_move(ours):
             fail(f"to move here: {game.to_move(ours)}, in OpenSpiel: {theirs.current_player()}")
-        written = {side.key(game.format_move(ours, mv)): mv for mv in moves}
-        actions = {side.action_key(theirs, a) if side.action_key is not None else
-                   side.move_of(theirs.action_to_string(theirs.current_player(), a)): a
-                   for a in theirs.legal_actions()}
-        if set(written) != set(actions):
+        if side.position_of is not None:
+            written = {side.position_of(game, game.apply(ours, mv)): mv for mv in moves}
+            actions = {side.spiel_key(str(theirs.child(a))): a for a in theirs.legal_actions()}
+        else:
+            written = {side.key(game.format_move(ours, mv)): mv for mv in moves}
+            actions = {side.action_key(theirs, a) if side.action_key is not None else
+                       side.move_of(theirs.action_to_string(theirs.current_player(), a)): a
+                       for a in theirs.legal_actions()}
+        if set(written) != set(actions) or (side.position_of is not None and len(written) != len(moves)):
             fail(f"only here: {sorted(set(written) - set(actions))}; "
                  f"only in OpenSpiel: {sorted(set(actions) - set(written))}")
         if side.stop is not None and side.stop(theirs):

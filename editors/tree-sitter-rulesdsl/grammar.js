@@ -35,6 +35,7 @@ module.exports = grammar({
       $.lines_statement,
       $.drawn_statement,
       $.hand_statement,
+      $.captured_statement,
       $.cells_statement,
       $.block_statement,
       $.boards_statement,
@@ -96,7 +97,14 @@ module.exports = grammar({
     lines_statement: ($) => seq('lines', commaSep1($.board_line), optional($.guard)),
     drawn_statement: ($) => seq('drawn', 'lines', commaSep1($.board_line), optional($.guard)),
     board_line: ($) => seq(field('cell', $.name), repeat1(field('cell', $.name))),
-    hand_statement: ($) => seq('hand', field('piece', $.name), $._expression, optional($.guard)),
+    hand_statement: ($) => seq(
+      'hand', field('piece', $.name), $._expression,
+      repeat(seq(',', field('piece', $.name), $._expression)), optional($.guard),
+    ),
+    captured_statement: ($) => seq(
+      'captured', commaSep1(field('piece', $.name)), 'to', 'hand', optional(seq('as', field('piece', $.name))),
+      optional($.guard),
+    ),
     region_statement: ($) => seq(
       'region', field('name', $.name),
       choice(seq('where', $._expression), commaSep1($.region_part)),
@@ -159,6 +167,7 @@ module.exports = grammar({
     _move_rule: ($) => choice(
       $.move_rule, $.place_rule, $.sow_rule, $.pass_rule, $.fly_rule, $.remove_rule, $.turn_rule, $.walk_rule,
       $.build_rule,
+      $.drop_rule,
     ),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
@@ -200,6 +209,11 @@ module.exports = grammar({
       optional($.when), optional($.guard),
     ),
     walk_rule: ($) => seq('walk', field('kind', $.name), $.direction_list, optional($.when), optional($.guard)),
+    drop_rule: ($) => seq(
+      'drop', field('kind', $.name), optional(seq('in', field('region', $.name))),
+      optional(seq('one', 'per', 'column')), optional($.when),
+      optional($.guard),
+    ),
     build_rule: ($) => seq(
       'build', field('kind', $.name), optional(seq('from', 'hand')), optional($.when), optional($.guard),
     ),
@@ -228,7 +242,7 @@ module.exports = grammar({
       optional(seq('against', commaSep1(field('against', $.name)))),
     ),
     direction_list: ($) => prec.right(commaSep1($.direction)), // a comma after a direction continues the list
-    direction: ($) => choice($.name, $.relative_direction, $.vector),
+    direction: ($) => choice($.name, $.relative_direction, $.vector, seq($.name, $.vector)),
     vector: ($) => seq('(', $.integer, ',', $.integer, ')'),
     relative_direction: (_) => token(prec(2, /(forward|backward)-(left|right)/)),
 
@@ -246,12 +260,16 @@ module.exports = grammar({
     forbid_statement: ($) => seq('forbid', choice(
       'repetition', seq('corner', 'push-off'), seq('immediate', 'repetition'), 'suicide',
       seq('leaving', field('kind', $.name), 'attacked'),
+      seq('dropping', field('kind', $.name), 'giving', 'mate'),
     ), optional($.guard)),
     style_statement: (_) => seq('style', 'points'),
     misere_statement: ($) => seq('misere', optional($.guard)),
     pass_statement: ($) => seq('pass', 'when', 'no', 'moves', optional($.guard)),
     promote_statement: ($) => seq(
-      'promote', field('kind', $.name), 'to', commaSep1(field('to', $.name)), 'on', 'far', 'row', optional($.guard),
+      'promote', field('kind', $.name), 'to', commaSep1(field('to', $.name)),
+      choice(seq('on', 'far', 'row'), seq('in', field('region', $.name), optional(seq('forced', 'in',
+        field('region', $.name))))),
+      optional($.guard),
     ),
     must_statement: ($) => seq('must', 'capture', optional('most'), optional(seq('by', 'landing')), optional($.guard)),
     keep_statement: ($) => seq('keep', $._expression),

@@ -139,7 +139,8 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
             forward[player_names.index(player)] = geometry.directions[direction]
     sets = {s.name: s.directions for s in active.all(m.DirectionSet)}
     promotions = {symbol[(p, rule.kind)]: symbol[(p, rule.to_kind)]
-                  for rule in active.all(m.Promote) if not rule.choices for p in range(len(player_names))
+                  for rule in active.all(m.Promote) if not rule.choices and rule.zone is None
+                  for p in range(len(player_names))
                   if (p, rule.kind) in symbol and (p, rule.to_kind) in symbol}
     tables = Tables(geometry, EMPTY, player_names, tuple(p.symbol for p in players),
                     owner, kind, symbol, forward, sets, promotions, neutral, dict(options))
@@ -154,10 +155,14 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
         tables.nest = build_nest(geometry, *sizes, boards.span)
     hand = active.first(m.Hand)
     if hand is not None:
-        tables.hand_kind = hand.kind
-        tables.hand_start = evaluate(hand.count, options)
-        if isinstance(tables.hand_start, bool) or not isinstance(tables.hand_start, int) or tables.hand_start < 0:
-            raise RulesdslError(f"a hand holds a whole number of pieces, not {tables.hand_start!r}", hand.count.span)
+        starts = []
+        for _, count in hand.parts:
+            start = evaluate(count, options)
+            if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+                raise RulesdslError(f"a hand holds a whole number of pieces, not {start!r}", count.span)
+            starts.append(start)
+        tables.hand_kind, tables.hand_start = hand.kind, starts[0]
+        tables.hand_kinds, tables.hand_starts = tuple(kind for kind, _ in hand.parts), tuple(starts)
     return tables, fmt
 
 
@@ -324,6 +329,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         _outcome=outcome,
         _scores=scores,
         counted=tables.counted,
+        hand_kinds=tables.hand_kinds,
         style=active.first(m.Style).what if active.first(m.Style) else "",
         drawn=drawn_segments(geometry, active.first(m.DrawnLines)),
         outlined=outlined_rectangles(tables),
@@ -371,6 +377,6 @@ def _start_state(start, tables: Tables, options: Mapping[str, Value],
             return parse_position(start.text)
         except PositionError as error:
             raise PositionError(f"start position does not fit the board: {error}", start.span) from None
-    hand = (tables.hand_start,) * len(tables.player_names) if tables.hand_kind is not None else None
+    hand = tables.hand_starts * len(tables.player_names) if tables.hand_kind is not None else None
     return State(start_board(start, tables, options), 0, NO_CELL, frozenset() if keeps_history else None, -1, 0, hand)
 

@@ -202,6 +202,7 @@ class Game:
     drawn: tuple[tuple[int, int], ...] = ()  # ``drawn lines``: the segments pictures draw between points
     # rectangles of cells a picture outlines, as lattice corners (x0, y0, x1, y1): turned blocks, small boards
     outlined: tuple[tuple[int, int, int, int], ...] = ()
+    hand_kinds: tuple[str, ...] = ()  # the kinds a hand holds, in the order of a state's hand counts
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:

@@ -16,6 +16,7 @@ from rulesdsl.errors import MoveError, PositionError
 from rulesdsl.interpreter.compile.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.reference.counts import MAX_COUNT, cell_text, count_symbol, is_count
+from rulesdsl.interpreter.reference.drops import DROP_ACTION, DROP_MARK, hand_text, read_hand
 from rulesdsl.interpreter.reference.history import History
 from rulesdsl.interpreter.reference.marks import MarkBook, Marks
 
@@ -89,6 +90,11 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 turn = turn_symbols[word]
             elif field == "last":
                 last_word = word  # read once the board's size is known
+            elif field == "hand" and (len(tables.hand_kinds) > 1 or not word.replace("/", "").isdigit()):
+                read = read_hand(word, tables)  # each player's pieces by symbol: PPN/q
+                if isinstance(read, str):
+                    raise fail(text, read)
+                hand = read
             elif field == "hand":
                 counts = word.split("/")
                 if len(counts) != nplayers or not all(c.isdigit() and len(c) <= 6 for c in counts):
@@ -144,6 +150,9 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 parts.append(tables.player_symbols[state.turn])
             elif field == "last":
                 parts.append('""' if state.last == NO_CELL else geometry.cells[state.last].name)
+            elif field == "hand" and len(tables.hand_kinds) > 1:
+                parts.append(hand_text(tables.hand_kinds, tables, state.hand or (0,) * len(tables.hand_starts)
+                                       * nplayers))
             elif field == "hand":
                 parts.append("/".join(str(n) for n in state.hand or (0,) * nplayers))
             elif field in ("unmoved", "passed"):
@@ -189,7 +198,8 @@ def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str]
             elif field == "last":
                 words.append('""')
             elif field == "hand":
-                words.append("/".join("0" * len(tables.player_names)))
+                empty_hand = "-" if len(tables.hand_kinds) > 1 else "0"
+                words.append("/".join(empty_hand * len(tables.player_names)))
             elif field in ("unmoved", "passed"):
                 words.append("-")
             elif field == "clock":
@@ -230,6 +240,8 @@ def move_codec(tables: Tables, parts: tuple[str, ...], suffix: Callable[[str, Mo
             return REMOVE_MARK + names[move.target]
         if move.label:
             return move.label
+        if move.action == DROP_ACTION:  # the dropped piece's symbol, then where: P@e4
+            return move.changes[0][1] + DROP_MARK + names[move.target]
         out = []
         skipping = False  # a placement from no cell: the text between 'from' and 'to' goes too
         for part in parts:

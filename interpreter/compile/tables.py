@@ -41,6 +41,8 @@ class Tables:
     options: Mapping[str, Value] = field(default_factory=dict)  # the option values it was compiled for
     hand_kind: str | None = None  # the kind of piece players hold in hand (``hand``), if any
     hand_start: int = 0  # how many each player holds at the start
+    hand_kinds: tuple[str, ...] = ()  # every kind a hand holds (``hand KIND N, KIND N``), the first is hand_kind
+    hand_starts: tuple[int, ...] = ()  # how many of each each player holds at the start
     counted: str | None = None  # the kind a cell holds any number of (``counts KIND``), if any
     # region name -> its cells, per player (interpreter/compile/regions.py)
     regions: dict[str, tuple[frozenset[int], ...]] = field(default_factory=dict)
@@ -111,6 +113,12 @@ class Tables:
         geometry = self.geometry
         if name.startswith("("):  # a vector and its images under the square's symmetries
             return vector_images(name)
+        if " (" in name:  # ``forward (1, 2)``: the images that go furthest toward the player's direction
+            toward, vector = name.split(" ", 1)
+            fx, fy = self.relative(toward, player)
+            images = vector_images(vector)
+            best = max(x * fx + y * fy for x, y in images)
+            return [(x, y) for x, y in images if x * fx + y * fy == best]
         if name in self.direction_sets:
             if name in seen:
                 raise RulesdslError(f"directions {name} refers to itself")

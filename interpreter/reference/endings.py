@@ -73,8 +73,7 @@ class ConditionCompiler(m.ExprVisitor):
         if key not in self._start_counts:
             board = self.start_board()
             syms = self.tables.symbols_of(player, kind)
-            held = self.tables.hand_start if self.tables.hand_kind is not None and kind in (
-                None, self.tables.hand_kind) else 0
+            held = sum(n for k, n in zip(self.tables.hand_kinds, self.tables.hand_starts) if kind in (None, k))
             self._start_counts[key] = held + sum(board.count(s) for s in syms)
         return self._start_counts[key]
 
@@ -82,12 +81,14 @@ class ConditionCompiler(m.ExprVisitor):
         """``state -> (player, pieces on board)`` for ``count``/``lost``."""
         ref = player_ref(who, self.tables)
         by_player = [tuple(self.tables.symbols_of(p, kind)) for p in range(len(self.tables.player_names))]
-        hand_kind = self.tables.hand_kind
-        if hand_kind is not None and kind in (None, hand_kind):  # pieces in hand count too
+        kinds = self.tables.hand_kinds
+        slots = [k for k, held in enumerate(kinds) if kind in (None, held)]
+        if slots:  # pieces in hand count too
             def count_with_hand(state: State) -> tuple[int, int]:
                 player = ref(state)
                 board = state.board
-                held = state.hand[player] if state.hand is not None else 0
+                base = player * len(kinds)
+                held = sum(state.hand[base + k] for k in slots) if state.hand is not None else 0
                 return player, held + sum(board.count(s) for s in by_player[player])
 
             return count_with_hand

@@ -19,6 +19,7 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import Value, evaluate
 from rulesdsl.interpreter.compile.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.reference.drops import DROP_ACTION, HandBook, compile_drops
 from rulesdsl.interpreter.reference.endings import ConditionCompiler
 from rulesdsl.interpreter.reference.groups import is_suicide
 from rulesdsl.interpreter.reference.history import as_history
@@ -141,7 +142,12 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     when_second = [_Conditional(conditions.compile(r.when), [compile_player([r], tables, p, corner_rule)[0]
                                                              for p in range(nplayers)])
                    for r in then_rules if r.when is not None]
-    hand_rules = [r for r in every_rule if r.from_hand]
+    hand_rules = [r for r in every_rule if r.from_hand and r.action != DROP_ACTION]
+    drop_rules = [r for r in every_rule if r.action == DROP_ACTION]
+    hands = HandBook(active, tables) if tables.hand_kinds and (drop_rules or active.all(m.CapturedToHand)) else None
+    drops = compile_drops(drop_rules, tables, hands, conditions.compile) if hands is not None and drop_rules else None
+    drop_mates = frozenset(sym for f in active.all(m.Forbid) if f.what == "drop mate"
+                           for p in range(nplayers) for sym in tables.symbols_of(p, f.kind))
     from_hand = [compile_player(hand_rules, tables, p, corner_rule)[0] for p in range(nplayers)]
     hand_when = [(conditions.compile(r.when) if r.when is not None else None) for r in hand_rules]
     if any(c is not None for c in hand_when):
@@ -174,8 +180,22 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     def frozen_cells(board: str, player: int) -> set[int]:
         return threats[opponent[player]](board)
 
-    def own_moves(state: State) -> list[Move]:
-        """The legal moves, before a forced pass."""
+    def gives_drop_mate(state: State, move: Move) -> bool:
+        """``forbid dropping KIND giving mate``: a drop of KIND after which the other player cannot move, with
+        a piece of a protected kind attacked where the game protects one."""
+        if move.action != DROP_ACTION or move.changes[0][1] not in drop_mates:
+            return False
+        after = apply_rules(state, move)
+        other = after.turn
+        if pieces.protects:
+            royal, attacked = pieces.royal[other], pieces.attacks.attacked
+            if not any(attacked(after.board, c, state.turn) for c, s in enumerate(after.board) if s in royal):
+                return False
+        return not own_moves(after, judge=False)
+
+    def own_moves(state: State, judge: bool = True) -> list[Move]:
+        """The legal moves, before a forced pass (``judge=False``: without judging drops that give mate,
+        when only whether the other player can answer is asked)."""
         board, player = state.board, state.turn
         in_second_part = bool(second) and state.last != NO_CELL
         if in_hand_phase(state):
@@ -190,6 +210,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 moves = pieces.more_moves(state, moves)
             if when_rules:
                 moves = conditional(state, moves, when_rules)
+            if drops is not None:
+                moves = drops(state, moves)
         continuing = again is not None and state.last != NO_CELL
         if continuing:
             moves = [mv for mv in moves if continues(mv) and (not again.same_piece or mv.origin == state.last)]
@@ -218,6 +240,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             moves = [mv for mv in moves if not recreates(board, mv, state.before)]
         if pieces.protects and moves:
             moves = pieces.keep_safe(board, player, moves)
+        if drop_mates and moves and judge:
+            moves = [mv for mv in moves if not gives_drop_mate(state, mv)]
         if must_capture:
             capturing = [mv for mv in moves if mv.captures and (not landing or board[mv.target] != tables.empty)]
             if most and capturing:
@@ -244,7 +268,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
 
     exists = [getattr(moves, "exists", None) for moves in raw]
     plain = (freeze is None and not repetition and not when_rules and not no_suicide and not no_return
-             and not pieces.active and kept is None and supply is None)
+             and not pieces.active and kept is None and supply is None and drops is None)
 
     def has_moves(state: State) -> bool:
         """Whether ``legal(state)`` is not empty; a plain position asks the move rules to stop at the first move."""
@@ -273,6 +297,8 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         if hand is not None and (move.action == "place" and in_hand_phase(state)
                                  or move.action == BUILD_ACTION and supply is not None):
             hand = hand[:state.turn] + (hand[state.turn] - 1,) + hand[state.turn + 1:]
+        elif hand is not None and hands is not None:
+            hand = hands.after(state, move, hand)
         passed = turns + 1 if counts_turns else 0  # the turns played once the other player is to move
         if move.action == PASS_ACTION:
             return State(board, other, NO_CELL, history, -1, quiet, hand, passed)

@@ -31,7 +31,7 @@ from rulesdsl.interpreter.reference.walls import building, walking
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass", "turn", "walk", "build")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass", "turn", "walk", "build", "drop")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
@@ -42,6 +42,8 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         return custodial(compile_rule(replace(rule, custodial=()), tables, player, corner_rule), rule, tables, player)
     if rule.action == "pass":
         return gen_pass
+    if rule.action == "drop":  # drops depend on the hand, not the board alone (interpreter/reference/drops.py)
+        return _nothing
     if rule.action == "sow":
         return compile_sow(rule, tables, player)
     if rule.action == "place" and (rule.region or rule.enclose) and not rule.reach:

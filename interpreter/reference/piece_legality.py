@@ -18,6 +18,7 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.reference.attacks import Attacks
 from rulesdsl.interpreter.reference.marks import MarkBook, uses_marks
 from rulesdsl.interpreter.reference.piece_moves import asks_piece, choice_expander, compile_piece_rule
+from rulesdsl.interpreter.reference.promotion_zones import zone_expander
 
 
 def board_after(board: str, move: Move) -> str:
@@ -50,13 +51,14 @@ class PieceRules:
         self.generators = [[compile_piece_rule(r, tables, p, self.regions, self, self.attacks) for r in self.own]
                            for p in range(nplayers)]
         self.expand = choice_expander(active, tables)
+        self.zones = zone_expander(active, tables)
         self.protected = [f.kind for f in active.all(m.Forbid) if f.what == "leaving attacked"]
         self.royal = [frozenset(s for k in self.protected for s in tables.symbols_of(p, k)) for p in range(nplayers)]
         self.protects = bool(self.protected)
         resets = {e.kind for end in active.all(m.End) for rule in end.rules for e in m.walk(rule.condition)
                   if isinstance(e, m.PliesSince)}
         self.resets = resets
-        self.active = bool(self.own or self.expand or self.protects or self.has_book or resets)
+        self.active = bool(self.own or self.expand or self.zones or self.protects or self.has_book or resets)
 
     # -- the marks, found on the start board the first time they are needed ----------------------
     @property
@@ -93,6 +95,8 @@ class PieceRules:
         found = moves + extra if extra else moves
         if self.expand is not None:
             found = self.expand(state.board, state.turn, found)
+        if self.zones is not None:
+            found = self.zones(state.board, state.turn, found)
         return found
 
     def keep_safe(self, board: str, player: int, moves: list[Move]) -> list[Move]:

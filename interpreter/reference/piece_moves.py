@@ -152,7 +152,7 @@ def compile_piece_rule(rule: m.MoveRule, tables: Tables, player: int, regions: R
 def choice_expander(active, tables: Tables) -> Callable[[str, int, list[Move]], list[Move]] | None:
     """``expand(board, player, moves)``: each move that lands a piece with a promotion choice on its far row
     becomes one move per kind it may become; ``None`` when no promotion offers a choice."""
-    statements = [p for p in active.all(m.Promote) if p.choices]
+    statements = [p for p in active.all(m.Promote) if p.choices and p.zone is None]
     if not statements:
         return None
     nplayers = len(tables.player_names)
@@ -185,7 +185,7 @@ def choice_expander(active, tables: Tables) -> Callable[[str, int, list[Move]], 
 
 def promotion_suffix(active, tables: Tables) -> Callable[[str, Move], str] | None:
     """``suffix(board, move)``: the symbol a piece with a promotion choice becomes, written after the move."""
-    kinds = {p.kind for p in active.all(m.Promote) if p.choices}
+    kinds = {p.kind for p in active.all(m.Promote) if p.choices or p.zone is not None}
     if not kinds:
         return None
 

@@ -36,6 +36,7 @@
 (place_where kind: (name) @type player: (name) @constant)
 (promote_statement kind: (name) @type to: (name) @type)
 (hand_statement piece: (name) @type)
+(captured_statement piece: (name) @type)
 (feature kind: (name) @type)
 (end_rule player: (name) @constant)
 (condition player: (name) @constant)
@@ -67,7 +68,7 @@
   "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "taking" "leaving" "attacked" "landing"
   "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
   "fills" "new"
-  "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach"
+  "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach" "drop" "captured" "as" "dropping" "giving" "mate" "forced" "one" "per"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
