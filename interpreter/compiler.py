@@ -17,6 +17,7 @@ from rulesdsl.interpreter.evaluation import compile_evaluation
 from rulesdsl.interpreter.game import NO_CELL, EndRuleRef, Game, Move, Outcome, Player, State
 from rulesdsl.interpreter.geometry import NamePart, build_geometry, join_lines
 from rulesdsl.interpreter.legality import compile_legality
+from rulesdsl.interpreter.linking import compile_links
 from rulesdsl.interpreter.nested import build_nest
 from rulesdsl.interpreter.notation import SizeMismatch, board_in_position, move_codec, position_codec
 from rulesdsl.interpreter.passing import reads
@@ -151,6 +152,9 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
     if boards is not None:
         sizes = [evaluate(e, options) for e in (boards.width, boards.height, boards.line)]
         tables.nest = build_nest(geometry, *sizes, boards.span)
+    link = active.first(m.Link)
+    if link is not None:
+        tables.linking = compile_links(link, tables)
     hand = active.first(m.Hand)
     if hand is not None:
         tables.hand_kind = hand.kind

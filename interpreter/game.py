@@ -45,6 +45,7 @@ class State(NamedTuple):
     before: str | None = None  # the board before the last ply, kept only by games that forbid immediate repetition
     marks: Marks | None = None  # what a piece's past allows (interpreter/marks.py), kept only by games that ask
     visited: int = 0  # cells (bit i: cell i) a ``to new cells`` go-again turn has stood on, 0 outside one
+    links: int = 0  # the links between pieces (``link KIND DIRS``), one bit each (interpreter/linking.py)
 
 
 class Move(NamedTuple):

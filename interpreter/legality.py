@@ -21,6 +21,7 @@ from rulesdsl.interpreter.endings import ConditionCompiler
 from rulesdsl.interpreter.game import NO_CELL, PASS_ACTION, Move, State
 from rulesdsl.interpreter.groups import is_suicide
 from rulesdsl.interpreter.history import as_history
+from rulesdsl.interpreter.linking import linked
 from rulesdsl.interpreter.movegen import compile_player
 from rulesdsl.interpreter.passing import counts_passes, forbids, reads, recreates, remember
 from rulesdsl.interpreter.piece_legality import PieceRules
@@ -299,6 +300,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
 
         def apply(state: State, move: Move) -> State:  # noqa: F811
             return remember(state, plain_apply(state, move), move, keeps_passes, no_return)
+
+    if tables.linking is not None:  # the links between pieces, kept beside the board (interpreter/linking.py)
+        apply = linked(apply, tables.linking)
 
     return Legality(raw, threats, legal, nobody_moves, apply, has_moves, pieces)
 

@@ -24,6 +24,7 @@ from rulesdsl.interpreter.nested import nested_placement
 from rulesdsl.interpreter.passing import gen_pass
 from rulesdsl.interpreter.rows import run_length
 from rulesdsl.interpreter.sowing import compile_sow
+from rulesdsl.interpreter.swapping import swapping
 from rulesdsl.interpreter.tables import Tables
 from rulesdsl.interpreter.turning import compile_turn
 from rulesdsl.interpreter.walls import building, walking
@@ -31,7 +32,7 @@ from rulesdsl.interpreter.walls import building, walking
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass", "turn", "walk", "build")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass", "turn", "walk", "build", "swap")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
@@ -50,6 +51,8 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         return walking(rule, tables, player)
     if rule.action == "build":
         return building(rule, tables, player)
+    if rule.action == "swap":
+        return swapping(rule, tables, player)
     if rule.action == "place" and rule.enclosing:
         return enclosing_placement(rule, tables, player)
     if rule.action == "place" and tables.nest is not None:  # small boards: only where one may go now

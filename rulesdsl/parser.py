@@ -208,6 +208,11 @@ class _Builder(Transformer):
         sides = (m.DirRef(self._tspan(first), str(first)), m.DirRef(self._tspan(second), str(second)))
         return m.Connects(self._span(meta), str(player), sides, along or ())
 
+    def connects_by_links(self, meta, items):
+        player, first, second = items
+        sides = (m.DirRef(self._tspan(first), str(first)), m.DirRef(self._tspan(second), str(second)))
+        return m.Connects(self._span(meta), str(player), sides, (), links=True)
+
     def on_far_row(self, meta, items):
         return m.OnFarRow(self._span(meta), str(items[0]), str(items[1]))
 
@@ -490,6 +495,15 @@ class _Builder(Transformer):
         kind, supply, when, guard = items
         return m.MoveRule(self._span(meta), str(kind), "build", (), supply=supply is not None, when=when,
                           guard=guard)
+
+    def swap_rule(self, meta, items):
+        way, region, when, guard = items
+        return m.MoveRule(self._span(meta), "", "swap", (), way=" ".join(str(way).split()) if way else "",
+                          region=region, when=when, guard=guard)
+
+    def link_stmt(self, meta, items):
+        kind, dirs, guard = items
+        return m.Link(self._span(meta), str(kind), dirs, guard=guard)
 
     def keep_stmt(self, meta, items):
         return m.Keep(self._span(meta), items[0])

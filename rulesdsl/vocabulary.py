@@ -91,6 +91,9 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
            "(`build KIND [from hand]`)", moves_a_piece=False, verb_first=True),
     Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
            moves_a_piece=False, verb_first=True),
+    Action("swap", "takes over the first player's lone piece on the second player's first turn (the pie rule; "
+           "`swap turning clockwise` moves it to the cell a quarter turn of the board carries it to; `in REGION`: "
+           "only a piece on the mover's cells of REGION)", ("in",), moves_a_piece=False, verb_first=True),
     Action("turn", "turns a block of cells a quarter or half round, or over (`turn BLOCK clockwise`)",
            moves_a_piece=False, verb_first=True),
 )}
