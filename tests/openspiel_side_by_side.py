@@ -31,6 +31,9 @@ class Side:
     board_of: Callable[[str], dict[str, str]] | None = None  # OpenSpiel's state string -> {our cell: our symbol}
     key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]  # our notation -> key
     name: str = ""  # named in a divergence's message
+    # more than the board: our position and OpenSpiel's state, each as a dict (a game's links, say)
+    ours_of: Callable[[Game, State], dict[str, str]] | None = None
+    theirs_of: Callable[[object], dict[str, str]] | None = None
 
 
 def our_board(game: Game, state: State) -> dict[str, str]:
@@ -58,6 +61,8 @@ def play(side: Side, seed: int) -> tuple[int, Outcome]:
     while True:
         if side.board_of is not None and our_board(game, ours) != side.board_of(str(theirs)):
             fail("the boards differ")
+        if side.ours_of is not None and side.theirs_of is not None and side.ours_of(game, ours) != side.theirs_of(theirs):
+            fail(f"the positions differ: ours {side.ours_of(game, ours)}, OpenSpiel's {side.theirs_of(theirs)}")
         moves, outcome = game.status(ours)
         if (outcome is not None) != theirs.is_terminal():
             fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
