@@ -204,14 +204,16 @@ class _Builder(Transformer):
         return m.Literal(span, number(token)) if token.type == "INT" else m.NameRef(span, str(token))
 
     def connects(self, meta, items):
-        player, first, second, along = items
+        player, first, second, way = items
         sides = (m.DirRef(self._tspan(first), str(first)), m.DirRef(self._tspan(second), str(second)))
-        return m.Connects(self._span(meta), str(player), sides, along or ())
+        links = way == "links"
+        return m.Connects(self._span(meta), str(player), sides, () if links else way or (), links=links)
 
-    def connects_by_links(self, meta, items):
-        player, first, second = items
-        sides = (m.DirRef(self._tspan(first), str(first)), m.DirRef(self._tspan(second), str(second)))
-        return m.Connects(self._span(meta), str(player), sides, (), links=True)
+    def connect_along(self, meta, items):
+        return items[0]
+
+    def connect_by_links(self, meta, items):
+        return "links"
 
     def on_far_row(self, meta, items):
         return m.OnFarRow(self._span(meta), str(items[0]), str(items[1]))

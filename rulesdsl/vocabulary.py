@@ -159,7 +159,8 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "N is a number or an option's name"),
     Condition("PLAYER connects SIDE and SIDE", "Connects", "connects",
               "a chain of PLAYER's pieces, each touching the next along the board's directions (`all`: eight on a "
-              "grid, six on a hexagon or rhombus; `along DIRS` limits the steps, e.g. `along orthogonal`), has a "
+              "grid, six on a hexagon or rhombus; `along DIRS` limits the steps, e.g. `along orthogonal`; `by links`: "
+              "each linked to the next, `link KIND DIRS`), has a "
               "piece on each of the two sides; a side is `top` or `bottom` (the highest or lowest cell of each "
               "column) or `left` or `right` (the first or last cell of each row)"),
     Condition("PLAYER forms one group", "OneGroup", "one_group",
