@@ -329,6 +329,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         counted=tables.counted,
         style=active.first(m.Style).what if active.first(m.Style) else "",
         outlined=outlined_rectangles(tables),
+        _links=(lambda state: tables.linking.pairs(state.links)) if tables.linking is not None else None,
     )
 
 

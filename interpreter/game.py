@@ -202,6 +202,8 @@ class Game:
     style: str = ""  # how pictures draw the board ('style points': pieces where lines cross), '' by its shape
     # rectangles of cells a picture outlines, as lattice corners (x0, y0, x1, y1): turned blocks, small boards
     outlined: tuple[tuple[int, int, int, int], ...] = ()
+    # the links of a position as pairs of cells (``link KIND DIRS``), or None for a game without links
+    _links: Callable[[State], list[tuple[int, int]]] | None = None
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:
@@ -215,6 +217,10 @@ class Game:
     def format_position(self, state: State) -> str:
         """Write a position string that :meth:`parse_position` reads back."""
         return self._format_position(state)
+
+    def links(self, state: State) -> list[tuple[int, int]]:
+        """The links between pieces in ``state`` as pairs of cell indices ([] for a game without links)."""
+        return self._links(state) if self._links is not None else []
 
     # -- moves ---------------------------------------------------------------
     def to_move(self, state: State) -> int:

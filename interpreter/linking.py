@@ -143,7 +143,7 @@ def compile_links(statement: m.Link, tables: Tables) -> LinkTables:
                 ends.append(None)
                 crossing.append(())
                 continue
-            ends.append((cell.index, other))
+            ends.append((cell.index, other) if v[0] > 0 else (other, cell.index))  # the left end first
             around[cell.index].append((bit, other))
             around[other].append((bit, cell.index))
             crosses = []
@@ -163,8 +163,9 @@ def format_links(links_table: LinkTables | None, links: int, name: list[str]) ->
     return ",".join(f"{name[a]}-{name[b]}" for a, b in links_table.pairs(links))
 
 
-def parse_links(links_table: LinkTables | None, word: str, index_of, text: str) -> int:
-    """The links written as ``b1-c3,d2-e4`` (``-``: none); raises :class:`PositionError` naming the bad one."""
+def parse_links(links_table: LinkTables | None, word: str, index_of, text: str, board: str) -> int:
+    """The links written as ``b1-c3,d2-e4`` (``-``: none) on ``board``; raises :class:`PositionError` naming the
+    bad one: not a link's leap, not between two pieces of one player that link, or crossing another."""
     if word == "-":
         return 0
     if links_table is None:
@@ -180,6 +181,11 @@ def parse_links(links_table: LinkTables | None, word: str, index_of, text: str) 
         if bit is None:
             raise PositionError(f"bad position {text!r}: {item!r} is not a link: its cells are not a link's leap "
                                 "apart")
+        if board[ca] != board[cb] or board[ca] not in links_table.symbols:
+            raise PositionError(f"bad position {text!r}: link {item!r} does not join two pieces of one player "
+                                "that link")
+        if any(links >> b & 1 for b in links_table.crossing[bit]):
+            raise PositionError(f"bad position {text!r}: link {item!r} crosses another link")
         links |= 1 << bit
     return links
 

@@ -133,7 +133,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
             marks = Marks(book.held_on(board))
             for field, word in marked:
                 marks = book.parse_field(field, word, text, marks, turn)
-        links = parse_links(tables.linking, links_word, geometry.index_of, text)
+        links = parse_links(tables.linking, links_word, geometry.index_of, text, board)
         return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks,
                      links=links)
 
