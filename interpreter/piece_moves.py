@@ -30,7 +30,8 @@ class RightsIndex(Protocol):
 
 
 def asks_piece(rule: m.MoveRule) -> bool:
-    """True for a rule this module generates (a placement's ``in REGION`` is interpreter/boxes.py's, a swap's interpreter/swapping.py's)."""
+    """True for a rule this module generates (a placement's ``in REGION`` is interpreter/boxes.py's, a swap's
+    interpreter/swapping.py's)."""
     if rule.action in ("place", "sow", "swap"):
         return False
     return (rule.region is not None or rule.within is not None or rule.unmoved or rule.safe or rule.passing

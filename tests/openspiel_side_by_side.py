@@ -61,8 +61,10 @@ def play(side: Side, seed: int) -> tuple[int, Outcome]:
     while True:
         if side.board_of is not None and our_board(game, ours) != side.board_of(str(theirs)):
             fail("the boards differ")
-        if side.ours_of is not None and side.theirs_of is not None and side.ours_of(game, ours) != side.theirs_of(theirs):
-            fail(f"the positions differ: ours {side.ours_of(game, ours)}, OpenSpiel's {side.theirs_of(theirs)}")
+        if side.ours_of is not None and side.theirs_of is not None:
+            mine, theirs_too = side.ours_of(game, ours), side.theirs_of(theirs)
+            if mine != theirs_too:
+                fail(f"the positions differ: ours {mine}, OpenSpiel's {theirs_too}")
         moves, outcome = game.status(ours)
         if (outcome is not None) != theirs.is_terminal():
             fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")
