@@ -148,6 +148,8 @@ def render(game: Game, state: State, marked: Collection[int] = ()) -> str:
 
 def _link_lines(game: Game, state: State) -> str:
     """The links between pieces (``link KIND DIRS``), one line per player that has some: ``x links c1-d3 c5-d3``."""
+    if not state.links:
+        return ""
     names = [c.name for c in game.geometry.cells]
     by_symbol: dict[str, list[str]] = {}
     for a, b in game.links(state):
