@@ -218,6 +218,11 @@ class Game:
         """Write a position string that :meth:`parse_position` reads back."""
         return self._format_position(state)
 
+    @property
+    def has_links(self) -> bool:
+        """True for a game that links its pieces (``link KIND DIRS``): its positions hold more than the board."""
+        return self._links is not None
+
     def links(self, state: State) -> list[tuple[int, int]]:
         """The links between pieces in ``state`` as pairs of cell indices ([] for a game without links)."""
         return self._links(state) if self._links is not None else []
