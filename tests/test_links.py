@@ -145,3 +145,13 @@ def test_check_names_the_mistakes(tmp_path):
     assert "no end rule follows" in codes(tmp_path, by="").get("W154", "")
     assert "clockwise, anticlockwise or half round" in codes(tmp_path, swap="swap turning over").get("E155", "")
     assert "E032" in codes(tmp_path, link="link pin (1, 2)")
+
+
+def test_the_web_board_draws_links_made_by_moves():
+    from rulesdsl.cli.web_api import Api, entries_for
+
+    api = Api(entries_for(()))
+    position = "(x - -x- ----- ----- ----- ---)"  # red c1, red to move: d3 is a knight's move away
+    data = api.move({"game": "twixt", "options": {"size": 5}, "position": position, "move": "d3"})
+    assert data["position"].split()[1] == "c1-d3"
+    assert data["svg"].count('class="link"') == 1
