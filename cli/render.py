@@ -143,7 +143,18 @@ def render(game: Game, state: State, marked: Collection[int] = ()) -> str:
     for x, y in sorted(lowest.items()):
         below = miny - 1 if grid else y - 1
         canvas.write(maxy - below, column(x, below), col_labels[x])
-    return canvas.text()
+    return canvas.text() + _link_lines(game, state)
+
+
+def _link_lines(game: Game, state: State) -> str:
+    """The links between pieces (``link KIND DIRS``), one line per player that has some: ``x links c1-d3 c5-d3``."""
+    if not state.links:
+        return ""
+    names = [c.name for c in game.geometry.cells]
+    by_symbol: dict[str, list[str]] = {}
+    for a, b in game.links(state):
+        by_symbol.setdefault(state.board[a], []).append(f"{names[a]}-{names[b]}")
+    return "".join(f"\n{symbol} links {' '.join(pairs)}" for symbol, pairs in by_symbol.items())
 
 
 def line_segments(geometry: Geometry) -> list[tuple[int, int]]:

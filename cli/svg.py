@@ -184,6 +184,7 @@ def draw(game: Game, state: State, *, move: Move | None = None, before: State | 
         (x1, y1), (x2, y2) = layout.centres[move.origin], layout.centres[move.target]
         out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" stroke="#b08a00" '
                    f'stroke-width="4" stroke-linecap="round" opacity="0.6" pointer-events="none"/>')
+    out.extend(_links(game, state, layout, colours))
     radius = layout.unit * 0.36
     out.append('<g stroke-width="2">')
     for cell in geometry.cells:
@@ -252,6 +253,18 @@ def _hands(game: Game, state: State, layout: Layout, colours: list[tuple[str, st
                        f'fill="#5a4520">{count}</text>')
             x += step * 1.4
     return out, step * len(game.players)
+
+
+def _links(game: Game, state: State, layout: Layout, colours: list[tuple[str, str]]) -> list[str]:
+    """The links between pieces (``link KIND DIRS``): a line between the two cells, in the owner's colour."""
+    out = []
+    for a, b in game.links(state):
+        owner = game.piece_names.get(state.board[a], ("", -1))[1]
+        colour = colours[owner][1] if 0 <= owner < len(colours) else NEUTRAL[1]
+        (x1, y1), (x2, y2) = layout.centres[a], layout.centres[b]
+        out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" stroke="{colour}" '
+                   f'stroke-width="5" stroke-linecap="round" class="link" pointer-events="none"/>')
+    return out
 
 
 def _count_disc(layout: Layout, cell, radius: float, count: int, interactive: bool) -> list[str]:

@@ -15,6 +15,7 @@ from rulesdsl.counting_checks import CountingChecks
 from rulesdsl.directions import RELATIVE, SIDES, absolute_directions, builtin_sets, relative_vector
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.expr import ExprError, evaluate, names_in
+from rulesdsl.link_checks import LinkChecks
 from rulesdsl.lint import Lints, never_holds
 from rulesdsl.options import fold_options, option_hint, option_problem
 from rulesdsl.piece_checks import REGION_NAMES, PieceRuleChecks, is_vector
@@ -53,7 +54,7 @@ def seats_named(statements: list[m.Players]) -> list[m.PlayerDecl]:
     return list(seen.values())
 
 
-class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
+class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks, LinkChecks):
     """Names, structure and values of one resolved rule file; types and warnings come from
     the parts it is made of. (The trial compile is the interpreter's: ``interpreter/compile/trial.py``.)"""
 
@@ -79,6 +80,7 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
         self.check_moves()
         self.check_blocks()
         self.check_small_boards()
+        self.check_links()
         self.check_promotions()
         self.check_counting()
         self.check_piece_rules()
@@ -455,6 +457,8 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
             for rule in block.rules:
                 if rule.action == "turn":  # turns a block, names no piece kind (rulesdsl/block_checks.py)
                     self.check_turn(rule)
+                    continue
+                if rule.action == "swap":  # takes over a piece, names no kind (rulesdsl/link_checks.py)
                     continue
                 self.check_reach(rule, isinstance(block, m.Then))
                 self.check_when_and_hand(rule)

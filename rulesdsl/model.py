@@ -251,6 +251,7 @@ class Connects(Expr):
     player: str
     sides: tuple[DirRef, DirRef]  # top, bottom, left or right, with their places
     along: tuple[DirRef, ...] = ()
+    links: bool = False  # ``by links``: each piece of the chain linked to the next (``link KIND DIRS``)
 
 
 # ---- statements --------------------------------------------------------------
@@ -571,6 +572,15 @@ class Counts(Statement):
     """``counts KIND``: a cell holds any number of KIND pieces (seeds), written as a number."""
 
     kind: str
+
+
+@dataclass(frozen=True)
+class Link(Statement):
+    """``link KIND DIRS``: a KIND placed is linked to each of its owner's KIND a leap along DIRS away, unless
+    the link would cross one already on the board."""
+
+    kind: str
+    directions: tuple[DirRef, ...]
 
 
 @dataclass(frozen=True)

@@ -204,9 +204,16 @@ class _Builder(Transformer):
         return m.Literal(span, number(token)) if token.type == "INT" else m.NameRef(span, str(token))
 
     def connects(self, meta, items):
-        player, first, second, along = items
+        player, first, second, way = items
         sides = (m.DirRef(self._tspan(first), str(first)), m.DirRef(self._tspan(second), str(second)))
-        return m.Connects(self._span(meta), str(player), sides, along or ())
+        links = way == "links"
+        return m.Connects(self._span(meta), str(player), sides, () if links else way or (), links=links)
+
+    def connect_along(self, meta, items):
+        return items[0]
+
+    def connect_by_links(self, meta, items):
+        return "links"
 
     def on_far_row(self, meta, items):
         return m.OnFarRow(self._span(meta), str(items[0]), str(items[1]))
@@ -511,6 +518,15 @@ class _Builder(Transformer):
         kind, supply, when, guard = items
         return m.MoveRule(self._span(meta), str(kind), "build", (), supply=supply is not None, when=when,
                           guard=guard)
+
+    def swap_rule(self, meta, items):
+        way, region, when, guard = items
+        return m.MoveRule(self._span(meta), "", "swap", (), way=" ".join(str(way).split()) if way else "",
+                          region=region, when=when, guard=guard)
+
+    def link_stmt(self, meta, items):
+        kind, dirs, guard = items
+        return m.Link(self._span(meta), str(kind), dirs, guard=guard)
 
     def keep_stmt(self, meta, items):
         return m.Keep(self._span(meta), items[0])

@@ -74,8 +74,8 @@ class PieceRuleChecks:
             return
         for word, attribute in PIECE_OPTIONS:
             value = getattr(rule, attribute)
-            if rule.action in ("place", "drop") and attribute == "region":
-                word = "in"  # a placement's region: ``place KIND in REGION``
+            if rule.action in ("place", "drop", "swap") and attribute == "region":
+                word = "in"  # a placement's region: ``place KIND in REGION`` (``swap ... in REGION``)
             if value not in (None, False) and word not in action.modifiers:
                 self.error(spans.get(attribute, rule.span), misplaced_message(word, rule.action), "E061")
         if rule.region is not None and rule.region not in regions:

@@ -95,6 +95,9 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
            moves_a_piece=False, verb_first=True),
     Action("pass", "nothing: the turn goes to the other player, the board unchanged (`pass`, a voluntary pass)",
            moves_a_piece=False, verb_first=True),
+    Action("swap", "takes over the first player's lone piece on the second player's first turn (the pie rule; "
+           "`swap turning clockwise` moves it to the cell a quarter turn of the board carries it to; `in REGION`: "
+           "only a piece on the mover's cells of REGION)", ("in",), moves_a_piece=False, verb_first=True),
     Action("turn", "turns a block of cells a quarter or half round, or over (`turn BLOCK clockwise`)",
            moves_a_piece=False, verb_first=True),
 )}
@@ -163,7 +166,8 @@ CONDITIONS: dict[str, Condition] = {c.node: c for c in (
               "N is a number or an option's name"),
     Condition("PLAYER connects SIDE and SIDE", "Connects", "connects",
               "a chain of PLAYER's pieces, each touching the next along the board's directions (`all`: eight on a "
-              "grid, six on a hexagon or rhombus; `along DIRS` limits the steps, e.g. `along orthogonal`), has a "
+              "grid, six on a hexagon or rhombus; `along DIRS` limits the steps, e.g. `along orthogonal`; `by links`: "
+              "each linked to the next, `link KIND DIRS`), has a "
               "piece on each of the two sides; a side is `top` or `bottom` (the highest or lowest cell of each "
               "column) or `left` or `right` (the first or last cell of each row)"),
     Condition("PLAYER forms one group", "OneGroup", "one_group",

@@ -43,6 +43,9 @@ class Side:
     # ply and the moves are keyed by the position each leads to (``move_of`` is not used).
     position_of: Callable[[Game, State], str] | None = None
     spiel_key: Callable[[str], str] = staticmethod(lambda text: text)  # type: ignore[assignment]
+    # more than the board: our position and OpenSpiel's state, each as a dict (a game's links, say)
+    ours_of: Callable[[Game, State], dict[str, str]] | None = None
+    theirs_of: Callable[[object], dict[str, str]] | None = None
 
 
 def our_board(game: Game, state: State) -> dict[str, str]:
@@ -75,6 +78,10 @@ def play(side: Side, seed: int) -> tuple[int, Outcome | None]:
             fail("the boards differ")
         if side.position_of is not None and side.position_of(game, ours) != side.spiel_key(str(theirs)):
             fail(f"the positions differ: ours written as OpenSpiel's {side.position_of(game, ours)}")
+        if side.ours_of is not None and side.theirs_of is not None:
+            mine, theirs_too = side.ours_of(game, ours), side.theirs_of(theirs)
+            if mine != theirs_too:
+                fail(f"the positions differ: ours {mine}, OpenSpiel's {theirs_too}")
         moves, outcome = game.status(ours)
         if (outcome is not None) != theirs.is_terminal():
             fail(f"over here: {outcome is not None}, over in OpenSpiel: {theirs.is_terminal()}")

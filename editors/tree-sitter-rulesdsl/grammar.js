@@ -46,6 +46,7 @@ module.exports = grammar({
       $.track_statement,
       $.counts_statement,
       $.score_statement,
+      $.link_statement,
       $.piece_statement,
       $.start_statement,
       $.moves_statement,
@@ -111,6 +112,7 @@ module.exports = grammar({
       optional($.guard),
     ),
     region_part: ($) => seq(field('player', $.name), choice(repeat1(field('cell', $.name)), seq('where', $._expression))),
+    link_statement: ($) => seq('link', field('kind', $.name), $.direction_list, optional($.guard)),
     track_statement: ($) => seq('track', field('name', $.name), repeat1(field('cell', $.name)), optional($.guard)),
     counts_statement: ($) => seq('counts', field('kind', $.name), optional($.guard)),
     score_statement: ($) => seq('score', commaSep1($.score_part), optional($.guard)),
@@ -133,7 +135,7 @@ module.exports = grammar({
     ),
 
     position_statement: ($) => seq(
-      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock')), ')',
+      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock', 'links')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
     ),
     notation_statement: ($) => seq('notation', repeat1(choice('from', 'to', $.string))),
@@ -168,6 +170,7 @@ module.exports = grammar({
       $.move_rule, $.place_rule, $.sow_rule, $.pass_rule, $.fly_rule, $.remove_rule, $.turn_rule, $.walk_rule,
       $.build_rule,
       $.drop_rule,
+      $.swap_rule,
     ),
     move_rule: ($) => seq(
       field('kind', $.name), $.action, $.direction_list, repeat($._move_option),
@@ -216,6 +219,11 @@ module.exports = grammar({
     ),
     build_rule: ($) => seq(
       'build', field('kind', $.name), optional(seq('from', 'hand')), optional($.when), optional($.guard),
+    ),
+    swap_rule: ($) => seq(
+      'swap',
+      optional(seq('turning', choice('clockwise', 'anticlockwise', seq('either', 'way'), seq('half', 'round'), 'over'))),
+      optional(seq('in', field('region', $.name))), optional($.when), optional($.guard),
     ),
     when: ($) => seq('when', $._expression),
     action: (_) => choice('step', 'jump', 'slide', 'push'),
@@ -327,7 +335,7 @@ module.exports = grammar({
       seq(field('player', $.name), 'can', 'reach', 'far', 'row'),
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row'),
       seq(field('player', $.name), 'has', choice($.integer, $.name), 'in', 'a', 'row', 'of', 'boards'),
-      seq(field('player', $.name), 'connects', $.name, 'and', $.name, optional(seq('along', $.direction_list))),
+      seq(field('player', $.name), 'connects', $.name, 'and', $.name, choice(optional(seq('along', $.direction_list)), seq('by', 'links'))),
       seq(field('player', $.name), 'forms', 'one', 'group', optional(seq('along', $.direction_list))),
       seq(field('player', $.name), 'fills', field('region', $.name)),
       seq(field('player', $.name), 'joins', choice($.integer, $.name), choice('corners', 'edges')),

@@ -21,6 +21,7 @@ from rulesdsl.interpreter.compile.tables import NEUTRAL, Tables
 from rulesdsl.interpreter.kernel.compiled import CompiledPlay
 from rulesdsl.interpreter.reference.endings import ConditionCompiler, compile_end_rules
 from rulesdsl.interpreter.reference.legality import compile_legality
+from rulesdsl.interpreter.reference.linking import compile_links
 from rulesdsl.interpreter.reference.nested import build_nest
 from rulesdsl.interpreter.reference.passing import reads
 from rulesdsl.interpreter.reference.piece_moves import promotion_suffix
@@ -153,6 +154,9 @@ def build_tables(active: Active, options: Mapping[str, Value]) -> tuple[Tables, 
     if boards is not None:
         sizes = [evaluate(e, options) for e in (boards.width, boards.height, boards.line)]
         tables.nest = build_nest(geometry, *sizes, boards.span)
+    link = active.first(m.Link)
+    if link is not None:
+        tables.linking = compile_links(link, tables)
     hand = active.first(m.Hand)
     if hand is not None:
         starts = []
@@ -333,6 +337,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         style=active.first(m.Style).what if active.first(m.Style) else "",
         drawn=drawn_segments(geometry, active.first(m.DrawnLines)),
         outlined=outlined_rectangles(tables),
+        _links=(lambda state: tables.linking.pairs(state.links)) if tables.linking is not None else None,
     )
 
 

@@ -45,6 +45,7 @@ class State(NamedTuple):
     before: str | None = None  # the board before the last ply, kept only by games that forbid immediate repetition
     marks: Marks | None = None  # what a piece's past allows (reference/marks.py), kept only by games that ask
     visited: int = 0  # cells (bit i: cell i) a ``to new cells`` go-again turn has stood on, 0 outside one
+    links: int = 0  # the links between pieces (``link KIND DIRS``), one bit each (interpreter/reference/linking.py)
 
 
 class Move(NamedTuple):
@@ -203,6 +204,8 @@ class Game:
     # rectangles of cells a picture outlines, as lattice corners (x0, y0, x1, y1): turned blocks, small boards
     outlined: tuple[tuple[int, int, int, int], ...] = ()
     hand_kinds: tuple[str, ...] = ()  # the kinds a hand holds, in the order of a state's hand counts
+    # the links of a position as pairs of cells (``link KIND DIRS``), or None for a game without links
+    _links: Callable[[State], list[tuple[int, int]]] | None = None
 
     # -- positions -----------------------------------------------------------
     def initial_state(self) -> State:
@@ -216,6 +219,15 @@ class Game:
     def format_position(self, state: State) -> str:
         """Write a position string that :meth:`parse_position` reads back."""
         return self._format_position(state)
+
+    @property
+    def has_links(self) -> bool:
+        """True for a game that links its pieces (``link KIND DIRS``): its positions hold more than the board."""
+        return self._links is not None
+
+    def links(self, state: State) -> list[tuple[int, int]]:
+        """The links between pieces in ``state`` as pairs of cell indices ([] for a game without links)."""
+        return self._links(state) if self._links is not None else []
 
     # -- moves ---------------------------------------------------------------
     def to_move(self, state: State) -> int:

@@ -18,6 +18,7 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.reference.counts import MAX_COUNT, cell_text, count_symbol, is_count
 from rulesdsl.interpreter.reference.drops import DROP_ACTION, DROP_MARK, hand_text, read_hand
 from rulesdsl.interpreter.reference.history import History
+from rulesdsl.interpreter.reference.linking import format_links, parse_links
 from rulesdsl.interpreter.reference.marks import MarkBook, Marks
 
 PASS = "pass"
@@ -66,6 +67,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
         hand: tuple[int, ...] | None = None
         marked: list[tuple[str, str]] = []  # (field, word) of unmoved and passed, read once the board is known
         clock = 0
+        links_word = "-"
         cells: list[str] = []
         i = 0
         for field in fields:
@@ -103,6 +105,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 hand = tuple(int(c) for c in counts)
             elif field in ("unmoved", "passed"):
                 marked.append((field, word))
+            elif field == "links":
+                links_word = word
             elif field == "clock":
                 if not word.isdigit() or len(word) > 6:
                     raise fail(text, f"clock {word!r} is not a number of plies")
@@ -135,12 +139,16 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
             marks = Marks(book.held_on(board))
             for field, word in marked:
                 marks = book.parse_field(field, word, text, marks, turn)
-        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks)
+        links = parse_links(tables.linking, links_word, geometry.index_of, text, board)
+        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks,
+                     links=links)
 
     def example() -> str:
         if "rows" in fields:
             return around(" ".join(tables.empty * len(r) for r in rows))
         return around(tables.empty * ncells)
+
+    names = [c.name for c in geometry.cells]
 
     def format_(state: State) -> str:
         parts = []
@@ -160,6 +168,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 parts.append(book.format_field(field, state) if book is not None else "-")
             elif field == "clock":
                 parts.append(str(state.quiet))
+            elif field == "links":
+                parts.append(format_links(tables.linking, state.links, names))
             elif field == "rows":
                 parts.extend(joiner.join(shown(board[c]) for c in row) for row in rows)
             else:
@@ -200,7 +210,7 @@ def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str]
             elif field == "hand":
                 empty_hand = "-" if len(tables.hand_kinds) > 1 else "0"
                 words.append("/".join(empty_hand * len(tables.player_names)))
-            elif field in ("unmoved", "passed"):
+            elif field in ("unmoved", "passed", "links"):
                 words.append("-")
             elif field == "clock":
                 words.append("0")

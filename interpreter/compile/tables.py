@@ -51,6 +51,7 @@ class Tables:
     attacks: Any = None  # which cells a player attacks (interpreter/reference/attacks.py), set when the moves compile
     blocks: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)  # block name -> x0, y0, x1, y1
     nest: object = None  # the small boards (``boards``): an interpreter.nested.Nest, or None
+    linking: Any = None  # where links lie and which cross (``link``): an interpreter.linking.LinkTables, or None
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/compile/seats.py)
 

@@ -19,6 +19,7 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.reference import connections, nested
 from rulesdsl.interpreter.reference.counts import count_of
 from rulesdsl.interpreter.reference.groups import area_scorer
+from rulesdsl.interpreter.reference.linking import connected_by_links
 from rulesdsl.interpreter.reference.marks import repetitions
 from rulesdsl.interpreter.reference.passing import board_repeated
 from rulesdsl.interpreter.reference.piece_counts import attacked_count, in_region, region_count
@@ -303,6 +304,16 @@ class ConditionCompiler(m.ExprVisitor):
         symbols = [tables.symbols_of(p) for p in players]
         along = expr.along or (m.DirRef(expr.span, "all"),)
         steps = [[tables.neighbours(v) for v in tables.vectors(along, p)] for p in players]
+
+        linking = tables.linking
+        if expr.links:
+            if linking is None:
+                raise RulesdslError("'connects ... by links' needs a 'link' statement", expr.span)
+
+            def by_links(state: State, moves: MovesThunk) -> bool:
+                return connected_by_links(linking, state.board, state.links, symbols[ref(state)], first, goal_set)
+
+            return by_links
 
         def connects(state: State, moves: MovesThunk) -> bool:
             player = ref(state)

@@ -23,6 +23,7 @@ from rulesdsl.interpreter.reference.drops import DROP_ACTION, HandBook, compile_
 from rulesdsl.interpreter.reference.endings import ConditionCompiler
 from rulesdsl.interpreter.reference.groups import is_suicide
 from rulesdsl.interpreter.reference.history import as_history
+from rulesdsl.interpreter.reference.linking import linked
 from rulesdsl.interpreter.reference.movegen import compile_player
 from rulesdsl.interpreter.reference.passing import counts_passes, forbids, reads, recreates, remember
 from rulesdsl.interpreter.reference.piece_legality import PieceRules
@@ -325,6 +326,9 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
 
         def apply(state: State, move: Move) -> State:  # noqa: F811
             return remember(state, plain_apply(state, move), move, keeps_passes, no_return)
+
+    if tables.linking is not None:  # the links between pieces, kept beside the board (interpreter/reference/linking.py)
+        apply = linked(apply, tables.linking)
 
     return Legality(raw, threats, legal, nobody_moves, apply, has_moves, pieces)
 

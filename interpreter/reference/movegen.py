@@ -25,13 +25,15 @@ from rulesdsl.interpreter.reference.nested import nested_placement
 from rulesdsl.interpreter.reference.passing import gen_pass
 from rulesdsl.interpreter.reference.rows import run_length
 from rulesdsl.interpreter.reference.sowing import compile_sow
+from rulesdsl.interpreter.reference.swapping import swapping
 from rulesdsl.interpreter.reference.turning import compile_turn
 from rulesdsl.interpreter.reference.walls import building, walking
 
 Generator = Callable[[str, list[Move]], None]
 # The actions compile_rule generates moves for: one per action of rulesdsl.vocabulary.ACTIONS
 # (tests/test_vocabulary.py checks it). Anything else is an error, never a fall-through.
-ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass", "turn", "walk", "build", "drop")
+ACTIONS = ("step", "slide", "jump", "push", "place", "fly", "remove", "sow", "pass", "turn", "walk", "build", "drop",
+           "swap")
 
 
 def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: bool) -> Generator:
@@ -52,6 +54,8 @@ def compile_rule(rule: m.MoveRule, tables: Tables, player: int, corner_rule: boo
         return walking(rule, tables, player)
     if rule.action == "build":
         return building(rule, tables, player)
+    if rule.action == "swap":
+        return swapping(rule, tables, player)
     if rule.action == "place" and rule.enclosing:
         return enclosing_placement(rule, tables, player)
     if rule.action == "place" and tables.nest is not None:  # small boards: only where one may go now

@@ -30,8 +30,9 @@ class RightsIndex(Protocol):
 
 
 def asks_piece(rule: m.MoveRule) -> bool:
-    """True for a rule this module generates (a placement's ``in REGION`` is interpreter/reference/boxes.py's)."""
-    if rule.action in ("place", "sow"):
+    """True for a rule this module generates (a placement's ``in REGION`` is interpreter/reference/boxes.py's, a
+    swap's interpreter/reference/swapping.py's)."""
+    if rule.action in ("place", "sow", "swap"):
         return False
     return (rule.region is not None or rule.within is not None or rule.unmoved or rule.safe or rule.passing
             or rule.bringing is not None or rule.distance is not None or "passed" in rule.targets or rule.blocked

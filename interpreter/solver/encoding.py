@@ -152,6 +152,9 @@ def check_solvable(game: Game, state: State) -> None:
     if game.counted is not None:
         raise SolveError(f"this game's cells hold counts of {game.counted} (counts), which the solver's position "
                          "key does not hold; the solver cannot solve it")
+    if game.has_links:
+        raise SolveError("this game links its pieces ('link'), and the links, which the solver's position key does "
+                         "not hold, decide who wins; the solver cannot solve it")
     unkept = _unkept_state(game)
     if unkept:
         raise SolveError(f"this game's future depends on {unkept}, which the solver's position key does not "

@@ -54,7 +54,7 @@
 [
   "game" "extends" "option" "players" "forward" "board" "lines" "drawn" "hand" "cells" "position"
   "notation" "directions" "piece" "start" "moves" "style" "again" "then" "freeze" "forbid" "end"
-  "misere" "pass" "promote" "must" "keep" "evaluate" "example" "region" "track" "counts" "score"
+  "misere" "pass" "promote" "must" "keep" "evaluate" "example" "region" "track" "counts" "score" "link"
 ] @keyword
 
 [
@@ -69,6 +69,7 @@
   "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
   "fills" "new"
   "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach" "drop" "captured" "as" "dropping" "giving" "mate" "forced" "one" "per"
+  "swap" "turning" "links"
 ] @keyword
 
 [ "and" "or" "not" ] @keyword.operator
