@@ -105,7 +105,11 @@ class Lints(Findings):
 
     def check_counters_in_moves(self) -> None:
         """Warn about a move rule whose legality reads a count that position strings do not carry."""
-        counters = {m.TurnsPlayed: "turns played", m.QuietPlies: "plies without capture"}
+        formats = self.resolved.of(m.PositionFormat)
+        fields = formats[0].fields if formats else ()
+        counters = {kind: name for kind, name, field in ((m.TurnsPlayed, "turns played", "turns"),
+                                                         (m.QuietPlies, "plies without capture", "clock"))
+                    if field not in fields}
         for block in (*self.resolved.of(m.Moves), *self.resolved.of(m.Then)):
             for rule in block.rules:
                 found = [counters[type(e)] for e in (m.walk(rule.when) if rule.when is not None else ())
@@ -114,8 +118,8 @@ class Lints(Findings):
                     self.warning(rule.when.span, f"this move rule depends on '{found[0]}', which position strings "
                                  "do not carry: a position read from a string counts from 0, so it can have other "
                                  "legal moves than the game that reached it", "W042",
-                                 "decide with the board instead (a piece count, a row, a region), or accept that "
-                                 "position strings restart the count")
+                                 "add the position field 'turns' (or 'clock'), or decide with the board instead "
+                                 "(a piece count, a row, a region)")
 
     def check_again_never_ends(self) -> None:
         """Warn about a go-again rule that can only end when the mover has no move at all."""

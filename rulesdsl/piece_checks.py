@@ -57,7 +57,9 @@ class PieceRuleChecks:
         needs = {"unmoved": any(r.unmoved for r in rules),
                  "passed": any(r.passing for r in rules) and any("passed" in r.targets for r in rules),
                  "clock": any(isinstance(n, m.QuietPlies) for n in conditions)
-                 and any(r.unmoved or r.passing for r in rules)}
+                 and any(r.unmoved or r.passing for r in rules),
+                 "passes": any(isinstance(n, m.PassesInARow) for n in conditions),
+                 "before": any(f.what == "immediate repetition" for f in self.resolved.of(m.Forbid))}
         formats = self.resolved.of(m.PositionFormat)
         fields = formats[0].fields if formats else ()
         missing = [name for name, needed in needs.items() if needed and name not in fields]
@@ -65,7 +67,7 @@ class PieceRuleChecks:
             where = formats[0].span if formats else Span(1, 1, 1, 2, self.file)
             self.warning(where, f"the rules remember what a position string cannot say: add the field "
                          f"{' and '.join(repr(f) for f in missing)} to the position format", "W034",
-                         "e.g. position (turn unmoved passed clock rows)")
+                         "e.g. position (turn unmoved passed clock rows), position (turn passes before rows)")
 
     def _check_rule(self, rule: m.MoveRule, regions: dict[str, m.Region]) -> None:
         spans = dict(rule.option_spans)

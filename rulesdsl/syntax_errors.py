@@ -269,7 +269,7 @@ def _word_before(previous, expected: set[str], text: str, declared: set[str]) ->
         return previous, len(word), f"unexpected {word!r}", f"did you mean {close[0]!r}?"
     if "ACTION" in expected and before:
         # words that start the next rule
-        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "SOW", "PASS", "TURN", "WALK", "BUILD", "SWAP")
+        starts = ("NAME", "RBRACE", "PLACE", "FLY", "REMOVE", "SOW", "PASS", "TURN", "WALK", "BUILD", "SWAP", "DROP")
         goes_on = _continuations({shown.get(n, n) for n in before} - {shown.get(n) for n in starts}, tokens)
         if word in OWN_STATEMENTS:
             return (previous, len(word), f"unexpected {word!r}",

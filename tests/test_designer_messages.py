@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli.main import cli
+from rulesdsl.errors import PositionError
 from rulesdsl.grammar import grammar_parser
 from rulesdsl.interpreter.compile.load import load_game, load_position
 from rulesdsl.interpreter.search.minimax import perft
@@ -227,6 +228,32 @@ def test_a_move_rule_reading_turns_played_is_warned(tmp_path):
     assert ("warning", "W042") in [(s, c) for s, c, _ in found]
     line = next(text for _, c, text in found if c == "W042")
     assert "'turns played', which position strings do not carry" in line
+    carried = with_turns(konane_with("stone jump orthogonal over enemy capture",
+                                     "stone jump orthogonal over enemy capture when turns played > 0"))
+    assert "W042" not in [c for _, c, _ in findings(tmp_path, carried, "carried.rules")]
+
+
+def with_turns(text: str) -> str:
+    """A Konane text whose positions carry the turns played (the field after ``turn``, 0 in each string)."""
+    text = text.replace("position (turn last rows)", "position (turn turns last rows)")
+    return re.sub(r"'\(([wb]) ", r"'(\1 0 ", text)
+
+
+def test_a_position_carries_the_turns_played(tmp_path):
+    text = konane_with("stone jump orthogonal over enemy capture",
+                       "stone jump orthogonal over enemy capture when turns played > 3")
+    path = tmp_path / "turns.rules"
+    path.write_text(with_turns(text))
+    game = load_game(str(path))
+    # The same board: with 3 turns played no jump is allowed yet; with 4, white b2 over c2 to d2 (the only one).
+    board = 'wbwb bwb- w-wb'
+    early = game.parse_position(f'(w 3 "" {board})')
+    late = game.parse_position(f'(w 4 "" {board})')
+    assert early.turns == 3 and game.legal_moves(early) == []
+    assert [game.format_move(late, mv) for mv in game.legal_moves(late)] == ["b2-d2"]
+    assert game.format_position(late) == f'(w 4 "" {board})'
+    with pytest.raises(PositionError, match="turns 'x' is not a number of turns"):
+        game.parse_position(f'(w x "" {board})')
 
 
 # 14. More than two players: three to six play; seven get a message saying how many may.

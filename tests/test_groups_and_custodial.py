@@ -148,7 +148,7 @@ def test_style_points_draws_a_goban():
     from rulesdsl.cli.svg import draw
 
     game = load_game("go", {"size": "5"})
-    state = game.parse_position("(x ----- --x-- -o--- ----- -----)")
+    state = game.parse_position("(x 0 - ----- --x-- -o--- ----- -----)")
     svg = draw(game, state)
     # 5 rows and 5 columns of 4 segments each: 40 lines joining the points; two stones; no square cells.
     assert svg.count("<line ") == 40
@@ -166,12 +166,16 @@ def test_the_web_board_carries_passes_and_ko_between_requests():
     assert data["over"] is not None  # two passes in a row end the game, as in the REPL
     # Ko (as in the test above, a row higher): black c2 takes b2; white may not retake at once.
     ko = {"game": "go", "options": {"size": 4}}
-    data = api.move({**ko, "position": "(x ---- -xo- xo-o -xo-)", "move": "c2"})
+    data = api.move({**ko, "position": "(x 0 - ---- -xo- xo-o -xo-)", "move": "c2"})
     assert "b2" not in [m["text"] for m in data["moves"]]
+    # The position string itself now carries the board before black's move (the field 'before').
+    assert data["position"] == "(o 0 -----xo-xo-o-xo- ---- -xo- x-xo -xo-)"
     data = api.state({**ko, "position": data["position"], "memory": data["memory"]})
     assert "b2" not in [m["text"] for m in data["moves"]]
-    fresh = api.state({**ko, "position": data["position"]})  # a bare position string remembers no board
-    assert "b2" in [m["text"] for m in fresh["moves"]]
+    fresh = api.state({**ko, "position": data["position"]})  # the position string alone keeps the ko
+    assert "b2" not in [m["text"] for m in fresh["moves"]]
+    without = api.state({**ko, "position": "(o 0 - ---- -xo- x-xo -xo-)"})  # no board before: b2 retakes
+    assert "b2" in [m["text"] for m in without["moves"]]
     with pytest.raises(ApiError, match="memory.before"):
         api.state({**ko, "position": data["position"], "memory": {"before": "xx"}})
 
@@ -216,7 +220,7 @@ def test_the_area_feature_scores_as_the_end_rule_counts():
     game = load_game("go", {"size": "3"})
     # Black a3, b3, a2: 3 stones; white c2: 1. The one empty region (b2, c3, a1, b1, c1) touches both
     # colours and counts for neither. With 'area 1' the evaluation is 3 - 1 for black.
-    state = game.parse_position("(o xx- x-o ---)")
+    state = game.parse_position("(o 0 - xx- x-o ---)")
     assert game.evaluate(state, 0) == 2 and game.evaluate(state, 1) == -2
 
 

@@ -135,7 +135,7 @@ module.exports = grammar({
     ),
 
     position_statement: ($) => seq(
-      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock', 'links')), ')',
+      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock', 'links', 'turns', 'passes', 'before')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
     ),
     notation_statement: ($) => seq('notation', repeat1(choice('from', 'to', $.string))),

@@ -3,8 +3,10 @@
 A position is ``(FIELD FIELD ...)`` where each field is ``turn`` (a player's
 symbol), ``last`` (``""`` or the cell a go-again turn continues from),
 ``rows`` (one word per row, in the declared listing order) or ``board`` (every
-cell in one word). A move is written by joining ``from``, ``to`` and literal
-text, e.g. ``from "-" to`` gives ``b2-d2``.
+cell in one word), or one of what the rules remember (``hand``, ``unmoved``,
+``passed``, ``clock``, ``links``, ``turns``, ``passes``, ``before``). A move is
+written by joining ``from``, ``to`` and literal text, e.g. ``from "-" to``
+gives ``b2-d2``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from rulesdsl.interpreter.reference.linking import format_links, parse_links
 from rulesdsl.interpreter.reference.marks import MarkBook, Marks
 
 PASS = "pass"
+COUNTED = {"clock": "plies", "turns": "turns", "passes": "passes"}  # what each number field counts
 REMOVE_ACTION = "remove"
 REMOVE_MARK = "x"  # a removal is written x and the cell: xd2
 
@@ -66,7 +69,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
         turn, last, last_word = None, NO_CELL, '""'
         hand: tuple[int, ...] | None = None
         marked: list[tuple[str, str]] = []  # (field, word) of unmoved and passed, read once the board is known
-        clock = 0
+        clock = turns = passes = 0
+        before_word = "-"
         links_word = "-"
         cells: list[str] = []
         i = 0
@@ -107,10 +111,17 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 marked.append((field, word))
             elif field == "links":
                 links_word = word
-            elif field == "clock":
+            elif field in ("clock", "turns", "passes"):
                 if not word.isdigit() or len(word) > 6:
-                    raise fail(text, f"clock {word!r} is not a number of plies")
-                clock = int(word)
+                    raise fail(text, f"{field} {word!r} is not a number of {COUNTED[field]}")
+                if field == "clock":
+                    clock = int(word)
+                elif field == "turns":
+                    turns = int(word)
+                else:
+                    passes = int(word)
+            elif field == "before":
+                before_word = word
             elif field == "board":
                 if len(word) != ncells:
                     side = math.isqrt(len(word))
@@ -140,8 +151,24 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
             for field, word in marked:
                 marks = book.parse_field(field, word, text, marks, turn)
         links = parse_links(tables.linking, links_word, geometry.index_of, text, board)
-        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks,
-                     links=links)
+        before = None if before_word == "-" else read_before(text, before_word)
+        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, turns, passes,
+                     before, marks=marks, links=links)
+
+    def read_before(text: str, word: str) -> str:
+        """The ``before`` field: a board written as the ``board`` field writes one, in cell-index order."""
+        if counted:
+            word = _counted_word(text, word, tables.empty)
+        order = [c for row in rows for c in row]
+        if len(word) != ncells:
+            raise fail(text, f"before {word!r} is not a board of {ncells} cells (or - for none)")
+        cells = [""] * ncells
+        for index, ch in zip(order, word):
+            cells[index] = ch
+        bad = sorted({ch for ch in cells if ch not in legal and not (counted and is_count(ch))})
+        if bad:
+            raise fail(text, f"unknown piece symbol {bad[0]!r} in before (expected one of {''.join(sorted(legal))})")
+        return "".join(cells)
 
     def example() -> str:
         if "rows" in fields:
@@ -168,6 +195,13 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 parts.append(book.format_field(field, state) if book is not None else "-")
             elif field == "clock":
                 parts.append(str(state.quiet))
+            elif field == "turns":
+                parts.append(str(state.turns))
+            elif field == "passes":
+                parts.append(str(state.passes))
+            elif field == "before":
+                parts.append("-" if state.before is None else
+                             joiner.join(shown(state.before[c]) for row in rows for c in row))
             elif field == "links":
                 parts.append(format_links(tables.linking, state.links, names))
             elif field == "rows":
@@ -210,9 +244,9 @@ def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str]
             elif field == "hand":
                 empty_hand = "-" if len(tables.hand_kinds) > 1 else "0"
                 words.append("/".join(empty_hand * len(tables.player_names)))
-            elif field in ("unmoved", "passed", "links"):
+            elif field in ("unmoved", "passed", "links", "before"):
                 words.append("-")
-            elif field == "clock":
+            elif field in ("clock", "turns", "passes"):
                 words.append("0")
             else:
                 words.append(board.strip())

@@ -66,7 +66,7 @@
   "along" "forms" "group" "plies" "without" "turns" "played" "skipping" "enclosing" "custodial"
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
   "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "taking" "leaving" "attacked" "landing"
-  "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
+  "since" "repetitions" "passed" "clock" "turns" "passes" "before" "best" "sow" "put" "into"
   "fills" "new"
   "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach" "drop" "captured" "as" "dropping" "giving" "mate" "forced" "one" "per"
   "swap" "turning" "links"
