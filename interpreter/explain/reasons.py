@@ -164,7 +164,7 @@ class Explainer:
 
     def _rule_generator(self, rule: m.MoveRule, player: int, corner_rule: bool):
         """``gen(board, out)`` for one rule; a rule that reads the past reads the explained position's marks."""
-        if not self.pieces.generates(rule):
+        if not self.pieces.generates(rule) or rule not in self.pieces.own:  # board-only (a drop: nothing)
             return compile_rule(rule, self.tables, player, corner_rule)
         index = self.pieces.own.index(rule)
         gen = self.pieces.generators[player][index]
