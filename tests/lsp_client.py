@@ -12,6 +12,23 @@ from pathlib import Path
 WAIT = 60.0  # seconds before a test gives up on an answer (never a timing assertion: a hang guard)
 
 
+def read_frames(stream, inbox: queue.Queue, say_end: bool = False) -> None:
+    """Put each framed JSON message (``Content-Length`` header, blank line, body) read from ``stream`` into
+    ``inbox`` until the stream ends (then ``None`` as well, if ``say_end``)."""
+    while True:
+        header = b""
+        while not header.endswith(b"\r\n\r\n"):
+            byte = stream.read(1)
+            if not byte:
+                if say_end:
+                    inbox.put(None)
+                return
+            header += byte
+        length = int(next(h for h in header.decode().split("\r\n") if h.lower().startswith("content-length"))
+                     .split(":")[1])
+        inbox.put(json.loads(stream.read(length)))
+
+
 class Client:
     """Start the server, send requests and notifications, read what it says."""
 
@@ -21,22 +38,9 @@ class Client:
         self.inbox: queue.Queue = queue.Queue()
         self.notes: list[dict] = []
         self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=read_frames, args=(self.process.stdout, self.inbox), daemon=True).start()
         self.request("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}})
         self.notify("initialized", {})
-
-    def _read(self) -> None:
-        stream = self.process.stdout
-        while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                byte = stream.read(1)
-                if not byte:
-                    return
-                header += byte
-            length = int(next(h for h in header.decode().split("\r\n") if h.lower().startswith("content-length"))
-                         .split(":")[1])
-            self.inbox.put(json.loads(stream.read(length)))
 
     def _send(self, message: dict) -> None:
         body = json.dumps(message).encode()

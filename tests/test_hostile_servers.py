@@ -34,6 +34,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lsp_client import read_frames
 
 MEMORY = 1536 << 20  # bytes of address space for the server
 ALARM = 900  # seconds the server may live: a hang ends in SIGALRM, which the test sees
@@ -308,24 +309,10 @@ class LspChild:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
         self.inbox: queue.Queue = queue.Queue()
         self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=read_frames, args=(self.process.stdout, self.inbox, True), daemon=True).start()
         assert "capabilities" in self.request("initialize", {"processId": None, "rootUri": tmp.as_uri(),
                                                              "capabilities": {}})["result"]
         self.notify("initialized", {})
-
-    def _read(self) -> None:
-        stream = self.process.stdout
-        while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                byte = stream.read(1)
-                if not byte:
-                    self.inbox.put(None)
-                    return
-                header += byte
-            length = int(next(h for h in header.decode().split("\r\n") if h.lower().startswith("content-length"))
-                         .split(":")[1])
-            self.inbox.put(json.loads(stream.read(length)))
 
     def raw(self, data: bytes) -> None:
         with contextlib.suppress(BrokenPipeError, OSError):

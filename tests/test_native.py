@@ -18,6 +18,7 @@ import sys
 from collections import Counter
 
 import pytest
+from helpers import positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -33,19 +34,6 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
-
-
-def positions(game, games: int, seed: int, cap: int = 60):
-    """The positions of a few random games played through status and apply (each game's end included)."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = game.initial_state()
-        for _ in range(cap):
-            yield state
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                break
-            state = game.apply(state, rng.choice(moves))
 
 
 def both(name: str, settings: dict):
@@ -74,7 +62,7 @@ class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(gam
 def test_native_moves_and_outcomes_are_the_generic_ones(name, settings):
     game, native = both(name, settings)
     compiled = game._compiled
-    for state in positions(game, games=3, seed=len(name) + 5):
+    for state in positions(game, games=3, seed=len(name) + 5, cap=60):
         moves, outcome = game.status(state)
         got_outcome, children = compiled.children(state, native)
         assert got_outcome == outcome, game.format_position(state)
@@ -85,7 +73,7 @@ def test_native_moves_and_outcomes_are_the_generic_ones(name, settings):
 @pytest.mark.parametrize("name,settings", CASES, ids=IDS)
 def test_native_perft_to_depth_3_is_the_python_kernels_and_the_generic_paths(name, settings):
     game, _ = both(name, settings)
-    for number, state in enumerate(positions(game, games=2, seed=len(name) + 6)):
+    for number, state in enumerate(positions(game, games=2, seed=len(name) + 6, cap=60)):
         if number % 9 == 0:
             for depth in (1, 2, 3):
                 native_count = game.perft(state, depth)

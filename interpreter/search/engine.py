@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
@@ -340,10 +341,10 @@ def think(
         shuffle.shuffle(entry[MOVES])
     result = Result(moves[0], 0.0, 0, 0, 0.0)
     partial: list = []
-    try:
+    with iterating(result, partial, catch_interrupt):
         for d in range(1, limit + 1):
             searcher.horizon = searcher.selective = False
-            partial = []
+            partial.clear()
             move, score = searcher.root(state, d, result.move if result.depth else None, partial)
             elapsed = time.perf_counter() - started
             iteration = Iteration(d, score, searcher.nodes, elapsed,
@@ -355,6 +356,17 @@ def think(
                 on_iteration(iteration)
             if not searcher.horizon or abs(score) >= WIN / 2:
                 break  # the whole tree was seen, or a forced result was found: deeper says no more
+    result.nodes = searcher.nodes
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+@contextmanager
+def iterating(result: Result, partial: list, catch_interrupt: bool) -> Iterator[None]:
+    """Around iterative deepening: running out of time, or Ctrl-C where ``catch_interrupt``, ends the search
+    with the best root move so far (``partial``: an unfinished iteration's best, see :func:`_adopt_partial`)."""
+    try:
+        yield
     except OutOfTime:
         _adopt_partial(result, partial)
     except KeyboardInterrupt:
@@ -362,9 +374,6 @@ def think(
             raise
         _adopt_partial(result, partial)
         result.interrupted = True
-    result.nodes = searcher.nodes
-    result.seconds = time.perf_counter() - started
-    return result
 
 
 def _adopt_partial(result: Result, partial: list) -> None:

@@ -43,8 +43,8 @@ from rulesdsl.interpreter.search.engine import (  # the engine's table rules, re
     Iteration,
     OutOfTime,
     Result,
-    _adopt_partial,
     from_table,
+    iterating,
     to_table,
 )
 from rulesdsl.interpreter.search.evaluation import linear_terms
@@ -266,10 +266,10 @@ def kernel_think(
     me = int(root[searcher.turn])
     result = Result(moves[0], 0.0, 0, 0, 0.0, kernel="native")
     partial: list = []
-    try:
+    with iterating(result, partial, catch_interrupt):
         for d in range(1, limit + 1):
             searcher.horizon = False
-            partial = []
+            partial.clear()
             best_score, alpha = -INFINITY, -INFINITY
             best: Move | None = None
             for move, row in children:
@@ -291,13 +291,6 @@ def kernel_think(
                 on_iteration(iteration)
             if not searcher.horizon or abs(best_score) >= WIN / 2:
                 break
-    except OutOfTime:
-        _adopt_partial(result, partial)
-    except KeyboardInterrupt:
-        if not catch_interrupt:
-            raise
-        _adopt_partial(result, partial)
-        result.interrupted = True
     result.nodes = searcher.nodes
     result.seconds = time.perf_counter() - started
     return result
