@@ -48,6 +48,15 @@ class Side:
     theirs_of: Callable[[object], dict[str, str]] | None = None
 
 
+def spiel_perft(state, depth: int) -> int:
+    """OpenSpiel's own perft: action sequences of exactly ``depth`` actions (fewer where the game ends)."""
+    if depth == 0 or state.is_terminal():
+        return 1 if depth == 0 else 0
+    if depth == 1:
+        return len(state.legal_actions())
+    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
+
+
 def our_board(game: Game, state: State) -> dict[str, str]:
     """Our board as ``{cell name: symbol}``."""
     return {cell.name: state.board[cell.index] for cell in game.geometry.cells}

@@ -19,6 +19,7 @@ import time
 
 import pyspiel
 import pytest
+from openspiel_side_by_side import spiel_perft
 
 from rulesdsl.interpreter.compile.load import load_game
 
@@ -33,15 +34,6 @@ RIGHTS = (("K", "e1", "h1"), ("Q", "e1", "a1"), ("k", "e8", "h8"), ("q", "e8", "
 @pytest.fixture(scope="module")
 def chess():
     return load_game("chess")
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    actions = state.legal_actions()
-    if depth == 1:
-        return len(actions)
-    return sum(spiel_perft(state.child(a), depth - 1) for a in actions)
 
 
 @pytest.mark.parametrize("depth, count", [(1, 20), (2, 400), (3, 8902)])

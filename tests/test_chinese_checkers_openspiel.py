@@ -27,6 +27,8 @@ from rulesdsl.interpreter.compile.load import load_game
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_side_by_side import spiel_perft  # noqa: E402
+
 PASS = 726
 # OpenSpiel's directions 0..5 (up-left, up-right, left, right, down-left, down-right) as (dx, dy) here.
 DIRECTIONS = ((0, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (0, -1))
@@ -77,17 +79,6 @@ def hopping_from(state) -> int:
     """The hole a hop chain goes on from in OpenSpiel's picture, or -1."""
     last = str(state).splitlines()[-1]
     return int(last.split("hopping from ")[1].rstrip(")")) if "hopping from" in last else -1
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        total += spiel_perft(child, depth - 1)
-    return total
 
 
 @pytest.mark.parametrize("players", COUNTS)

@@ -11,7 +11,7 @@ import os
 import re
 
 import pytest
-from openspiel_side_by_side import Side, load, play
+from openspiel_side_by_side import Side, load, play, spiel_perft
 
 from rulesdsl.interpreter.compile.load import load_game
 
@@ -36,14 +36,6 @@ def clobber_board(text: str) -> dict[str, str]:
 def side(rows: int = 5, cols: int = 6) -> Side:
     return Side(load_game("clobber", {"rows": str(rows), "cols": str(cols)}),
                 load("clobber", {"rows": rows, "columns": cols}), clobber_move, clobber_board)
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
 
 
 def test_perft_from_the_start():

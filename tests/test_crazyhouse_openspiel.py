@@ -19,7 +19,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from openspiel_side_by_side import Side, play  # noqa: E402
+from openspiel_side_by_side import Side, play, spiel_perft  # noqa: E402
 
 from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
 
@@ -31,15 +31,6 @@ RIGHTS = (("K", "e1", "h1"), ("Q", "e1", "a1"), ("k", "e8", "h8"), ("q", "e8", "
 @pytest.fixture(scope="module")
 def crazyhouse():
     return load_game("crazyhouse")
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    actions = state.legal_actions()
-    if depth == 1:
-        return len(actions)
-    return sum(spiel_perft(state.child(a), depth - 1) for a in actions)
 
 
 @pytest.mark.parametrize("depth, count", [(1, 20), (2, 400), (3, 8902)])

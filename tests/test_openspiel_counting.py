@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import pyspiel
 import pytest
+from openspiel_side_by_side import spiel_perft
 
 from rulesdsl.interpreter.compile.game import Game, State
 from rulesdsl.interpreter.compile.load import load_game
@@ -35,20 +36,6 @@ DEEP_GAMES = 1000
 
 # OpenSpiel's mancala pit i is our cell MANCALA_CELLS[i].
 MANCALA_CELLS = ["a2", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "g2", "f2", "e2", "d2", "c2", "b2"]
-
-
-def spiel_perft(state, depth: int) -> int:
-    """OpenSpiel's own perft: move sequences of exactly ``depth`` plies (fewer where the game ends)."""
-    if depth == 0 or state.is_terminal():
-        return 1 if depth == 0 else 0
-    if depth == 1:
-        return len(state.legal_actions())
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        total += spiel_perft(child, depth - 1)
-    return total
 
 
 @dataclass

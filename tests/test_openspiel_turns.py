@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import pyspiel
 import pytest
+from openspiel_side_by_side import spiel_perft
 
 from rulesdsl.interpreter.compile.game import Game, State
 from rulesdsl.interpreter.compile.load import load_game
@@ -165,15 +166,6 @@ def spiel_turn_perft(state, depth: int, to_ours: Callable[[str], str]) -> int:
             child.apply_action(action)
         total += spiel_turn_perft(child, depth - 1, to_ours)
     return total
-
-
-def spiel_perft(state, depth: int) -> int:
-    """OpenSpiel's count of action sequences of ``depth`` actions."""
-    if depth == 0 or state.is_terminal():
-        return 1 if depth == 0 else 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
 
 
 def our_board(game: Game, state: State) -> dict[str, str]:

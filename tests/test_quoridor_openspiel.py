@@ -13,7 +13,7 @@ import os
 import re
 
 import pytest
-from openspiel_side_by_side import Side, load, play
+from openspiel_side_by_side import Side, load, play, spiel_perft
 
 from rulesdsl.interpreter.compile.load import load_game
 
@@ -63,14 +63,6 @@ def side(size: int = 5, walls: int = 3) -> Side:
     return Side(load_game("quoridor", {"size": str(size), "walls": str(walls)}),
                 load("quoridor", {"board_size": size, "wall_count": walls}), lambda action: action,
                 spiel_board(size), spiel_key(size), name=f"quoridor {size}x{size}, {walls} walls")
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
 
 
 def test_perft_from_the_start():

@@ -19,7 +19,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from openspiel_side_by_side import Side, play  # noqa: E402
+from openspiel_side_by_side import Side, play, spiel_perft  # noqa: E402
 
 from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
 
@@ -31,12 +31,6 @@ PROMOTED = {"D": "+R", "H": "+B", "A": "+S", "M": "+N", "O": "+L", "T": "+P"}  #
 @pytest.fixture(scope="module")
 def shogi():
     return load_game("shogi")
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth <= 1:
-        return len(state.legal_actions()) if depth == 1 else 1
-    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
 
 
 @pytest.mark.parametrize("depth, count", [(1, 30), (2, 900), (3, 25470)])

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from openspiel_side_by_side import Side, load, play  # noqa: E402
+from openspiel_side_by_side import Side, load, play, spiel_perft  # noqa: E402
 
 from rulesdsl.interpreter.compile.game import Game, State  # noqa: E402
 from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
@@ -94,14 +94,6 @@ def side(size: int = 8) -> Side:
                 load("twixt", {"board_size": size, "ansi_color_output": False}), lambda action: action[1:],
                 spiel_pegs(size), ours_of=our_links if links else None, theirs_of=spiel_links(size) if links else None,
                 name=f"twixt {size}x{size}")
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
 
 
 def test_perft_from_the_start():

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from openspiel_side_by_side import Side, load, play  # noqa: E402
+from openspiel_side_by_side import Side, load, play, spiel_perft  # noqa: E402
 
 from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
 
@@ -49,12 +49,6 @@ def xiangqi_board(text: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def side() -> Side:
     return Side(load_game("xiangqi"), load("xiangqi", {}), xiangqi_move, xiangqi_board, name="xiangqi")
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
 
 
 @pytest.mark.parametrize("depth, count", [(1, 44), (2, 1920), (3, 79666)])
