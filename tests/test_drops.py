@@ -120,3 +120,24 @@ def test_a_drop_condition_is_read_in_the_position(tmp_path):
     game = load_game(str(path))
     assert moves_of(game, "(w M/- -m- --- MM-)") == {"a1a2", "b1b2", "b1c1"}
     assert "M@c1" in moves_of(game, "(w M/- -m- --- M--)")
+
+
+# Why a drop is not legal: each reason read off shogi's position by hand. Black holds one pawn; the board is
+# the start with black's pawn on 1g gone (so column 1 is free for a pawn) and white's lance on 1a gone.
+WHY_DROP = ("(b P/- lnsgkgsn- -r-----b- ppppppppp --------- --------- --------- PPPPPPPP- -B-----R- LNSGKGSNL)")
+
+
+@pytest.mark.parametrize("move, legal, said", [
+    ("P@1e", True, "the rule 'drop pawn' makes this move"),
+    ("P@5e", False, "black has a pawn in that column already"),  # black's pawn on 5g
+    ("P@1a", False, "1a is not in black's short_of_last"),  # a pawn on the last row could never move
+    ("P@2a", False, "2a is taken: a drop needs an empty cell"),
+    ("N@1e", False, "black has no knight in hand"),
+    ("P@z9", False, "'z9' is not a cell of this board"),
+])
+def test_why_a_drop_is_or_is_not_legal(move, legal, said):
+    from rulesdsl.interpreter.explain.reasons import explain_move
+
+    game = load_game("shogi")
+    answer = explain_move(game, game.parse_position(WHY_DROP), move)
+    assert answer.legal is legal and said in answer.text()

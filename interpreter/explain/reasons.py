@@ -26,8 +26,10 @@ from rulesdsl.interpreter.compile.compiler import Active, build_tables
 from rulesdsl.interpreter.compile.game import NO_CELL, PASS_ACTION, Game, Move, State
 from rulesdsl.interpreter.compile.notation import cell_words, side_by_side
 from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.explain.drops import is_drop_text, why_no_drop
 from rulesdsl.interpreter.explain.pieces import piece_reason
 from rulesdsl.interpreter.reference.counts import count_of
+from rulesdsl.interpreter.reference.drops import DROP_ACTION
 from rulesdsl.interpreter.reference.endings import ConditionCompiler
 from rulesdsl.interpreter.reference.groups import is_suicide
 from rulesdsl.interpreter.reference.legality import board_after, promotes
@@ -219,6 +221,8 @@ class Explainer:
                 return Answer(shown, True, (self.made_by(state, mv),))
         if shown.lower() == PASS_WORD:
             return Answer(shown, False, (self.why_no_pass(state),))
+        if self.tables.hand_kinds and is_drop_text(shown):
+            return Answer(shown, False, (why_no_drop(self, state, shown),))
         cells = self.cells_of(shown)
         if isinstance(cells, Reason):
             return Answer(shown, False, (cells,))
@@ -236,6 +240,9 @@ class Explainer:
             node = self.again if state.last != NO_CELL and self.again else self.stuck_pass
             return self.cite("legal", "a pass is allowed here", node)
         rule = self.rule_of(state, move)
+        if rule is None and move.action == DROP_ACTION:
+            kind = self.tables.kind.get(move.changes[0][1])
+            rule = next((r for r in self.rules if r.action == DROP_ACTION and r.kind == kind), None)
         if rule is None:
             return self.cite("legal", "a move rule makes this move", rule)
         verb_first = ACTIONS[rule.action].verb_first if rule.action in ACTIONS else False
