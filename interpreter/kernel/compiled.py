@@ -32,6 +32,12 @@ from rulesdsl.interpreter.reference.history import History
 PLAIN = State("", 0)[4:]  # the fields after ``history`` of a state that remembers nothing more
 
 
+# A perft shallower than this runs on the Python kernel unless this process has the machine code already:
+# loading numba and the cached code (about a second) costs more than such a perft takes. ``rulesdsl perft``
+# counts depth D as perft(D - 1) below each first move, so its perft 5 of grid Abalone stays on the Python
+# kernel (0.8 s as a whole process, against 1.7 s loading the machine code first) and its perft 6 does not.
+NATIVE_PERFT_DEPTH = 5
+
 class CompiledPlay:
     """Playout and perft on the game's kernel, compiled at the first use."""
 
@@ -46,13 +52,13 @@ class CompiledPlay:
         self.background = Background(self.kernel)
         self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
 
-    def native(self, wait: bool = False, start: bool = True) -> NativeKernel | None:
+    def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
         """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
         ``start=False``: use it when it is made or cached, but do not begin a compile (a playout or a perft
-        alone does not: the engine, MCTS and ``bench`` do)."""
+        alone does not: the engine, MCTS and ``bench`` do); ``load=False``: only if this process has it."""
         if not self.available() or not self.use_native:
             return None
-        return self.background.get(wait, start)
+        return self.background.get(wait, start, load)
 
     def engine_name(self) -> str:
         """Which engine plays this game's playouts now: ``native``, ``python`` (the Python kernel) or ``generic``."""
@@ -141,7 +147,7 @@ class CompiledPlay:
         if depth <= 0:
             return 1
         kernel, bits, last, history = encoded
-        native = self.native(start=False) if history is None else None
+        native = self.native(start=False, load=depth >= NATIVE_PERFT_DEPTH) if history is None else None
         if native is not None:
             import numpy as np
 

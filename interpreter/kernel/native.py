@@ -566,12 +566,13 @@ class Background:
                                             daemon=True)
             self._thread.start()
 
-    def get(self, wait: bool = False, start: bool = True) -> NativeKernel | None:
+    def get(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
         """The native kernel if it is ready (``wait``: after waiting for it), else ``None``; ``start=False``: do
-        not begin a compile (a warm cache is still loaded)."""
+        not begin a compile (a warm cache is still loaded); ``load=False``: only if this process has it already
+        (importing numba and the cached code costs about a second)."""
         if self._ready and self._pid == os.getpid():
             return self._ready[0]
-        if not enabled():
+        if not enabled() or not load:
             return None
         if self._thread is None and not wait:
             wait = self._cached()  # a warm start: load it now (no compile), so this command runs on it
