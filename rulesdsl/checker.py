@@ -18,6 +18,7 @@ from rulesdsl.expr import ExprError, evaluate, names_in
 from rulesdsl.lint import Lints, never_holds
 from rulesdsl.options import fold_options, option_hint, option_problem
 from rulesdsl.piece_checks import REGION_NAMES, PieceRuleChecks, is_vector
+from rulesdsl.placing_checks import EACH_SEAT, PLACINGS, check_places_field, check_placings
 from rulesdsl.typecheck import TypeChecks
 from rulesdsl.vocabulary import (
     ACTIONS,
@@ -82,6 +83,7 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
         self.check_counting()
         self.check_piece_rules()
         self.check_end()
+        check_places_field(self)
         self.check_evaluate()
         self.check_guards()
         self.check_examples()
@@ -563,8 +565,13 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
                 self.missing_forward(stmt.span, "'on far row' is measured along each player's forward direction")
 
     def player_ref(self, span: Span, name: str) -> None:
-        if name not in ROLES and name not in self.player_names:
-            self.unknown(span, "player", name, (*ROLES, *self.player_names), "E030")
+        roles = self.roles()
+        if name not in roles and name not in self.player_names:
+            self.unknown(span, "player", name, (*roles, *self.player_names), "E030")
+
+    def roles(self) -> tuple[str, ...]:
+        """The player words an end condition may use (``player`` too inside a rule for every seat)."""
+        return (*ROLES, EACH_SEAT) if getattr(self, "each_seat", False) else ROLES
 
     def check_condition(self, expr: m.Expr) -> None:
         """Names, arguments and needs of an end condition (and the expressions inside it)."""
@@ -573,6 +580,7 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
     def check_end(self) -> None:
         for block in self.resolved.of(m.End):
             for rule in block.rules:
+                self.each_seat = rule.result in PLACINGS and rule.player == EACH_SEAT
                 if rule.player is not None:
                     self.player_ref(rule.span, rule.player)
                 if rule.result == "loses" and len(self.players) > 2:
@@ -580,6 +588,8 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
                                f"{len(self.players)} players", "E077",
                                "say who wins instead, e.g. 'mover wins if ...'")
                 self.check_condition(rule.condition)
+                self.each_seat = False
+            check_placings(self, block)
 
     def check_evaluate(self) -> None:
         for block in self.resolved.of(m.Evaluate):
@@ -673,7 +683,7 @@ class ConditionChecks(m.ExprVisitor):
         if expr.function not in FUNCTIONS:
             c.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
         elif expr.function == "count":
-            c.check_count_args(expr.span, expr.args, ROLES)
+            c.check_count_args(expr.span, expr.args, c.roles())
         elif expr.function == "attacked" and len(expr.args) != 2:
             c.error(expr.span, "attacked() takes a player and a piece kind", "E071")
         elif FUNCTIONS[expr.function].args == "PLAYER" and len(expr.args) != 1:

@@ -673,7 +673,7 @@ class PassWhenStuck(Statement):
 class EndRule:
     span: Span
     player: str | None  # None for a draw
-    result: str  # "wins", "loses", "draw"
+    result: str  # "wins", "loses", "draw"; "finishes" or "out" (the player takes a place, the others play on)
     condition: Expr
     by_score: bool = False  # ``best score wins if``: the winner is the player with the highest score
 

@@ -25,7 +25,7 @@ TERMINAL_WORDS = {
     "NAME": "a name", "STRING": "a quoted string", "INT": "a whole number",
     "SIGNED_NUMBER": "a number", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
     "RPAR": "')'", "COMMA": "','", "EQUAL": "'='", "ACTION": or_list(moving_actions()),
-    "FIELD": "turn, last, rows or board", "RESULT": "wins or loses",
+    "FIELD": "turn, last, rows or board", "RESULT": "wins or loses", "PLACING": "finishes or is out",
     "FEATURE": or_list(list(FEATURES)),
     "AXIS": "column or row", "MOVE_PART": "from, to or a quoted string",
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",

@@ -123,7 +123,7 @@ module.exports = grammar({
     ),
 
     position_statement: ($) => seq(
-      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock')), ')',
+      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock', 'places')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
     ),
     notation_statement: ($) => seq('notation', repeat1(choice('from', 'to', $.string))),
@@ -258,6 +258,7 @@ module.exports = grammar({
       seq(field('player', $.name), $.result, 'if', $._expression),
       seq('draw', 'if', $._expression),
       seq('best', 'score', $.result, 'if', $._expression),
+      seq(field('player', $.name), choice('finishes', seq('is', 'out')), 'if', $._expression),
     ),
     result: (_) => choice('wins', 'loses'),
 

@@ -63,6 +63,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
             words = words[:board_at] + [_counted_word(text, w, tables.empty) for w in words[board_at:]]
         turn, last, last_word = None, NO_CELL, '""'
         hand: tuple[int, ...] | None = None
+        places: tuple[int, ...] | None = None
         marked: list[tuple[str, str]] = []  # (field, word) of unmoved and passed, read once the board is known
         clock = 0
         cells: list[str] = []
@@ -77,6 +78,9 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 for row, word in zip(rows, given):
                     for index, ch in zip(row, word):
                         cells[index] = ch
+                continue
+            if field == "places" and (i >= len(words) or not looks_like_places(words[i], nplayers)):
+                places = (0,) * nplayers  # left out: every seat plays
                 continue
             if i >= len(words):
                 raise fail(text, f"missing the {field} field; expected " + example())
@@ -97,6 +101,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 hand = tuple(int(c) for c in counts)
             elif field in ("unmoved", "passed"):
                 marked.append((field, word))
+            elif field == "places":
+                places = parse_places(word, nplayers, lambda why: fail(text, why))
             elif field == "clock":
                 if not word.isdigit() or len(word) > 6:
                     raise fail(text, f"clock {word!r} is not a number of plies")
@@ -129,7 +135,11 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
             marks = Marks(book.held_on(board))
             for field, word in marked:
                 marks = book.parse_field(field, word, text, marks, turn)
-        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks)
+        if places is not None and places[turn] and places.count(0) > 1:
+            raise fail(text, f"{tables.player_names[turn]} is to move but has a place already (places "
+                             f"{format_places(places)})")
+        return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, 0, marks=marks,
+                     places=places)
 
     def example() -> str:
         if "rows" in fields:
@@ -151,6 +161,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 parts.append(book.format_field(field, state) if book is not None else "-")
             elif field == "clock":
                 parts.append(str(state.quiet))
+            elif field == "places":
+                parts.append(format_places(state.places or (0,) * nplayers))
             elif field == "rows":
                 parts.extend(joiner.join(shown(board[c]) for c in row) for row in rows)
             else:
@@ -158,6 +170,27 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
         return "(" + " ".join(parts) + ")"
 
     return parse, format_
+
+
+def format_places(places: tuple[int, ...]) -> str:
+    """The ``places`` field: each seat's place, ``-`` while it plays (``-/1/-``)."""
+    return "/".join(str(p) if p else "-" for p in places)
+
+
+def looks_like_places(word: str, players: int) -> bool:
+    """True when ``word`` is written as a ``places`` field (one entry per seat, ``-`` or a number, by ``/``)."""
+    parts = word.split("/")
+    return len(parts) == players and all(p == "-" or p.isdigit() for p in parts)
+
+
+def parse_places(word: str, players: int, fail: Callable[[str], PositionError]) -> tuple[int, ...]:
+    """Read a ``places`` field; a place is 1..players, and no two seats share one."""
+    places = tuple(0 if p == "-" else int(p) for p in word.split("/"))
+    taken = [p for p in places if p]
+    if any(p > players for p in taken) or len(set(taken)) != len(taken):
+        raise fail(f"places {word!r}: each place is a number from 1 to {players}, held by one seat, "
+                   "'-' for a seat still playing")
+    return places
 
 
 def _counted_word(text: str, word: str, empty: str) -> str:
@@ -194,6 +227,8 @@ def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str]
                 words.append("-")
             elif field == "clock":
                 words.append("0")
+            elif field == "places":
+                words.append(format_places((0,) * len(tables.player_names)))
             else:
                 words.append(board.strip())
         return "(" + " ".join(words) + ")"

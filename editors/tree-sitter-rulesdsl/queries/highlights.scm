@@ -66,7 +66,7 @@
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
   "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "leaving" "attacked" "landing"
   "since" "repetitions" "passed" "clock" "best" "sow" "put" "into"
-  "fills" "new"
+  "fills" "new" "finishes" "is" "out" "places"
   "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach"
 ] @keyword
 

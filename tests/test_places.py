@@ -1,0 +1,134 @@
+"""End rules that rank or eliminate players (``finishes``, ``is out``): places, skipped turns, results.
+
+Every sequence and place below is derived by hand in the comments beside it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.cli.main import cli
+from rulesdsl.interpreter.compile.game import Outcome, rank_returns
+from rulesdsl.interpreter.compile.load import load_game
+
+# Each pawn steps straight ahead. Red starts a row ahead, so it finishes first; the turn then skips it.
+RACE = """game "Finishing race"
+players red "r", green "g", blue "b"
+forward red n, green n, blue n
+board grid 3 x 3
+position (turn places rows)
+piece pawn red "R", green "G", blue "B"
+start {
+  pawn red at a2
+  pawn green at b1
+  pawn blue at c1
+}
+moves { pawn step forward }
+end {
+  player finishes if player has pawn on far row
+}
+"""
+
+# A pawn that cannot step is out. Green starts under blue's pawn.
+STUCK = """game "Stuck is out"
+players red "r", green "g", blue "b"
+forward red n, green n, blue n
+board grid 3 x 3
+position (turn places rows)
+piece pawn red "R", green "G", blue "B"
+start {
+  pawn red at a1
+  pawn green at b1
+  pawn blue at b2
+}
+moves { pawn step forward }
+end {
+  opponent is out if no moves
+}
+"""
+
+
+@pytest.fixture
+def rules(tmp_path):
+    def write(text: str, name: str = "game.rules") -> str:
+        path = tmp_path / name
+        path.write_text(text)
+        return str(path)
+
+    return write
+
+
+def play(game, state, *moves):
+    for text in moves:
+        state = game.apply(state, game.parse_move(state, text))
+    return state
+
+
+def test_the_first_home_is_first_and_the_turn_skips_it(rules):
+    game = load_game(rules(RACE))
+    state = play(game, game.initial_state(), "a2-a3")
+    # red is on the far row: first place; green moves next
+    assert state.places == (1, 0, 0) and game.to_move(state) == 1
+    assert game.format_position(state) == "(g 1/-/- R-- --- -GB)"
+    state = play(game, state, "b1-b2", "c1-c2")
+    assert game.to_move(state) == 1  # red has finished: after blue comes green again
+    state = play(game, state, "b2-b3")
+    # green second; blue is the only one left and takes third place
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.places == (1, 2, 3) and outcome.winner == 0
+    assert outcome.returns(3) == (1.0, 0.0, -1.0)
+    # one move a ply: a2-a3, b1-b2, c1-c2, b2-b3, and then the game is over
+    assert [game.perft(game.initial_state(), d) for d in range(1, 6)] == [1, 1, 1, 1, 0]
+
+
+def test_a_stuck_player_is_out_and_the_last_one_left_wins(rules):
+    game = load_game(rules(STUCK))
+    start = game.initial_state()
+    state = play(game, start, "a1-a2")
+    # green (b1) is under blue's pawn: out, last place; blue is to move
+    assert state.places == (0, 3, 0) and game.to_move(state) == 2
+    state = play(game, state, "b2-b3", "a2-a3")
+    # blue on the top row cannot step: out, second place; red is left and first
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.places == (1, 3, 2) and outcome.winner == 0
+    assert [game.perft(start, d) for d in range(1, 5)] == [1, 1, 1, 0]
+
+
+def test_positions_carry_the_places(rules):
+    game = load_game(rules(RACE))
+    state = game.parse_position("(b 1/-/- R-- -G- --B)")
+    assert state.places == (1, 0, 0) and game.format_position(state) == "(b 1/-/- R-- -G- --B)"
+    # written without the places: every seat plays
+    assert game.parse_position("(r --- R-- -GB)").places == (0, 0, 0)
+    for bad in ("(r 1/-/- R-- --- -GB)", "(b 1/1/- R-- -G- --B)", "(b 4/-/- R-- -G- --B)"):
+        out = CliRunner().invoke(cli, ["move", rules(RACE, "race.rules"), "--position", bad])
+        assert out.exit_code != 0 and len(out.output.strip().splitlines()) == 1, out.output
+
+
+def test_another_end_rule_ranks_the_seats_still_playing(rules):
+    # a draw after two turns: red has finished, green and blue share second place
+    text = RACE.replace("end {", "end {\n  draw if turns played >= 2")
+    game = load_game(rules(text))
+    state = play(game, game.initial_state(), "a2-a3", "b1-b2")
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.places == (1, 2, 2) and outcome.winner == 0
+    assert outcome.returns(3) == (1.0, -0.5, -0.5)
+
+
+def test_rewards_from_places():
+    # n = 3: first +1, second 0, third -1; two seats sharing second cover places 2 and 3 (mean 2.5)
+    assert rank_returns((1, 2, 3)) == (1.0, 0.0, -1.0)
+    assert rank_returns((2, 1, 2)) == (-0.5, 1.0, -0.5)
+    assert Outcome(None, "draw").returns(2) == (0.0, 0.0)
+    assert Outcome(1, "won").returns(2) == (-1.0, 1.0)
+    assert Outcome(2, "won").ranking(4) == (2, 2, 1, 2)
+
+
+def test_check_catches_placing_mistakes(rules):
+    text = RACE.replace("player finishes if player has pawn on far row", "red finishes if player has pawn on far row")
+    out = CliRunner().invoke(cli, ["check", rules(text)])
+    assert out.exit_code != 0 and "unknown player 'player'" in out.output
+    text = RACE.replace("player finishes if player has pawn on far row", "mover wins if mover has pawn on far row")
+    out = CliRunner().invoke(cli, ["check", rules(text)])
+    assert out.exit_code != 0 and "the position field 'places'" in out.output
