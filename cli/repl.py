@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from rulesdsl.cli.render import render
+from rulesdsl.cli.results import result_text
 from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.tally import tally_line
 from rulesdsl.errors import OptionError, RulesdslError, suggest
 from rulesdsl.extras import missing_extra
-from rulesdsl.interpreter.compile.game import NO_CELL, Game, Move, State
+from rulesdsl.interpreter.compile.game import NO_CELL, Game, Move, Outcome, State
 from rulesdsl.interpreter.reference.endings import EndRulesError
 from rulesdsl.interpreter.search.engine import Result
 from rulesdsl.interpreter.search.engines import ENGINES, choose, describe_choice, describe_iteration
@@ -206,10 +207,10 @@ class Session:
             line += " (you)" if turn in self.humans else " (engine)"
         return line
 
-    def announce(self, result_reason: str, winner: int | None) -> None:
-        """Say the result: ``white wins (reason)`` or ``draw (reason)``."""
-        text = "draw" if winner is None else f"{self.name(winner)} wins"
-        self.say(f"{text} ({result_reason})" if result_reason else text)
+    def announce(self, outcome: Outcome) -> None:
+        """Say the result: ``white wins (reason)`` or ``draw (reason)``, and each player's place with more than
+        two."""
+        self.say(result_text(self.game, outcome, self.name))
         self.announced = True
 
     # -- changes --------------------------------------------------------------
@@ -248,7 +249,7 @@ class Session:
                 if not self.announced:
                     if not self.shown:
                         self.show(turn_line=False)
-                    self.announce(outcome.reason, outcome.winner)
+                    self.announce(outcome)
                 if not self.humans:
                     return 0
                 line = self.reader.read("game over> ", COMMANDS)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl import model as m
+from rulesdsl.cli.results import result_fields
 from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.svg import draw, player_colours
 from rulesdsl.cli.tally import opening_comment, tallies
@@ -265,9 +266,7 @@ class Api:
             "last": cells[state.last].name if state.last != NO_CELL else None,
             "moves": listed,
             "canPass": any(item["pass"] for item in listed),
-            "over": None if outcome is None else {
-                "winner": game.players[outcome.winner].name if outcome.winner is not None else None,
-                "reason": outcome.reason},
+            "over": None if outcome is None else result_fields(game, outcome),
             "svg": draw(game, state, move=move, before=before, interactive=True),
             "options": {k: v for k, v in game.options.items()},
             "solved": bool(values),

@@ -132,3 +132,44 @@ def test_check_catches_placing_mistakes(rules):
     text = RACE.replace("player finishes if player has pawn on far row", "mover wins if mover has pawn on far row")
     out = CliRunner().invoke(cli, ["check", rules(text)])
     assert out.exit_code != 0 and "the position field 'places'" in out.output
+
+
+def test_json_and_the_repl_give_every_place(rules):
+    path = rules(RACE)
+    # green b2-b3 finishes second; blue is left, third
+    out = CliRunner().invoke(cli, ["moves", path, "--position", "(b 1/2/3 RG- --- --B)", "--json"])
+    import json
+
+    answer = json.loads(out.output)
+    assert answer["winner"] == "red" and answer["places"] == {"red": 1, "green": 2, "blue": 3}
+    assert answer["returns"] == {"red": 1.0, "green": 0.0, "blue": -1.0}
+    out = CliRunner().invoke(cli, ["move", path, "--position", "(g 1/-/- R-- -G- --B)", "--depth", "1", "--json"])
+    answer = json.loads(out.output)
+    assert answer["moves"] == [{"player": "green", "move": "b2-b3", "position": "(b 1/2/3 RG- --- --B)"}]
+    assert answer["over"] and answer["places"] == {"red": 1, "green": 2, "blue": 3}
+    # the engine plays green's only move, and the REPL says every place
+    out = CliRunner().invoke(cli, ["play", path, "--position", "(g 1/-/- R-- -G- --B)", "--as", "none",
+                                   "--depth", "1"], input="")
+    assert "red wins (every player has a place); places: 1 red, 2 green, 3 blue" in out.output, out.output
+
+
+def test_the_web_board_gives_every_place(rules):
+    from rulesdsl.cli.web_api import Api, entries_for
+
+    api = Api(entries_for([rules(RACE, "race.rules")]))
+    data = api.state({"game": "race", "position": "(b 1/2/3 RG- --- --B)"})
+    assert data["over"]["places"] == {"red": 1, "green": 2, "blue": 3}
+
+
+def test_move_as_plays_until_the_seat_is_to_move(rules):
+    import json
+
+    path = rules(RACE)
+    # red, then green, have one move each (a2-a3, b1-b2); then blue is to move
+    out = CliRunner().invoke(cli, ["move", path, "--as", "blue", "--depth", "1", "--json"])
+    answer = json.loads(out.output)
+    assert [m["move"] for m in answer["moves"]] == ["a2-a3", "b1-b2"] and answer["position"] == "(b 1/-/- R-- -G- --B)"
+    out = CliRunner().invoke(cli, ["move", path, "--as", "purple"])
+    assert out.exit_code != 0 and "unknown player 'purple'" in out.output and len(out.output.strip().splitlines()) == 1
+    out = CliRunner().invoke(cli, ["play", path, "--as", "purple"])
+    assert out.exit_code != 0 and "unknown player 'purple'" in out.output

@@ -103,7 +103,11 @@ function show(data, remember) {
   const again = $("again");
   if (data.over) {
     const result = data.over.winner ? `${data.over.winner} wins` : "draw";
-    $("status").textContent = `Game over: ${result} (${data.over.reason})`;
+    const places = data.over.places  // with three or more players: every player's place
+      ? "; places: " + Object.entries(data.over.places).sort((a, b) => a[1] - b[1])
+        .map(([name, place]) => `${place} ${name}`).join(", ")
+      : "";
+    $("status").textContent = `Game over: ${result} (${data.over.reason})${places}`;
     again.hidden = true;
   } else {
     $("status").textContent = `${data.turn} to move` + (humanPlays(data.turn) ? "" : " (engine)");
