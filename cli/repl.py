@@ -26,7 +26,7 @@ from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.compile.game import NO_CELL, Game, Move, Outcome, State
 from rulesdsl.interpreter.reference.endings import EndRulesError
 from rulesdsl.interpreter.search.engine import Result
-from rulesdsl.interpreter.search.engines import ENGINES, choose, describe_choice, describe_iteration
+from rulesdsl.interpreter.search.engines import ENGINES, SEARCHES, choose, describe_choice, describe_iteration
 from rulesdsl.limits import MAX_GO_AGAIN
 
 COMMANDS = ("moves", "hint", "value", "why", "trace", "undo", "depth", "time", "engine", "position", "load", "board",
@@ -137,7 +137,7 @@ class EngineSettings:
     def describe(self) -> str:
         """``depth 4``, ``1 s a move`` or ``mcts, 1 s a move``."""
         parts = [] if self.engine == "alphabeta" else [self.engine]
-        if self.depth is not None and self.engine == "alphabeta":
+        if self.depth is not None and self.engine in SEARCHES:
             parts.append(f"depth {self.depth}")
         if self.seconds is not None:
             parts.append(f"{self.seconds:g} s a move")
@@ -317,7 +317,7 @@ class Session:
             raise KeyboardInterrupt
         if choice.interrupted:
             self.say("interrupted: the engine plays the best move it has found so far")
-        if self.settings.verbose and choice.engine == "alphabeta":
+        if self.settings.verbose and choice.engine in SEARCHES:
             self.say(describe_choice(self.game, self.state, choice))
         self.say(f"{self.name(turn)} plays {text}")
         self.play(choice.move, human=False)
@@ -329,7 +329,7 @@ class Session:
         def report(iteration) -> None:
             self.say(describe_iteration(game, state, iteration))
 
-        depth = settings.depth if settings.engine == "alphabeta" else None
+        depth = settings.depth if settings.engine in SEARCHES else None
         return choose(game, state, settings.engine, depth, settings.seconds,
                       on_iteration=report if settings.verbose else None, catch_interrupt=True)
 

@@ -219,7 +219,7 @@ class Api:
 
     def search(self, game: Game, state: State, seconds: float):
         """The engine's choice within ``seconds`` (iterative deepening) and the depth it finished."""
-        from rulesdsl.interpreter.search.engines import choose  # paranoid search with more than two players
+        from rulesdsl.interpreter.search.engines import choose  # max^n with more than two players
 
         if not self._searches.acquire(blocking=False):
             raise ApiError(503, f"the engine is busy with {MAX_SEARCHES} searches; try again")
