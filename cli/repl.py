@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from rulesdsl.cli.render import render
-from rulesdsl.cli.results import result_text
+from rulesdsl.cli.results import new_places, result_text
 from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.tally import tally_line
 from rulesdsl.errors import OptionError, RulesdslError, suggest
@@ -217,8 +217,10 @@ class Session:
     def play(self, move: Move, human: bool) -> None:
         """Apply a legal move and remember how to take it back."""
         self.plies.append(Ply(self.game, self.state, human, move))
-        self.state = self.game.apply(self.state, move)
+        before, self.state = self.state, self.game.apply(self.state, move)
         self.shown = self.announced = False
+        for line in new_places(self.game, before, self.state):
+            self.say(line)
 
     def set_position(self, game: Game, state: State) -> None:
         """Continue from another position (after ``load`` or ``undo``)."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from rulesdsl.interpreter.compile.game import Game, Outcome
+from rulesdsl.interpreter.compile.game import Game, Outcome, State
 
 
 def per_player(game: Game, outcome: Outcome) -> bool:
@@ -43,3 +43,16 @@ def result_text(game: Game, outcome: Outcome, name=None) -> str:
     if per_player(game, outcome):
         text += f"; places: {places_text(game, outcome)}"
     return text
+
+
+def new_places(game: Game, before: State, after: State) -> list[str]:
+    """``green is placed 3rd``: a line for each player a ply gave a place to, in games that keep places."""
+    if before.places is None or after.places is None or after.places.count(0) == 0:
+        return []  # the game is over: the result says every place
+    return [f"{p.name} is placed {ordinal(after.places[p.index])}" for p in game.players
+            if after.places[p.index] and not before.places[p.index]]
+
+
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``..."""
+    return f"{place}{'st' if place == 1 else 'nd' if place == 2 else 'rd' if place == 3 else 'th'}"

@@ -416,7 +416,8 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
         statements = [s for s in self.resolved.of(m.Region) if s.name == region]
         if not statements:
             self.unknown(span, "region", region, sorted({s.name for s in self.resolved.of(m.Region)}), "E076")
-        elif player not in (None, *ROLES) and all(s.where is None and player not in s.players for s in statements):
+        elif player not in (None, *self.roles()) and all(s.where is None and player not in s.players
+                                                          for s in statements):
             self.error(span, f"region {region} gives {player} no cells", "E076",
                        f"add e.g. '{player} where row == 1' to the region statement")
 

@@ -173,3 +173,54 @@ def test_move_as_plays_until_the_seat_is_to_move(rules):
     assert out.exit_code != 0 and "unknown player 'purple'" in out.output and len(out.output.strip().splitlines()) == 1
     out = CliRunner().invoke(cli, ["play", path, "--as", "purple"])
     assert out.exit_code != 0 and "unknown player 'purple'" in out.output
+
+
+LINE = """game "Jump line"
+players red "r", green "g", blue "b"
+board grid 5 x 1
+position (turn places rows)
+piece man red "R", green "G", blue "B"
+start '(r -/-/- -RG-B)'
+moves {
+  man step e, w
+  man jump e, w over enemy capture
+}
+end {
+  player is out if player has no pieces
+  opponent is out if no moves
+}
+"""
+
+
+def test_a_player_who_loses_its_last_piece_is_out_whoever_moved(rules):
+    game = load_game(rules(LINE))
+    start = game.initial_state()
+    # red on b1 steps to a1 or jumps green (c1) to d1; e1 is blue's
+    assert sorted(game.format_move(start, m) for m in game.legal_moves(start)) == ["b1-a1", "b1-d1"]
+    state = play(game, start, "b1-d1")
+    # green has no piece: out, third; its turn is skipped: blue is to move
+    assert state.places == (0, 3, 0) and game.to_move(state) == 2
+    assert sorted(game.format_move(state, m) for m in game.legal_moves(state)) == ["e1-c1"]
+    state = play(game, state, "e1-c1")  # blue jumps red: red is out, second; blue is left, first
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.places == (2, 3, 1) and outcome.winner == 2
+
+
+def test_with_two_players_the_first_out_loses(rules):
+    text = LINE.replace('players red "r", green "g", blue "b"', 'players red "r", blue "b"').replace(
+        'piece man red "R", green "G", blue "B"', 'piece man red "R", blue "B"').replace(
+        "'(r -/-/- -RG-B)'", "'(r -/- -RB--)'")
+    game = load_game(rules(text))
+    state = play(game, game.initial_state(), "b1-d1")
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.places == (1, 2) and outcome.winner == 0
+    assert outcome.returns(2) == (1.0, -1.0)
+    out = CliRunner().invoke(cli, ["solve", rules(text, "two.rules")])
+    assert out.exit_code != 0 and "places" in out.output and len(out.output.strip().splitlines()) == 1
+
+
+def test_the_repl_says_who_is_placed(rules):
+    # red's a2-a3 reaches the far row at once: first; green and blue then race on
+    out = CliRunner().invoke(cli, ["play", rules(RACE), "--as", "none", "--depth", "1"], input="")
+    assert "red plays a2-a3\nred is placed 1st\ngreen plays b1-b2" in out.output, out.output
+    assert "places: 1 red, 2 green, 3 blue" in out.output
