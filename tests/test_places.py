@@ -224,3 +224,12 @@ def test_the_repl_says_who_is_placed(rules):
     out = CliRunner().invoke(cli, ["play", rules(RACE), "--as", "none", "--depth", "1"], input="")
     assert "red plays a2-a3\nred is placed 1st\ngreen plays b1-b2" in out.output, out.output
     assert "places: 1 red, 2 green, 3 blue" in out.output
+
+
+def test_the_front_door_gives_the_places(rules):
+    import rulesdsl
+
+    game = rulesdsl.load(rules(RACE))
+    # a2-a3 (red first), b1-b2, c1-c2, b2-b3 (green second, blue third)
+    end = game.start().play("a2-a3").play("b1-b2").play("c1-c2").play("b2-b3").outcome
+    assert end is not None and end.winner == "red" and end.places == {"red": 1, "green": 2, "blue": 3}
