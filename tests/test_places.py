@@ -233,3 +233,11 @@ def test_the_front_door_gives_the_places(rules):
     # a2-a3 (red first), b1-b2, c1-c2, b2-b3 (green second, blue third)
     end = game.start().play("a2-a3").play("b1-b2").play("c1-c2").play("b2-b3").outcome
     assert end is not None and end.winner == "red" and end.places == {"red": 1, "green": 2, "blue": 3}
+
+
+def test_the_tallies_show_each_place(rules):
+    from rulesdsl.cli.tally import tally_line
+
+    game = load_game(rules(RACE))
+    state = game.parse_position("(b 1/-/- R-- -G- --B)")
+    assert tally_line(game, state).startswith("red placed 1st, 1 on the board; green 1 on the board")

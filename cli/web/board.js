@@ -155,6 +155,7 @@ function showPlayers(data) {
     const facts = document.createElement("span");
     facts.className = "facts";
     const parts = [];
+    if (tally.place) parts.push(`placed ${tally.place}${["th", "st", "nd", "rd"][tally.place] || "th"}`);
     if (tally.score !== null && tally.score !== undefined) parts.push(`score ${tally.score}`);
     if (tally.onBoard !== null && tally.onBoard !== undefined) parts.push(`${tally.onBoard} on the board`);
     if (tally.inHand !== null && tally.inHand !== undefined) parts.push(`${tally.inHand} in hand`);
