@@ -241,3 +241,15 @@ def test_the_tallies_show_each_place(rules):
     game = load_game(rules(RACE))
     state = game.parse_position("(b 1/-/- R-- -G- --B)")
     assert tally_line(game, state).startswith("red placed 1st, 1 on the board; green 1 on the board")
+
+
+def test_analyze_counts_each_place(rules):
+    import json
+
+    # one move a ply: every game is a2-a3, b1-b2, c1-c2, b2-b3, with red first, green second, blue third
+    out = CliRunner().invoke(cli, ["analyze", rules(RACE), "--games", "4", "--seed", "1", "--json"])
+    report = json.loads(out.output)
+    assert report["places"]["red"] == {"1": 4, "2": 0, "3": 0, "mean": 1.0}
+    assert report["places"]["blue"] == {"1": 0, "2": 0, "3": 4, "mean": 3.0}
+    out = CliRunner().invoke(cli, ["analyze", rules(RACE), "--games", "4", "--seed", "1"])
+    assert "places: green 1 0, 2 4, 3 0 (mean 2.00)" in out.output
