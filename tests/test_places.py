@@ -253,3 +253,14 @@ def test_analyze_counts_each_place(rules):
     assert report["places"]["blue"] == {"1": 0, "2": 0, "3": 4, "mean": 3.0}
     out = CliRunner().invoke(cli, ["analyze", rules(RACE), "--games", "4", "--seed", "1"])
     assert "places: green 1 0, 2 4, 3 0 (mean 2.00)" in out.output
+
+
+def test_the_openspiel_adapter_pays_by_place(rules):
+    pytest.importorskip("pyspiel")
+    from rulesdsl.openspiel import game as spiel_game
+
+    game = spiel_game(rules(RACE))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])  # one move a ply: red first, green second, blue third
+    assert state.returns() == [1.0, 0.0, -1.0]
