@@ -21,8 +21,9 @@ board's lattice: plane ``s``, row ``r`` (the top row first), column ``c`` is
 **End.** Returns are +1 for the winner and -1 shared among the others (0
 each for a draw); in a game whose end rules give places (``finishes``,
 ``is out``), +1 for first place down to -1 for last, tied players sharing.
-A game still running after the parameter ``max_plies`` (default :data:`MAX_PLIES`) is cut and scored as a draw, so every game has
-the finite length OpenSpiel requires.
+A game still running after the parameter ``max_plies`` (default
+:data:`MAX_PLIES`) is cut and scored as a draw, so every game has the
+finite length OpenSpiel requires.
 """
 
 from __future__ import annotations
