@@ -101,9 +101,10 @@ def test_positions_carry_the_places(rules):
     assert state.places == (1, 0, 0) and game.format_position(state) == "(b 1/-/- R-- -G- --B)"
     # written without the places: every seat plays
     assert game.parse_position("(r --- R-- -GB)").places == (0, 0, 0)
-    for bad in ("(r 1/-/- R-- --- -GB)", "(b 1/1/- R-- -G- --B)", "(b 4/-/- R-- -G- --B)"):
+    # to move with a place; two seats sharing first place also hold second; a fourth place of three
+    for bad in ("(r 1/-/- R-- --- -GB)", "(b 1/2/1 R-- -G- --B)", "(b 4/-/- R-- -G- --B)"):
         out = CliRunner().invoke(cli, ["move", rules(RACE, "race.rules"), "--position", bad])
-        assert out.exit_code != 0 and len(out.output.strip().splitlines()) == 1, out.output
+        assert out.exit_code != 0 and "bad position" in out.output and len(out.output.strip().splitlines()) == 1
 
 
 def test_another_end_rule_ranks_the_seats_still_playing(rules):
@@ -264,3 +265,34 @@ def test_the_openspiel_adapter_pays_by_place(rules):
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])  # one move a ply: red first, green second, blue third
     assert state.returns() == [1.0, 0.0, -1.0]
+
+
+FLANK = """game "Flank"
+players red "r", green "g", blue "b", yellow "y"
+board grid 5 x 2
+position (turn places rows)
+piece man red "R", green "G", blue "B", yellow "Y"
+start '(r -/-/-/- --R-Y RG-BR)'
+moves { man step orthogonal custodial e, w }
+end {
+  player is out if player has no pieces
+  opponent is out if no moves
+}
+"""
+
+
+def test_players_out_at_once_share_a_place(rules):
+    game = load_game(rules(FLANK))
+    # red c2-c1 lands between green (b1, red a1 beyond) and blue (d1, red e1 beyond): both are taken
+    state = play(game, game.initial_state(), "c2-c1")
+    # green and blue are out together: they share third place (covering third and fourth); yellow moves
+    assert state.places == (0, 3, 3, 0) and game.to_move(state) == 3
+    # yellow e2 steps to d2 (its only other step, e2-e1, is red's cell): then red is to move
+    state = play(game, state, "e2-d2")
+    assert game.to_move(state) == 0 and game.outcome(state) is None
+    outcome = game.status(game.parse_position("(y -/3/3/- ----Y RRR-R)"))[1]
+    assert outcome is None  # yellow can still step to d2
+    # a position where yellow is out too: red takes first place alone, the two that went out share third
+    end = game.outcome(game.parse_position("(r -/3/3/2 ----- RRR-R)"))
+    assert end is not None and end.places == (1, 3, 3, 2) and end.winner == 0
+    assert end.returns(4) == pytest.approx((1.0, -2 / 3, -2 / 3, 1 / 3))

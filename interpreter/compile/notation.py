@@ -184,12 +184,15 @@ def looks_like_places(word: str, players: int) -> bool:
 
 
 def parse_places(word: str, players: int, fail: Callable[[str], PositionError]) -> tuple[int, ...]:
-    """Read a ``places`` field; a place is 1..players, and no two seats share one."""
+    """Read a ``places`` field: a place is 1..players; k seats sharing place p cover p .. p + k - 1, which no
+    other seat's place may fall in."""
     places = tuple(0 if p == "-" else int(p) for p in word.split("/"))
-    taken = [p for p in places if p]
-    if any(p > players for p in taken) or len(set(taken)) != len(taken):
-        raise fail(f"places {word!r}: each place is a number from 1 to {players}, held by one seat, "
-                   "'-' for a seat still playing")
+    covered: list[int] = []
+    for place in sorted(set(places) - {0}):
+        covered.extend(range(place, place + places.count(place)))
+    if len(set(covered)) != len(covered) or any(not 1 <= p <= players for p in covered):
+        raise fail(f"places {word!r}: each place is a number from 1 to {players} ('-' for a seat still "
+                   "playing); two seats sharing place 2 also hold place 3")
     return places
 
 

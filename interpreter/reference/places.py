@@ -64,11 +64,14 @@ def next_playing(following: tuple[int, ...], mover: Callable[[State], int]) -> C
     return opponent
 
 
-def open_place(places: tuple[int, ...] | list[int], best: bool) -> int:
-    """The best (or worst) place no seat holds yet."""
-    held = set(places)
-    order = range(1, len(places) + 1) if best else range(len(places), 0, -1)
-    return next(p for p in order if p not in held)
+def open_place(places: tuple[int, ...] | list[int], best: bool, seats: int = 1) -> int:
+    """The place ``seats`` seats placed together share: the best places no seat covers yet (or the worst,
+    the group sharing the better end of them). Seats sharing place p cover p, p + 1, ... one place each."""
+    covered = set()
+    for place in set(places) - {PLAYING}:
+        covered.update(range(place, place + places.count(place)))
+    free = [p for p in range(1, len(places) + 1) if p not in covered]
+    return free[0] if best else free[-seats]
 
 
 def final_places(places: tuple[int, ...], winner: int | None) -> tuple[int, ...]:
@@ -91,6 +94,7 @@ def first_of(places: tuple[int, ...]) -> int | None:
 class Test(NamedTuple):
     """One placing rule for one seat (``seat``) or for the seat a name refers to (``seat_of``)."""
 
+    rule: int  # the rule's number among the placing rules: seats one rule places at once share a place
     finish: bool
     seat: int
     seat_of: Callable[[State], int] | None
@@ -103,11 +107,8 @@ class Placings:
     def __init__(self, tests: list[Test], count: int, following: tuple[int, ...],
                  legal: Callable[[State], list[Move]], turn_open: Callable[[State], bool]):
         self.tests, self.count, self.following = tests, count, following
+        self.rules = [[t for t in tests if t.rule == r] for r in sorted({t.rule for t in tests})]
         self.legal, self.turn_open = legal, turn_open
-
-    def start(self, state: State) -> State:
-        """A start or typed position without places: every seat plays."""
-        return state if state.places is not None else state._replace(places=(PLAYING,) * self.count)
 
     def skip(self, state: State) -> State:
         """``state`` with the turn passed on past placed seats (unchanged when none or one seat plays)."""
@@ -128,18 +129,26 @@ class Placings:
         while changed and state.places.count(PLAYING) > 1:
             changed = False
             moves = self.moves_of(state)
-            for test in self.tests:
-                seat = test.seat_of(state) if test.seat_of is not None else test.seat
-                if state.places[seat] or not test.condition(state, moves):
+            for rule in self.rules:
+                placed = {seat for test in rule if not state.places[seat := self.seat(test, state)]
+                          and test.condition(state, moves)}
+                if not placed:
                     continue
                 places = list(state.places)
-                places[seat] = open_place(places, test.finish)
+                shared = open_place(places, rule[0].finish, len(placed))
+                for seat in placed:
+                    places[seat] = shared
                 if places.count(PLAYING) == 1:  # the last seat takes the place left
                     places[places.index(PLAYING)] = open_place(places, True)
                 state = self.skip(state._replace(places=tuple(places)))
                 changed = True
                 break
         return state
+
+    @staticmethod
+    def seat(test: Test, state: State) -> int:
+        """The seat a test is about in ``state``."""
+        return test.seat_of(state) if test.seat_of is not None else test.seat
 
     def moves_of(self, state: State) -> Callable[[], list[Move]]:
         """``moves()``: the legal moves in ``state``, generated at the first call only."""
@@ -172,15 +181,15 @@ def compile_placings(end: m.End | None, compiler, tables, legal: Callable[[State
         return None
     count = len(tables.player_names)
     tests = []
-    for rule in rules:
+    for number, rule in enumerate(rules):
         finish = rule.result == "finishes"
         if rule.player == EACH_SEAT:
             for seat in range(count):
                 tables.bound_seat = seat
-                tests.append(Test(finish, seat, None, compiler.compile(rule.condition)))
+                tests.append(Test(number, finish, seat, None, compiler.compile(rule.condition)))
             tables.bound_seat = -1
         else:
-            tests.append(Test(finish, -1, player_ref(rule.player, tables), compiler.compile(rule.condition)))
+            tests.append(Test(number, finish, -1, player_ref(rule.player, tables), compiler.compile(rule.condition)))
     return Placings(tests, count, tables.seats.next_player, legal, turn_open)
 
 
