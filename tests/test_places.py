@@ -296,3 +296,17 @@ def test_players_out_at_once_share_a_place(rules):
     end = game.outcome(game.parse_position("(r -/3/3/2 ----- RRR-R)"))
     assert end is not None and end.places == (1, 3, 3, 2) and end.winner == 0
     assert end.returns(4) == pytest.approx((1.0, -2 / 3, -2 / 3, 1 / 3))
+
+
+def test_chinese_checkers_plays_on_for_every_place():
+    game = load_game("chinese-checkers-places", {"players": "3"})
+    # north's ten marbles: nine in the south point (row N's N8 empty) and one on M9, next to N8
+    before = game.parse_position('(1 -/-/- "" - -- --- ---- ------------- ------------ ----------- ---------- '
+                                 'd-------w ---------- ----------- ------------ --------n---- nnn- nnn nn n)')
+    after = play(game, before, "M9-N8")
+    # north fills its goal: first; the game goes on, southeast to move, and north's turns are skipped
+    assert after.places == (1, 0, 0) and game.to_move(after) == 1 and game.outcome(after) is None
+    after = game.apply(after, game.legal_moves(after)[0])  # any move of southeast's
+    assert game.to_move(after) == 2
+    after = game.apply(after, game.legal_moves(after)[0])  # any move of southwest's
+    assert game.to_move(after) == 1  # after southwest comes southeast again, not north
