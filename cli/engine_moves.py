@@ -29,8 +29,8 @@ def engine_moves(game: Game, state: State, think: Callable[[State], Result | Non
     # with --as, a turn comes back to the player within one round; a round of go-again turns is capped
     limit = 1 if seat is None else len(game.players) * MAX_GO_AGAIN
     while outcome is None and len(played) < limit:
-        if seat is not None and game.to_move(state) == seat:
-            break
+        if seat is not None and (game.to_move(state) == seat or state.places is not None and state.places[seat]):
+            break  # PLAYER's turn, or PLAYER has finished or is out: its turn will not come
         mover = game.players[game.to_move(state)].name
         choice = think(state)
         if choice is None:

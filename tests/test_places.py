@@ -170,6 +170,9 @@ def test_move_as_plays_until_the_seat_is_to_move(rules):
     out = CliRunner().invoke(cli, ["move", path, "--as", "blue", "--depth", "1", "--json"])
     answer = json.loads(out.output)
     assert [m["move"] for m in answer["moves"]] == ["a2-a3", "b1-b2"] and answer["position"] == "(b 1/-/- R-- -G- --B)"
+    # red has finished: its turn will not come, so nothing is played
+    out = CliRunner().invoke(cli, ["move", path, "--as", "red", "--position", "(g 1/-/- R-- -G- --B)", "--json"])
+    assert json.loads(out.output) == {"moves": [], "position": "(g 1/-/- R-- -G- --B)", "over": False}
     out = CliRunner().invoke(cli, ["move", path, "--as", "purple"])
     assert out.exit_code != 0 and "unknown player 'purple'" in out.output and len(out.output.strip().splitlines()) == 1
     out = CliRunner().invoke(cli, ["play", path, "--as", "purple"])
