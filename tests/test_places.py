@@ -313,3 +313,11 @@ def test_chinese_checkers_plays_on_for_every_place():
     assert game.to_move(after) == 2
     after = game.apply(after, game.legal_moves(after)[0])  # any move of southwest's
     assert game.to_move(after) == 1  # after southwest comes southeast again, not north
+
+
+def test_check_warns_of_a_rule_for_every_player_that_never_names_one(rules):
+    text = RACE.replace("player finishes if player has pawn on far row", "player finishes if mover has pawn on far row")
+    out = CliRunner().invoke(cli, ["check", rules(text)])
+    assert "warning: 'player finishes' is tried for every player, but this condition never says 'player'" in out.output
+    out = CliRunner().invoke(cli, ["check", rules(STUCK, "stuck.rules")])
+    assert out.exit_code == 0 and "warning" not in out.output, out.output
