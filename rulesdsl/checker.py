@@ -567,7 +567,11 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks):
 
     def player_ref(self, span: Span, name: str) -> None:
         roles = self.roles()
-        if name not in roles and name not in self.player_names:
+        if name == EACH_SEAT and name not in roles and name not in self.player_names:
+            self.error(span, f"unknown player {name!r}: it names every player in turn only in a rule that gives "
+                       "places", "E030", f"write e.g. '{EACH_SEAT} finishes if {EACH_SEAT} fills goal', or name "
+                       "mover, opponent or a player")
+        elif name not in roles and name not in self.player_names:
             self.unknown(span, "player", name, (*roles, *self.player_names), "E030")
 
     def roles(self) -> tuple[str, ...]:
