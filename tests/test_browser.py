@@ -469,7 +469,6 @@ def test_mancala_sows_by_one_click_and_shows_counts_and_scores(browser, url):
 
 def test_chinese_checkers_for_three_shows_each_place(browser, url):
     from selenium.webdriver.common.by import By
-
     from selenium.webdriver.support.ui import Select
 
     open_game(browser, url, "chinese-checkers-places")
