@@ -702,7 +702,7 @@ class Example(Statement):
     name: str
     position: str | None
     settings: tuple[tuple[str, Expr], ...]
-    expect: str  # "moves", "perft", "win", "draw", "ongoing"
+    expect: str  # "moves", "perft", "win", "draw", "ongoing", "places" (values: player, place, player, place...)
     values: tuple[str | int, ...] = ()
 
     @property

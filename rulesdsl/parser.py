@@ -653,6 +653,9 @@ class _Builder(Transformer):
     def expect_ongoing(self, meta, items):
         return ("ongoing", ())
 
+    def expect_places(self, meta, items):
+        return ("places", tuple(str(i) if n % 2 == 0 else number(i) for n, i in enumerate(items)))
+
 
 CHAINS = ("sum", "product", "comparison")
 

@@ -321,3 +321,14 @@ def test_check_warns_of_a_rule_for_every_player_that_never_names_one(rules):
     assert "warning: 'player finishes' is tried for every player, but this condition never says 'player'" in out.output
     out = CliRunner().invoke(cli, ["check", rules(STUCK, "stuck.rules")])
     assert out.exit_code == 0 and "warning" not in out.output, out.output
+
+
+def test_examples_pin_the_places(rules):
+    # red (first) and green (second) have places: blue, left alone, is third
+    good = RACE + "example \"blue is left\" position '(b 1/2/- R-- -G- --B)' result places red 1, green 2, blue 3\n"
+    out = CliRunner().invoke(cli, ["check", rules(good), "--playouts", "0"])
+    assert out.exit_code == 0, out.output
+    bad = good.replace("green 2, blue 3", "green 3, blue 2")
+    out = CliRunner().invoke(cli, ["check", rules(bad, "bad.rules"), "--playouts", "0"])
+    assert out.exit_code != 0
+    assert "places are red 1, green 2, blue 3 (green 2, expected 3; blue 3, expected 2)" in out.output

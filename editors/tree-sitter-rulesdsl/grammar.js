@@ -279,6 +279,7 @@ module.exports = grammar({
       seq('result', field('player', $.name), $.result),
       seq('result', 'draw'),
       seq('result', 'none'),
+      seq('result', 'places', commaSep1(seq(field('player', $.name), $.integer))),
     ),
 
     // ---- expressions ----------------------------------------------------
