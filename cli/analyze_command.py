@@ -114,6 +114,9 @@ def _echo_report(report: dict, engine: str, max_plies: int) -> None:
     click.echo(f"branching: mean {report['branching']['mean']:.1f}, max {report['branching']['max']}")
     for name, score in report.get("scores", {}).items():
         click.echo(f"score at the end: {name} mean {score['mean']:.1f}, max {score['max']}")
+    for name, row in report.get("places", {}).items():
+        counts = ", ".join(f"{place} {n:,}" for place, n in row.items() if place != "mean")
+        click.echo(f"places: {name} {counts} (mean {row['mean']:.2f})")
     for rule, count in report["end_rules"].items():
         click.echo(f"ended by '{rule}': {count:,}")
     click.echo(f"cut at {max_plies} plies: {report['cut']:,}")

@@ -91,7 +91,8 @@ def engine_options(command: Callable) -> Callable:
     command = click.option("--verbose", "-v", is_flag=True,
                            help="Print each iteration on stderr: depth, score, nodes, nodes/s, best line.")(command)
     command = click.option("--engine", "-e", type=click.Choice(ENGINES), default="alphabeta", show_default=True,
-                           help="alphabeta (iterative deepening) or mcts (UCT with random playouts).")(command)
+                           help="alphabeta (iterative deepening; max^n with 3 or more players), mcts (UCT with "
+                           "random playouts), maxn or paranoid (searches for 3 or more players).")(command)
     command = click.option("--time", "-t", "seconds", type=Seconds(0, 3600, min_open=True),
                            help="Seconds to think per move (default 1 unless --depth is given).")(command)
     return click.option("--depth", "-d", type=click.IntRange(1, 64),
@@ -101,7 +102,7 @@ def engine_options(command: Callable) -> Callable:
 def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds: float | None,
                verbose: bool):
     """The engine's choice (``None`` when the game is over), iterations on stderr when ``verbose``."""
-    from rulesdsl.interpreter.search.engines import choose, describe_choice, describe_iteration
+    from rulesdsl.interpreter.search.engines import SEARCHES, choose, describe_choice, describe_iteration
 
     if engine == "mcts" and depth is not None:
         raise OptionError("--depth applies to the alphabeta engine; mcts thinks for --time seconds")
@@ -110,7 +111,7 @@ def run_engine(game: Game, state: State, engine: str, depth: int | None, seconds
         click.echo(describe_iteration(game, state, iteration), err=True)
 
     result = choose(game, state, engine, depth, seconds, on_iteration=report if verbose else None)
-    if verbose and result is not None and engine == "alphabeta":
+    if verbose and result is not None and engine in SEARCHES:
         click.echo(describe_choice(game, state, result), err=True)
     if verbose and result is not None and engine == "mcts":
         click.echo(f"mcts: {result.nodes:,} playouts in {result.seconds:.2f} s, "

@@ -100,7 +100,8 @@ def cli() -> None:
 @cli.command()
 @game_options
 @click.option("--json", "as_json", is_flag=True,
-              help='Print one object: "over", "moves" [{move, position}], and "winner", "reason" once over.')
+              help='Print one object: "over", "moves" [{move, position}], and "winner", "reason" (with 3 or more '
+                   'players "places", "returns") once over.')
 @click.option("--why", "why", metavar="MOVE",
               help="Instead, say whether MOVE is legal and which rule-file line allows or stops it.")
 @reports_errors
@@ -122,12 +123,12 @@ def moves(file, settings, position, history, as_json, why) -> None:
     scores = game.scores(state)
     scored = {"scores": {p.name: n for p, n in zip(game.players, scores)}} if scores is not None else {}
     if outcome is not None:  # a finished game has no moves: say how it ended
-        winner = game.players[outcome.winner].name if outcome.winner is not None else None
+        from rulesdsl.cli.results import result_fields, result_text
+
         if as_json:
-            click.echo(json.dumps({"over": True, "moves": [], "winner": winner, "reason": outcome.reason,
-                                   **scored}))
+            click.echo(json.dumps({"over": True, "moves": [], **result_fields(game, outcome), **scored}))
         else:
-            click.echo(f"game over: {f'{winner} wins' if winner else 'draw'} ({outcome.reason})")
+            click.echo(f"game over: {result_text(game, outcome)}")
         return
     rows = [(game.format_move(state, mv), game.format_position(game.apply(state, mv))) for mv in found]
     if as_json:
@@ -187,14 +188,17 @@ def perft_command(file, settings, position, history, depth, as_json, divide) -> 
 @cli.command(name="move")
 @game_options
 @engine_options
+@click.option("--as", "as_player", metavar="PLAYER",
+              help="Play every other player's moves until PLAYER (name, symbol or number) is to move.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"moves": [{player, move, position}], "position", "over"}, with the result once over.')
 @reports_errors
-def move_command(file, settings, position, history, depth, seconds, engine, verbose) -> None:
+def move_command(file, settings, position, history, depth, seconds, engine, verbose, as_player, as_json) -> None:
     """Print the position after the engine's move (1 s of thought unless --depth or --time)."""
+    from rulesdsl.cli.engine_moves import engine_moves
+
     game, state = prepare(file, settings, position, history)
-    choice = run_engine(game, state, engine, depth, seconds, verbose)
-    if choice is None:
-        fail(f"the game is over in {game.format_position(state)}: there is no move to make")
-    click.echo(game.format_position(game.apply(state, choice.move)))
+    engine_moves(game, state, lambda s: run_engine(game, s, engine, depth, seconds, verbose), as_player, as_json)
 
 
 @cli.command()

@@ -18,14 +18,15 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from rulesdsl.cli.render import render
+from rulesdsl.cli.results import new_places, result_text
 from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.tally import tally_line
 from rulesdsl.errors import OptionError, RulesdslError, suggest
 from rulesdsl.extras import missing_extra
-from rulesdsl.interpreter.compile.game import NO_CELL, Game, Move, State
+from rulesdsl.interpreter.compile.game import NO_CELL, Game, Move, Outcome, State
 from rulesdsl.interpreter.reference.endings import EndRulesError
 from rulesdsl.interpreter.search.engine import Result
-from rulesdsl.interpreter.search.engines import ENGINES, choose, describe_choice, describe_iteration
+from rulesdsl.interpreter.search.engines import ENGINES, SEARCHES, choose, describe_choice, describe_iteration
 from rulesdsl.limits import MAX_GO_AGAIN
 
 COMMANDS = ("moves", "hint", "value", "why", "trace", "undo", "depth", "time", "engine", "position", "load", "board",
@@ -136,7 +137,7 @@ class EngineSettings:
     def describe(self) -> str:
         """``depth 4``, ``1 s a move`` or ``mcts, 1 s a move``."""
         parts = [] if self.engine == "alphabeta" else [self.engine]
-        if self.depth is not None and self.engine == "alphabeta":
+        if self.depth is not None and self.engine in SEARCHES:
             parts.append(f"depth {self.depth}")
         if self.seconds is not None:
             parts.append(f"{self.seconds:g} s a move")
@@ -206,18 +207,20 @@ class Session:
             line += " (you)" if turn in self.humans else " (engine)"
         return line
 
-    def announce(self, result_reason: str, winner: int | None) -> None:
-        """Say the result: ``white wins (reason)`` or ``draw (reason)``."""
-        text = "draw" if winner is None else f"{self.name(winner)} wins"
-        self.say(f"{text} ({result_reason})" if result_reason else text)
+    def announce(self, outcome: Outcome) -> None:
+        """Say the result: ``white wins (reason)`` or ``draw (reason)``, and each player's place with more than
+        two."""
+        self.say(result_text(self.game, outcome, self.name))
         self.announced = True
 
     # -- changes --------------------------------------------------------------
     def play(self, move: Move, human: bool) -> None:
         """Apply a legal move and remember how to take it back."""
         self.plies.append(Ply(self.game, self.state, human, move))
-        self.state = self.game.apply(self.state, move)
+        before, self.state = self.state, self.game.apply(self.state, move)
         self.shown = self.announced = False
+        for line in new_places(self.game, before, self.state):
+            self.say(line)
 
     def set_position(self, game: Game, state: State) -> None:
         """Continue from another position (after ``load`` or ``undo``)."""
@@ -248,7 +251,7 @@ class Session:
                 if not self.announced:
                     if not self.shown:
                         self.show(turn_line=False)
-                    self.announce(outcome.reason, outcome.winner)
+                    self.announce(outcome)
                 if not self.humans:
                     return 0
                 line = self.reader.read("game over> ", COMMANDS)
@@ -316,7 +319,7 @@ class Session:
             raise KeyboardInterrupt
         if choice.interrupted:
             self.say("interrupted: the engine plays the best move it has found so far")
-        if self.settings.verbose and choice.engine == "alphabeta":
+        if self.settings.verbose and choice.engine in SEARCHES:
             self.say(describe_choice(self.game, self.state, choice))
         self.say(f"{self.name(turn)} plays {text}")
         self.play(choice.move, human=False)
@@ -328,7 +331,7 @@ class Session:
         def report(iteration) -> None:
             self.say(describe_iteration(game, state, iteration))
 
-        depth = settings.depth if settings.engine == "alphabeta" else None
+        depth = settings.depth if settings.engine in SEARCHES else None
         return choose(game, state, settings.engine, depth, settings.seconds,
                       on_iteration=report if settings.verbose else None, catch_interrupt=True)
 

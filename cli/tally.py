@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl import model as m
+from rulesdsl.cli.results import ordinal
 from rulesdsl.interpreter.compile.game import Game, State
 
 TAKING_ACTIONS = ("push", "remove")
@@ -30,15 +31,17 @@ class Tally:
     in_hand: int | None
     captured: int | None  # None: the game's moves take no pieces
     score: int | None = None  # None: the game keeps no score (``score``)
+    place: int | None = None  # the place the player has finished in or is out in (``finishes``, ``is out``)
 
     def as_dict(self) -> dict[str, object]:
         """For JSON."""
         return {"player": self.player, "symbol": self.symbol, "onBoard": self.on_board,
-                "inHand": self.in_hand, "captured": self.captured, "score": self.score}
+                "inHand": self.in_hand, "captured": self.captured, "score": self.score, "place": self.place}
 
     def text(self) -> str:
-        """``white 7 on the board, captured 2`` (the parts the game has)."""
-        parts = [f"score {self.score}"] if self.score is not None else []
+        """``white 7 on the board, captured 2`` (the parts the game has; ``placed 1st`` first once placed)."""
+        parts = [f"placed {ordinal(self.place)}"] if self.place else []
+        parts += [f"score {self.score}"] if self.score is not None else []
         if self.on_board is not None:
             parts.append(f"{self.on_board} on the board")
         if self.in_hand is not None:
@@ -93,7 +96,8 @@ def tallies(game: Game, state: State) -> list[Tally]:
     owning = {owner for owner in owners.values()}
     return [Tally(p.name, p.symbol, now[p.index] if p.index in owning else None,
                   hand[p.index] if hand is not None else None, captured[p.index],
-                  scores[p.index] if scores is not None else None)
+                  scores[p.index] if scores is not None else None,
+                  state.places[p.index] or None if state.places is not None else None)
             for p in game.players]
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl import model as m
+from rulesdsl.cli.results import result_fields
 from rulesdsl.cli.scores import describe_score
 from rulesdsl.cli.svg import draw, player_colours
 from rulesdsl.cli.tally import opening_comment, tallies
@@ -218,7 +219,7 @@ class Api:
 
     def search(self, game: Game, state: State, seconds: float):
         """The engine's choice within ``seconds`` (iterative deepening) and the depth it finished."""
-        from rulesdsl.interpreter.search.engines import choose  # paranoid search with more than two players
+        from rulesdsl.interpreter.search.engines import choose  # max^n with more than two players
 
         if not self._searches.acquire(blocking=False):
             raise ApiError(503, f"the engine is busy with {MAX_SEARCHES} searches; try again")
@@ -265,9 +266,7 @@ class Api:
             "last": cells[state.last].name if state.last != NO_CELL else None,
             "moves": listed,
             "canPass": any(item["pass"] for item in listed),
-            "over": None if outcome is None else {
-                "winner": game.players[outcome.winner].name if outcome.winner is not None else None,
-                "reason": outcome.reason},
+            "over": None if outcome is None else result_fields(game, outcome),
             "svg": draw(game, state, move=move, before=before, interactive=True),
             "options": {k: v for k, v in game.options.items()},
             "solved": bool(values),

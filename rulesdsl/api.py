@@ -66,12 +66,15 @@ class Outcome:
     number of the end rule that fired (1 = the first in the ``end`` block) and
     ``span`` where it is written; both are ``None`` when the player to move
     simply had no legal move. ``reason`` is the condition as written.
+    ``places`` gives each player's place by name (1 = first; players sharing
+    a place share the better one), with two players from the winner.
     """
 
     winner: str | None
     reason: str
     rule: int | None
     span: Span | None
+    places: dict[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -184,7 +187,9 @@ class Position:
             return None
         winner = None if result.winner is None else self.engine.players[result.winner].name
         rule = result.rule
-        return Outcome(winner, result.reason, rule.number if rule else None, rule.span if rule else None)
+        players = self.engine.players
+        places = dict(zip((p.name for p in players), result.ranking(len(players))))
+        return Outcome(winner, result.reason, rule.number if rule else None, rule.span if rule else None, places)
 
     def perft(self, depth: int) -> int:
         """The number of move sequences of exactly ``depth`` plies from here (0 or more; else ArgumentError)."""

@@ -19,6 +19,7 @@ from rulesdsl.link_checks import LinkChecks
 from rulesdsl.lint import Lints, never_holds
 from rulesdsl.options import fold_options, option_hint, option_problem
 from rulesdsl.piece_checks import REGION_NAMES, PieceRuleChecks, is_vector
+from rulesdsl.placing_checks import EACH_SEAT, PLACINGS, check_places_field, check_placings
 from rulesdsl.typecheck import TypeChecks
 from rulesdsl.vocabulary import (
     ACTIONS,
@@ -85,6 +86,7 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks, L
         self.check_counting()
         self.check_piece_rules()
         self.check_end()
+        check_places_field(self)
         self.check_evaluate()
         self.check_guards()
         self.check_examples()
@@ -419,7 +421,8 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks, L
         statements = [s for s in self.resolved.of(m.Region) if s.name == region]
         if not statements:
             self.unknown(span, "region", region, sorted({s.name for s in self.resolved.of(m.Region)}), "E076")
-        elif player not in (None, *ROLES) and all(s.where is None and player not in s.players for s in statements):
+        elif player not in (None, *self.roles()) and all(s.where is None and player not in s.players
+                                                          for s in statements):
             self.error(span, f"region {region} gives {player} no cells", "E076",
                        f"add e.g. '{player} where row == 1' to the region statement")
 
@@ -588,8 +591,17 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks, L
                 self.missing_forward(stmt.span, "'on far row' is measured along each player's forward direction")
 
     def player_ref(self, span: Span, name: str) -> None:
-        if name not in ROLES and name not in self.player_names:
-            self.unknown(span, "player", name, (*ROLES, *self.player_names), "E030")
+        roles = self.roles()
+        if name == EACH_SEAT and name not in roles and name not in self.player_names:
+            self.error(span, f"unknown player {name!r}: it names every player in turn only in a rule that gives "
+                       "places", "E030", f"write e.g. '{EACH_SEAT} finishes if {EACH_SEAT} fills goal', or name "
+                       "mover, opponent or a player")
+        elif name not in roles and name not in self.player_names:
+            self.unknown(span, "player", name, (*roles, *self.player_names), "E030")
+
+    def roles(self) -> tuple[str, ...]:
+        """The player words an end condition may use (``player`` too inside a rule for every seat)."""
+        return (*ROLES, EACH_SEAT) if getattr(self, "each_seat", False) else ROLES
 
     def check_condition(self, expr: m.Expr) -> None:
         """Names, arguments and needs of an end condition (and the expressions inside it)."""
@@ -598,6 +610,7 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks, L
     def check_end(self) -> None:
         for block in self.resolved.of(m.End):
             for rule in block.rules:
+                self.each_seat = rule.result in PLACINGS and rule.player == EACH_SEAT
                 if rule.player is not None:
                     self.player_ref(rule.span, rule.player)
                 if rule.result == "loses" and len(self.players) > 2:
@@ -605,6 +618,8 @@ class Checker(TypeChecks, Lints, CountingChecks, PieceRuleChecks, BlockChecks, L
                                f"{len(self.players)} players", "E077",
                                "say who wins instead, e.g. 'mover wins if ...'")
                 self.check_condition(rule.condition)
+                self.each_seat = False
+            check_placings(self, block)
 
     def check_evaluate(self) -> None:
         for block in self.resolved.of(m.Evaluate):
@@ -698,7 +713,7 @@ class ConditionChecks(m.ExprVisitor):
         if expr.function not in FUNCTIONS:
             c.unknown(expr.span, "function", expr.function, FUNCTIONS, "E070")
         elif expr.function == "count":
-            c.check_count_args(expr.span, expr.args, ROLES)
+            c.check_count_args(expr.span, expr.args, c.roles())
         elif expr.function == "attacked" and len(expr.args) != 2:
             c.error(expr.span, "attacked() takes a player and a piece kind", "E071")
         elif FUNCTIONS[expr.function].args == "PLAYER" and len(expr.args) != 1:

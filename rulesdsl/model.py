@@ -714,7 +714,7 @@ class PassWhenStuck(Statement):
 class EndRule:
     span: Span
     player: str | None  # None for a draw
-    result: str  # "wins", "loses", "draw"
+    result: str  # "wins", "loses", "draw"; "finishes" or "out" (the player takes a place, the others play on)
     condition: Expr
     by_score: bool = False  # ``best score wins if``: the winner is the player with the highest score
 
@@ -743,7 +743,7 @@ class Example(Statement):
     name: str
     position: str | None
     settings: tuple[tuple[str, Expr], ...]
-    expect: str  # "moves", "perft", "win", "draw", "ongoing"
+    expect: str  # "moves", "perft", "win", "draw", "ongoing", "places" (values: player, place, player, place...)
     values: tuple[str | int, ...] = ()
 
     @property

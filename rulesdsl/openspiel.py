@@ -19,9 +19,11 @@ board's lattice: plane ``s``, row ``r`` (the top row first), column ``c`` is
 1 where a piece with symbol ``s`` stands. Cells outside the board are 0.
 
 **End.** Returns are +1 for the winner and -1 shared among the others (0
-each for a draw). A game still running after the parameter ``max_plies``
-(default :data:`MAX_PLIES`) is cut and scored as a draw, so every game has
-the finite length OpenSpiel requires.
+each for a draw); in a game whose end rules give places (``finishes``,
+``is out``), +1 for first place down to -1 for last, tied players sharing.
+A game still running after the parameter ``max_plies`` (default
+:data:`MAX_PLIES`) is cut and scored as a draw, so every game has the
+finite length OpenSpiel requires.
 """
 
 from __future__ import annotations
@@ -220,9 +222,9 @@ def _classes():
         def returns(self):
             outcome = self.rules.engine.outcome(self.position)
             players = len(self.rules.engine.players)
-            if outcome is None or outcome.winner is None:
+            if outcome is None:
                 return [0.0] * players
-            return [1.0 if p == outcome.winner else -1.0 / (players - 1) for p in range(players)]
+            return list(outcome.returns(players))  # by place: +1 first .. -1 last, summing to 0
 
         def __str__(self):
             return self.rules.engine.format_position(self.position)

@@ -650,6 +650,10 @@ class _Builder(Transformer):
     def end_draw(self, meta, items):
         return m.EndRule(self._span(meta), None, "draw", items[0])
 
+    def end_place(self, meta, items):
+        placing = "finishes" if str(items[1]) == "finishes" else "out"
+        return m.EndRule(self._span(meta), str(items[0]), placing, items[2])
+
     def end_best_score(self, meta, items):
         return m.EndRule(self._span(meta), None, str(items[0]), items[1], by_score=True)
 
@@ -696,6 +700,9 @@ class _Builder(Transformer):
 
     def expect_ongoing(self, meta, items):
         return ("ongoing", ())
+
+    def expect_places(self, meta, items):
+        return ("places", tuple(str(i) if n % 2 == 0 else number(i) for n, i in enumerate(items)))
 
 
 CHAINS = ("sum", "product", "comparison")

@@ -25,7 +25,7 @@ TERMINAL_WORDS = {
     "NAME": "a name", "STRING": "a quoted string", "INT": "a whole number",
     "SIGNED_NUMBER": "a number", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
     "RPAR": "')'", "COMMA": "','", "EQUAL": "'='", "ACTION": or_list(moving_actions()),
-    "FIELD": "turn, last, rows or board", "RESULT": "wins or loses",
+    "FIELD": "turn, last, rows or board", "RESULT": "wins or loses", "PLACING": "finishes or is out",
     "FEATURE": or_list(list(FEATURES)),
     "AXIS": "column or row", "MOVE_PART": "from, to or a quoted string",
     "PIECE_CHOICE": "any or same", "FREEZE_MODE": "strict or loose",
@@ -101,7 +101,11 @@ def describe_expected(expected: set[str]) -> str:
     operators = names & OPERATORS
     if len(operators) >= 2:
         names -= operators
-    items = sorted({shown.get(n, n.lower()) for n in names})
+    items = sorted({shown.get(n, n.lower()) for n in names - {"RESULT", "PLACING"}})
+    if {"RESULT", "PLACING"} <= names:  # after a player: what becomes of it, in one list
+        items.insert(0, "wins, loses, finishes or is out")
+    elif names & {"RESULT", "PLACING"}:
+        items.insert(0, shown.get(min(names & {"RESULT", "PLACING"}), ""))
     if len(items) > 6:
         items = items[:6] + ["..."]
     if len(operators) >= 2:

@@ -465,3 +465,26 @@ def test_mancala_sows_by_one_click_and_shows_counts_and_scores(browser, url):
     counts = {e.get_attribute("data-cell"): e.get_attribute("data-count")
               for e in browser.find_elements(By.CSS_SELECTOR, "#board circle.piece[data-count]")}
     assert counts["h1"] == "2" and counts["d2"] == "5" and "d1" not in counts
+
+
+def test_chinese_checkers_for_three_shows_each_place(browser, url):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    open_game(browser, url, "chinese-checkers-places")
+    Select(browser.find_element(By.ID, "option-players")).select_by_value("3")  # a choice: a list, not a field
+    before = position(browser)
+    browser.find_element(By.ID, "new").click()
+    wait_for(browser, lambda d: position(d) != before)
+    rows = ('"" n nn nnn nnnn ------------- ------------ ----------- ---------- --------- w--------d ww-------dd '
+            'www------ddd wwww-----dddd ---- --- -- -')
+    for places in ("-/1/-", "-/1/2"):  # southeast has finished first; then southwest second, and north is left
+        paste = browser.find_element(By.ID, "paste")
+        paste.clear()
+        paste.send_keys(f"(1 {places} {rows})")
+        browser.find_element(By.ID, "load").click()
+        wait_for(browser, lambda d, p=places: p in position(d))
+    status = browser.find_element(By.ID, "status").text
+    assert "southeast wins" in status and "places: 1 southeast, 2 southwest, 3 north" in status
+    players = browser.find_element(By.ID, "players").text
+    assert "placed 1st" in players and "placed 2nd" in players

@@ -103,6 +103,8 @@ def play_one(pair: Pair, rng: random.Random) -> int:
             expected = [0.0] * n if outcome.winner is None else [
                 n - 1.0 if p == outcome.winner else -1.0 for p in range(n)]
             assert spiel.returns() == expected
+            # the per-player rewards are OpenSpiel's returns scaled to -1 .. +1 (the winner's n - 1 to 1)
+            assert outcome.returns(n) == pytest.approx([r / (n - 1) for r in spiel.returns()])
             return plies
         assert game.to_move(state) == spiel.current_player()
         chain = pair.spiel_index[state.last] if state.last >= 0 else -1

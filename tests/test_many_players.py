@@ -29,7 +29,7 @@ def test_paranoid_search_takes_the_win():
     game = load_game(RACE)
     # red to move on row 2: any step reaches row 3 and wins
     state = game.parse_position("(r --- R-- -GB)")
-    result = choose(game, state, depth=3)
+    result = choose(game, state, "paranoid", depth=3)
     assert result is not None and result.engine == "paranoid"
     after = game.apply(state, result.move)
     outcome = game.outcome(after)

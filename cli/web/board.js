@@ -103,7 +103,11 @@ function show(data, remember) {
   const again = $("again");
   if (data.over) {
     const result = data.over.winner ? `${data.over.winner} wins` : "draw";
-    $("status").textContent = `Game over: ${result} (${data.over.reason})`;
+    const places = data.over.places  // with three or more players: every player's place
+      ? "; places: " + Object.entries(data.over.places).sort((a, b) => a[1] - b[1])
+        .map(([name, place]) => `${place} ${name}`).join(", ")
+      : "";
+    $("status").textContent = `Game over: ${result} (${data.over.reason})${places}`;
     again.hidden = true;
   } else {
     $("status").textContent = `${data.turn} to move` + (humanPlays(data.turn) ? "" : " (engine)");
@@ -151,6 +155,7 @@ function showPlayers(data) {
     const facts = document.createElement("span");
     facts.className = "facts";
     const parts = [];
+    if (tally.place) parts.push(`placed ${tally.place}${["th", "st", "nd", "rd"][tally.place] || "th"}`);
     if (tally.score !== null && tally.score !== undefined) parts.push(`score ${tally.score}`);
     if (tally.onBoard !== null && tally.onBoard !== undefined) parts.push(`${tally.onBoard} on the board`);
     if (tally.inHand !== null && tally.inHand !== undefined) parts.push(`${tally.inHand} in hand`);

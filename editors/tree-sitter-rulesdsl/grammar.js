@@ -135,7 +135,7 @@ module.exports = grammar({
     ),
 
     position_statement: ($) => seq(
-      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock', 'links', 'turns', 'passes', 'before')), ')',
+      'position', '(', repeat1(choice('turn', 'last', 'hand', 'rows', 'board', 'unmoved', 'passed', 'clock', 'links', 'turns', 'passes', 'before', 'places')), ')',
       optional(seq(choice('top', 'bottom'), 'first')),
     ),
     notation_statement: ($) => seq('notation', repeat1(choice('from', 'to', $.string))),
@@ -287,6 +287,7 @@ module.exports = grammar({
       seq(field('player', $.name), $.result, 'if', $._expression),
       seq('draw', 'if', $._expression),
       seq('best', 'score', $.result, 'if', $._expression),
+      seq(field('player', $.name), choice('finishes', seq('is', 'out')), 'if', $._expression),
     ),
     result: (_) => choice('wins', 'loses'),
 
@@ -307,6 +308,7 @@ module.exports = grammar({
       seq('result', field('player', $.name), $.result),
       seq('result', 'draw'),
       seq('result', 'none'),
+      seq('result', 'places', commaSep1(seq(field('player', $.name), $.integer))),
     ),
 
     // ---- expressions ----------------------------------------------------

@@ -25,6 +25,7 @@ from rulesdsl.interpreter.reference.linking import compile_links
 from rulesdsl.interpreter.reference.nested import build_nest
 from rulesdsl.interpreter.reference.passing import reads
 from rulesdsl.interpreter.reference.piece_moves import promotion_suffix
+from rulesdsl.interpreter.reference.places import PLACINGS, compile_placings, final_places, first_of, settled
 from rulesdsl.interpreter.reference.scores import compile_scores
 from rulesdsl.interpreter.reference.turning import resolve_blocks
 from rulesdsl.interpreter.search.evaluation import compile_evaluation
@@ -186,6 +187,10 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
     geometry = tables.geometry
     title_stmt = active.first(m.GameTitle)
     fields = fmt.fields if fmt else ("turn", "hand", "rows") if tables.hand_kind else ("turn", "rows")
+    end_stmt = active.first(m.End)
+    tables.placing = any(rule.result in PLACINGS for rule in end_stmt.rules) if end_stmt else False
+    if tables.placing and "places" not in fields:  # positions always carry who has a place
+        fields = (*fields[:1], "places", *fields[1:])
     # states keep their earlier boards where a rule forbids repeating one or an end rule asks about it
     keeps_history = any(f.what == "repetition" for f in active.all(m.Forbid)) or reads(active, m.BoardRepeated)
     misere = bool(active.all(m.Misere))
@@ -216,6 +221,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
                 start = start_statement()
                 state = (_start_state(start, tables, options, parse_position, keeps_history)
                          if isinstance(start, m.StartPosition) else book.initial(state))
+            if tables.placing and state.places is None:
+                state = state._replace(places=(0,) * len(tables.player_names))
             start_cache.append(state)
         return start_cache[0]
 
@@ -230,11 +237,22 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
 
     conditions = ConditionCompiler(tables, options, start_board_text, legality.nobody_moves)
     scores = tables.score_of = compile_scores(active.first(m.Score), conditions, tables)
-    end_rules = compile_end_rules(active.first(m.End), conditions, tables, scores)
+    end_rules = compile_end_rules(end_stmt, conditions, tables, scores)
+    placings = compile_placings(end_stmt, conditions, tables, legal,
+                                lambda state: state.last != NO_CELL and tables.nest is None)
+    if placings is not None:
+        apply = settled(apply, placings)
     reasons = [_reason(resolved, rule) for _, _, rule in end_rules]
     fired = [EndRuleRef(number, rule.span) for number, (_, _, rule) in enumerate(end_rules, start=1)]
 
     two_parts = active.first(m.Then) is not None
+
+    def ranked(state: State, outcome: Outcome) -> Outcome:
+        """An ending rule's result with every seat's place, in a game that gives places."""
+        if state.places is None:
+            return outcome
+        final = final_places(state.places, outcome.winner)
+        return outcome._replace(winner=first_of(final), places=final)
 
     def mid_turn(state: State) -> bool:
         """Between the two parts of a turn (``then``): the end rules wait for the turn to be complete."""
@@ -248,6 +266,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
                 generated.append(legal(state))
             return generated[0]
 
+        if placings is not None and (placed := placings.outcome(state)) is not None:
+            return [], placed
         for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
             if mid_turn(state):
                 break
@@ -255,10 +275,10 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
                 winner = decide(state) if decide is not None else None
                 if misere and winner is not None:
                     winner = opponent[winner]
-                return [], Outcome(winner, reason, ref)
+                return [], ranked(state, Outcome(winner, reason, ref))
         found = moves()
         if not found:
-            return [], Outcome(None, "no legal moves")
+            return [], ranked(state, Outcome(None, "no legal moves"))
         return found, None
 
     has_moves = legality.has_moves
@@ -272,6 +292,8 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
                 known.append(has_moves(state))
             return [True] if known[0] else []
 
+        if placings is not None and (placed := placings.outcome(state)) is not None:
+            return placed
         for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
             if mid_turn(state):
                 break
@@ -279,9 +301,9 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
                 winner = decide(state) if decide is not None else None
                 if misere and winner is not None:
                     winner = opponent[winner]
-                return Outcome(winner, reason, ref)
+                return ranked(state, Outcome(winner, reason, ref))
         if not moves():
-            return Outcome(None, "no legal moves")
+            return ranked(state, Outcome(None, "no legal moves"))
         return None
 
     evaluate_stmt = active.first(m.Evaluate)

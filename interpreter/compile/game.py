@@ -46,6 +46,7 @@ class State(NamedTuple):
     marks: Marks | None = None  # what a piece's past allows (reference/marks.py), kept only by games that ask
     visited: int = 0  # cells (bit i: cell i) a ``to new cells`` go-again turn has stood on, 0 outside one
     links: int = 0  # the links between pieces (``link KIND DIRS``), one bit each (interpreter/reference/linking.py)
+    places: tuple[int, ...] | None = None  # each seat's finishing place, 0 while it plays (``finishes``/``is out``)
 
 
 class Move(NamedTuple):
@@ -98,17 +99,47 @@ class Outcome(NamedTuple):
 
     ``rule`` is the end rule that fired, as data; ``None`` when no end rule
     did (the player to move had no legal move and no rule said who wins).
+    ``places`` ranks every seat (1 = first; tied seats share the better
+    place) in games whose end rules finish or eliminate players; ``None``
+    elsewhere, where :meth:`ranking` derives it from the winner.
     """
 
     winner: int | None
     reason: str
     rule: EndRuleRef | None = None
+    places: tuple[int, ...] | None = None
 
     def score_for(self, player: int) -> int:
         """+1 when ``player`` won, -1 when it lost, 0 for a draw."""
         if self.winner is None:
             return 0
         return 1 if self.winner == player else -1
+
+    def ranking(self, players: int) -> tuple[int, ...]:
+        """Each seat's place (1 = first, tied seats share the better place) among ``players`` seats."""
+        if self.places is not None:
+            return self.places
+        if self.winner is None:
+            return (1,) * players
+        return tuple(1 if p == self.winner else 2 for p in range(players))
+
+    def returns(self, players: int) -> tuple[float, ...]:
+        """Each seat's reward from -1 (last) to +1 (first): ``(n + 1 - 2 * place) / (n - 1)`` with
+        tied seats sharing the mean of the places they cover; the rewards sum to 0."""
+        return rank_returns(self.ranking(players))
+
+
+def rank_returns(places: tuple[int, ...]) -> tuple[float, ...]:
+    """Rewards from places (see :meth:`Outcome.returns`): 2 players give +1 / -1, a draw 0 / 0."""
+    n = len(places)
+    if n < 2:
+        return (0.0,) * n
+    out = []
+    for place in places:
+        tied = places.count(place)
+        mean = place + (tied - 1) / 2  # the tied seats cover places place .. place + tied - 1
+        out.append((n + 1 - 2 * mean) / (n - 1))
+    return tuple(out)
 
 
 class Playout(NamedTuple):

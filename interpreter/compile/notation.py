@@ -68,6 +68,7 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
             words = words[:board_at] + [_counted_word(text, w, tables.empty) for w in words[board_at:]]
         turn, last, last_word = None, NO_CELL, '""'
         hand: tuple[int, ...] | None = None
+        places: tuple[int, ...] | None = None
         marked: list[tuple[str, str]] = []  # (field, word) of unmoved and passed, read once the board is known
         clock = turns = passes = 0
         before_word = "-"
@@ -84,6 +85,9 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 for row, word in zip(rows, given):
                     for index, ch in zip(row, word):
                         cells[index] = ch
+                continue
+            if field == "places" and (i >= len(words) or not looks_like_places(words[i], nplayers)):
+                places = (0,) * nplayers  # left out: every seat plays
                 continue
             if i >= len(words):
                 raise fail(text, f"missing the {field} field; expected " + example())
@@ -111,6 +115,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 marked.append((field, word))
             elif field == "links":
                 links_word = word
+            elif field == "places":
+                places = parse_places(word, nplayers, lambda why: fail(text, why))
             elif field in ("clock", "turns", "passes"):
                 if not word.isdigit() or len(word) > 6:
                     raise fail(text, f"{field} {word!r} is not a number of {COUNTED[field]}")
@@ -152,8 +158,11 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                 marks = book.parse_field(field, word, text, marks, turn)
         links = parse_links(tables.linking, links_word, geometry.index_of, text, board)
         before = None if before_word == "-" else read_before(text, before_word)
+        if places is not None and places[turn] and places.count(0) > 1:
+            raise fail(text, f"{tables.player_names[turn]} is to move but has a place already (places "
+                             f"{format_places(places)})")
         return State(board, turn, last, History() if keeps_history else None, -1, clock, hand, turns, passes,
-                     before, marks=marks, links=links)
+                     before, marks=marks, links=links, places=places)
 
     def read_before(text: str, word: str) -> str:
         """The ``before`` field: a board written as the ``board`` field writes one, in cell-index order."""
@@ -204,6 +213,8 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
                              joiner.join(shown(state.before[c]) for row in rows for c in row))
             elif field == "links":
                 parts.append(format_links(tables.linking, state.links, names))
+            elif field == "places":
+                parts.append(format_places(state.places or (0,) * nplayers))
             elif field == "rows":
                 parts.extend(joiner.join(shown(board[c]) for c in row) for row in rows)
             else:
@@ -211,6 +222,30 @@ def position_codec(tables: Tables, fields: tuple[str, ...], keeps_history: bool,
         return "(" + " ".join(parts) + ")"
 
     return parse, format_
+
+
+def format_places(places: tuple[int, ...]) -> str:
+    """The ``places`` field: each seat's place, ``-`` while it plays (``-/1/-``)."""
+    return "/".join(str(p) if p else "-" for p in places)
+
+
+def looks_like_places(word: str, players: int) -> bool:
+    """True when ``word`` is written as a ``places`` field (one entry per seat, ``-`` or a number, by ``/``)."""
+    parts = word.split("/")
+    return len(parts) == players and all(p == "-" or p.isdigit() for p in parts)
+
+
+def parse_places(word: str, players: int, fail: Callable[[str], PositionError]) -> tuple[int, ...]:
+    """Read a ``places`` field: a place is 1..players; k seats sharing place p cover p .. p + k - 1, which no
+    other seat's place may fall in."""
+    places = tuple(0 if p == "-" else int(p) for p in word.split("/"))
+    covered: list[int] = []
+    for place in sorted(set(places) - {0}):
+        covered.extend(range(place, place + places.count(place)))
+    if len(set(covered)) != len(covered) or any(not 1 <= p <= players for p in covered):
+        raise fail(f"places {word!r}: each place is a number from 1 to {players} ('-' for a seat still "
+                   "playing); two seats sharing place 2 also hold place 3")
+    return places
 
 
 def _counted_word(text: str, word: str, empty: str) -> str:
@@ -248,6 +283,8 @@ def board_in_position(tables: Tables, fields: tuple[str, ...]) -> Callable[[str]
                 words.append("-")
             elif field in ("clock", "turns", "passes"):
                 words.append("0")
+            elif field == "places":
+                words.append(format_places((0,) * len(tables.player_names)))
             else:
                 words.append(board.strip())
         return "(" + " ".join(words) + ")"

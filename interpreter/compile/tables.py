@@ -52,6 +52,8 @@ class Tables:
     blocks: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)  # block name -> x0, y0, x1, y1
     nest: object = None  # the small boards (``boards``): an interpreter.nested.Nest, or None
     linking: Any = None  # where links lie and which cross (``link``): an interpreter.linking.LinkTables, or None
+    placing: bool = False  # end rules give players places (``finishes``, ``is out``): turns skip placed seats
+    bound_seat: int = -1  # the seat ``player`` names while a rule for every seat compiles (reference/places.py)
     _neighbours: dict[Vector, tuple[int, ...]] = field(default_factory=dict)
     seats: Seating = field(init=False)  # who moves after whom (interpreter/compile/seats.py)
 

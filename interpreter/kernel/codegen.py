@@ -154,7 +154,7 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if len(tables.player_names) != 2 or tables.promotions or tables.neutral:
+        if len(tables.player_names) != 2 or tables.promotions or tables.neutral or tables.placing:
             raise Unsupported("players or pieces")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}

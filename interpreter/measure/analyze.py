@@ -34,6 +34,7 @@ class Record:
     branching_max: int
     end_rule: str
     scores: tuple[int, ...] | None = None  # each player's score at the end (games with ``score``)
+    places: tuple[int, ...] | None = None  # each player's place (3 or more players, or places kept); None if cut
 
 
 def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, max_plies: int,
@@ -44,7 +45,9 @@ def play_game(game: Game, start: State, engine: str, seconds: float, seed: int, 
     while True:
         moves, outcome = game.status(state)
         if outcome is not None:
-            return Record(outcome.winner, plies, total, widest, outcome.reason, game.scores(state))
+            ranked = len(game.players) > 2 or outcome.places is not None
+            return Record(outcome.winner, plies, total, widest, outcome.reason, game.scores(state),
+                          outcome.ranking(len(game.players)) if ranked else None)
         if plies >= max_plies:
             return Record(None, plies, total, widest, CUT, game.scores(state))
         total += len(moves)
@@ -142,7 +145,23 @@ def summarize(game: Game, records: list[Record]) -> dict[str, object]:
         "end_rules": dict(Counter(r.end_rule for r in records if r.end_rule != CUT).most_common()),
         "cut": cut,
         **_final_scores(game, records),
+        **_places(game, records),
     }
+
+
+def _places(game: Game, records: list[Record]) -> dict[str, object]:
+    """``{"places": {player: {"1": games, "2": games, ..., "mean": place}}}`` over the games that ended, for games
+    that rank every player (three or more, or places kept); else nothing. Players sharing a place both count it."""
+    ranked = [r.places for r in records if r.places is not None]
+    if not ranked:
+        return {}
+    count = len(game.players)
+    out: dict[str, object] = {}
+    for p in game.players:
+        row: dict[str, object] = {str(k): sum(places[p.index] == k for places in ranked) for k in range(1, count + 1)}
+        row["mean"] = statistics.fmean(places[p.index] for places in ranked)
+        out[p.name] = row
+    return {"places": out}
 
 
 def _final_scores(game: Game, records: list[Record]) -> dict[str, object]:

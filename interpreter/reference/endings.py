@@ -16,7 +16,7 @@ from rulesdsl.expr import BINARY, ExprError, Value, evaluate
 from rulesdsl.interpreter.compile.cells import cells_holding
 from rulesdsl.interpreter.compile.game import NO_CELL, Move, State
 from rulesdsl.interpreter.compile.tables import Tables
-from rulesdsl.interpreter.reference import connections, nested
+from rulesdsl.interpreter.reference import connections, nested, places
 from rulesdsl.interpreter.reference.counts import count_of
 from rulesdsl.interpreter.reference.groups import area_scorer
 from rulesdsl.interpreter.reference.linking import connected_by_links
@@ -35,10 +35,16 @@ class EndRulesError(RulesdslError):
 
 
 def mover_of(tables: Tables) -> PlayerOf:
-    """The player who made the last ply (the player to move, in a go-again turn)."""
+    """The player who made the last ply (the player to move, in a go-again turn).
+
+    Where players take places (reference/places.py) the turn skips placed seats, so the mover is the
+    nearest seat before the player to move that still plays.
+    """
     previous = tables.seats.previous_player
     if tables.nest is not None:  # 'last' is the last placement's cell: every turn is one ply
         return lambda state: previous[state.turn]
+    if tables.placing:
+        return places.mover_skipping(previous)
     return lambda state: state.turn if state.last != NO_CELL else previous[state.turn]
 
 
@@ -49,8 +55,10 @@ def player_ref(name: str, tables: Tables) -> PlayerOf:
         return mover
     if name == "opponent":
         opponent = tables.seats.opponent
+        if tables.placing:
+            return places.next_playing(opponent, mover)
         return lambda state: opponent[mover(state)]
-    index = tables.player_index(name)
+    index = tables.bound_seat if name == places.EACH_SEAT else tables.player_index(name)
     return lambda state: index
 
 
@@ -169,7 +177,8 @@ class ConditionCompiler(m.ExprVisitor):
             return score
         if expr.function == "attacked":
             return attacked_count(self.tables, player_ref(expr.args[0], self.tables), expr.args[1])
-        if expr.function == "count" and (expr.args[0] not in ("mover", "opponent", *self.tables.player_names)
+        if expr.function == "count" and (expr.args[0] not in ("mover", "opponent", places.EACH_SEAT,
+                                                              *self.tables.player_names)
                                          or in_region(self.tables, expr.args)):
             return region_count(self.tables, expr.args, lambda name: player_ref(name, self.tables))
         who = expr.args[0]
@@ -504,6 +513,8 @@ def compile_end_rules(end: m.End | None, compiler: ConditionCompiler, tables: Ta
     compiled = []
     opponent = tables.seats.opponent
     for rule in end.rules if end else ():
+        if rule.result in places.PLACINGS:
+            continue  # compiled by reference/places.py: the game goes on
         condition = compiler.compile(rule.condition)
         if rule.by_score:
             compiled.append((condition, best_score(scores, rule), rule))

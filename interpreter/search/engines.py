@@ -11,10 +11,12 @@ from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
 from rulesdsl.interpreter.search.engine import Iteration, Result, think
+from rulesdsl.interpreter.search.maxn import think_maxn
 from rulesdsl.interpreter.search.mcts import mcts
 from rulesdsl.interpreter.search.paranoid import think_paranoid
 
-ENGINES = ("alphabeta", "mcts")
+ENGINES = ("alphabeta", "mcts", "maxn", "paranoid")
+SEARCHES = ("alphabeta", "maxn", "paranoid")  # the engines that search to a depth
 SELF_PLAY = ("random", *ENGINES)  # ``analyze`` may also let every side play uniformly random moves
 DEFAULT_SECONDS = 1.0
 
@@ -34,8 +36,11 @@ def choose(
     """The engine's move (``None`` when the game is over).
 
     ``alphabeta``: iterative deepening to ``depth`` plies and/or for
-    ``seconds`` (with three or more players, the paranoid search of
-    :mod:`rulesdsl.interpreter.search.paranoid`). ``mcts``: UCT for ``seconds`` (``depth`` does not apply).
+    ``seconds`` (with three or more players, max^n). ``maxn``: max^n
+    (:mod:`rulesdsl.interpreter.search.maxn`), each player maximising its own
+    reward; ``paranoid``: alpha-beta with every other player against the
+    mover (:mod:`rulesdsl.interpreter.search.paranoid`); both search to
+    ``depth`` and/or for ``seconds``. ``mcts``: UCT for ``seconds`` (``depth`` does not apply).
     ``random``: any legal move, uniformly. With neither limit,
     ``DEFAULT_SECONDS``. ``rng`` (for self-play, so that games differ):
     alpha-beta tries the root moves in a shuffled order (so equal moves are
@@ -54,11 +59,14 @@ def choose(
         if rng is not None:
             seed = rng.randrange(2**32)
         return mcts(game, state, seconds, seed=seed, catch_interrupt=catch_interrupt)
-    if engine != "alphabeta":
+    if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: choose {', '.join(SELF_PLAY)}")
-    if len(game.players) > 2:
+    if engine == "paranoid":
         return think_paranoid(game, state, depth, seconds, on_iteration=on_iteration,
                               catch_interrupt=catch_interrupt, shuffle=rng)
+    if engine == "maxn" or len(game.players) > 2:
+        return think_maxn(game, state, depth, seconds, on_iteration=on_iteration,
+                          catch_interrupt=catch_interrupt, shuffle=rng)
     return think(game, state, depth, seconds, on_iteration=on_iteration, catch_interrupt=catch_interrupt,
                  shuffle=rng)
 

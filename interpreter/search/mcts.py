@@ -3,8 +3,9 @@
 Each iteration walks down the tree by UCB1 (each child's mean result for the
 player who moved into it, plus an exploration bonus), adds one child, plays
 random legal moves from it to the end of the game (or a ply cap, scored as a
-draw) and backs the result up: 1 for a win, 0.5 for a draw, 0 for a loss, from
-each node's mover's point of view. The move played is the root's most visited
+draw) and backs the result up: each node gains the reward of the player who
+moved into it (1 for a win, 0.5 for a draw, 0 for a loss; with more players,
+1 for first place down to 0 for last). The move played is the root's most visited
 child. Go-again needs nothing special: each node remembers who moved into it.
 """
 
@@ -14,7 +15,7 @@ import math
 import random
 import time
 
-from rulesdsl.interpreter.compile.game import Game, Move, State
+from rulesdsl.interpreter.compile.game import Game, Move, Outcome, State
 from rulesdsl.interpreter.search.engine import Result
 from rulesdsl.interpreter.search.minimax import INFINITY
 
@@ -47,21 +48,22 @@ class Node:
         return best
 
 
-def playout(game: Game, state: State, rng: random.Random) -> tuple[int | None, int]:
-    """Play random moves to the end: ``(winner or None for a draw, plies played)``.
+def playout(game: Game, state: State, rng: random.Random) -> tuple[Outcome | None, int]:
+    """Play random moves to the end: ``(outcome, or None when cut at the cap, plies played)``.
 
     :meth:`Game.playout` plays them: on the kernel in machine code where the game has one and it is
     ready, else on the Python kernel or through ``status`` and ``apply``.
     """
     end = game.playout(state, rng, PLAYOUT_CAP)
-    return (end.outcome.winner if end.outcome is not None else None), end.plies
+    return end.outcome, end.plies
 
 
-def credit(winner: int | None, player: int) -> float:
-    """1 for a win, 0.5 for a draw, 0 for a loss."""
-    if winner is None:
-        return 0.5
-    return 1.0 if winner == player else 0.0
+def rewards(outcome: Outcome | None, players: int) -> tuple[float, ...]:
+    """Each player's reward from 0 to 1: ``(1 + Outcome.returns) / 2`` (two players: 1 for a win, 0.5 for a
+    draw, 0 for a loss; more: 1 for first place down to 0 for last); a cut playout is 0.5 for everyone."""
+    if outcome is None:
+        return (0.5,) * players
+    return tuple((1.0 + r) / 2 for r in outcome.returns(players))
 
 
 def mcts(
@@ -84,6 +86,7 @@ def mcts(
     if seconds is None and iterations is None:
         seconds = 1.0
     rng = random.Random(seed)
+    players = len(game.players)
     game.native_kernel()  # begin making the kernel's machine code (the playouts take it when it is ready)
     started = time.perf_counter()
     deadline = started + seconds if seconds is not None else INFINITY
@@ -103,12 +106,13 @@ def mcts(
                 node.children.append(child)
                 node = child
             if node.outcome is not None:
-                winner = node.outcome.winner
+                reward = rewards(node.outcome, players)
             else:
-                winner, _ = playout(game, node.state, rng)
-            while node is not None:
+                reward = rewards(playout(game, node.state, rng)[0], players)
+            while node is not None:  # each node gains the reward of the player who moved into it
                 node.visits += 1
-                node.total += credit(winner, node.mover)
+                if node.mover >= 0:
+                    node.total += reward[node.mover]
                 node = node.parent
             done += 1
     except KeyboardInterrupt:

@@ -44,6 +44,8 @@ class Paranoid:
             raise OutOfTime
         moves, outcome = self.game.status(state)
         if outcome is not None:
+            if outcome.places is not None:  # a game of places: the root player's reward for its place
+                return outcome.returns(len(outcome.places))[self.me] * (WIN - ply)
             if outcome.winner is None:
                 return 0.0
             return WIN - ply if outcome.winner == self.me else -(WIN - ply)

@@ -146,6 +146,9 @@ def check_solvable(game: Game, state: State) -> None:
     if state.hand is not None:
         raise SolveError("this game keeps pieces in hand, which the solver's position key does not hold; "
                          "the solver cannot solve it")
+    if state.places is not None:
+        raise SolveError("this game's end rules give players places ('finishes', 'is out'), which the solver's "
+                         "position key does not hold; the solver cannot solve it")
     if len(game.players) != 2:
         raise SolveError(f"this game has {len(game.players)} players; the solver handles two-player games only "
                          "(its values are win, draw or loss for the side to move)")

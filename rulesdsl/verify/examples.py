@@ -27,7 +27,7 @@ def check_expectation(game: Game, state: State, expect: str, values: tuple) -> s
 
     ``expect`` is ``moves`` (values: move strings, compared as sets), ``perft``
     (values: counts for depths 1..n), ``win`` (values: player and ``wins``/``loses``),
-    ``draw`` or ``ongoing``.
+    ``draw``, ``ongoing`` or ``places`` (values: player, place, player, place...).
     """
     if expect == "perft":
         for depth, want in enumerate(values, start=1):
@@ -58,12 +58,30 @@ def check_expectation(game: Game, state: State, expect: str, values: tuple) -> s
         return "the game is not over; expected a result"
     if expect == "draw":
         return None if outcome.winner is None else f"{_result(game, outcome)}; expected a draw"
+    if expect == "places":
+        return places_problem(game, outcome, values)
     name, verb = values
     player = game.player_named(str(name))
     if player is None:
         return f"{name!r} is not a player"
     held = outcome.winner is not None and (outcome.winner == player.index) == (verb == "wins")
     return None if held else f"{_result(game, outcome)}; expected {name} {verb}"
+
+
+def places_problem(game: Game, outcome, values: tuple) -> str | None:
+    """``None`` when each named player has the place given (``values``: player, place, player, place...)."""
+    ranking = outcome.ranking(len(game.players))
+    wanted = []
+    for name, place in zip(values[::2], values[1::2]):
+        player = game.player_named(str(name))
+        if player is None:
+            return f"{name!r} is not a player"
+        wanted.append((player, place))
+    wrong = [f"{p.name} {ranking[p.index]}, expected {place}" for p, place in wanted if ranking[p.index] != place]
+    if not wrong:
+        return None
+    shown = ", ".join(f"{p.name} {at}" for p, at in zip(game.players, ranking))
+    return f"places are {shown} ({'; '.join(wrong)})"
 
 
 def _normal(move: str) -> str:

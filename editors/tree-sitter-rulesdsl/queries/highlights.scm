@@ -67,7 +67,7 @@
   "of" "length" "against" "immediate" "suicide" "points" "passes" "repeated"
   "exactly" "within" "unmoved" "safe" "bringing" "passing" "blocked" "taking" "leaving" "attacked" "landing"
   "since" "repetitions" "passed" "clock" "turns" "passes" "before" "best" "sow" "put" "into"
-  "fills" "new"
+  "fills" "new" "finishes" "is" "out" "places"
   "joins" "corners" "edges" "ring" "boards" "won" "sent" "walk" "build" "reach" "drop" "captured" "as" "dropping" "giving" "mate" "forced" "one" "per"
   "swap" "turning" "links"
 ] @keyword

@@ -1,0 +1,125 @@
+"""Search for games of three or more players: max^n (Luckhardt and Irani).
+
+Every position gets a value vector, one number per player; the player to
+move picks the child whose vector is best in its own component. A finished
+game is worth each player's reward (:meth:`Outcome.returns`: +1 first .. -1
+last) times ``WIN - ply``, so a sooner first place and a later last place
+count for more; a leaf cut by depth is worth each player's static evaluation
+from its own point of view. Ties keep the first move in the order tried
+(captures first), as the two-player search does.
+
+There is no pruning (max^n's shallow pruning needs bounds the evaluation
+does not give); iterative deepening runs to ``depth`` plies and/or for
+``seconds``, and when the time runs out the move of the deepest finished
+iteration is played. The search keeps no state beyond the recursion.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from rulesdsl.interpreter.compile.game import Game, Move, State
+from rulesdsl.interpreter.search.engine import MAX_DEPTH, Iteration, OutOfTime, Result
+from rulesdsl.interpreter.search.minimax import INFINITY, WIN, static_score
+from rulesdsl.interpreter.search.ordering import capture_rank
+
+CHECK_EVERY = 256  # nodes between two looks at the clock
+
+Vector = tuple[float, ...]
+
+
+class MaxN:
+    """One search: the node count and the clock."""
+
+    def __init__(self, game: Game, deadline: float) -> None:
+        self.game, self.deadline = game, deadline
+        self.players = len(game.players)
+        self.nodes = 0
+        self.horizon = False  # some leaf was cut by depth, not by the end of the game
+
+    def value(self, state: State, depth: int, ply: int) -> Vector:
+        """The max^n value vector of ``state`` searched ``depth`` plies deep (``ply``: plies from the root)."""
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        moves, outcome = self.game.status(state)
+        if outcome is not None:
+            return tuple(r * (WIN - ply) for r in outcome.returns(self.players))
+        if depth == 0:
+            self.horizon = True
+            return tuple(static_score(self.game, state, p) for p in range(self.players))
+        mover = self.game.to_move(state)
+        best: Vector | None = None
+        for move in sorted(moves, key=capture_rank):
+            child = self.value(self.game.apply(state, move), depth - 1, ply + 1)
+            if best is None or child[mover] > best[mover]:
+                best = child
+        assert best is not None  # an unfinished game has a move
+        return best
+
+    def root(self, state: State, moves: list[Move], depth: int) -> tuple[Move, Vector]:
+        """The mover's best move to ``depth`` plies and its value vector."""
+        mover = self.game.to_move(state)
+        best, best_value = moves[0], None
+        for move in moves:
+            value = self.value(self.game.apply(state, move), depth - 1, 1)
+            if best_value is None or value[mover] > best_value[mover]:
+                best, best_value = move, value
+        assert best_value is not None
+        return best, best_value
+
+
+def think_maxn(
+    game: Game,
+    state: State,
+    depth: int | None = None,
+    seconds: float | None = None,
+    *,
+    on_iteration: Callable[[Iteration], None] | None = None,
+    catch_interrupt: bool = False,
+    shuffle: random.Random | None = None,
+) -> Result | None:
+    """The max^n search's move by iterative deepening (``None`` when the game is over); the score is the
+    mover's component of the root's value vector.
+
+    The limits and ``on_iteration``, ``catch_interrupt`` and ``shuffle`` mean
+    what they mean for :func:`rulesdsl.interpreter.search.engine.think`.
+    """
+    if depth is not None and depth < 1:
+        raise ValueError("depth must be at least 1")
+    moves, outcome = game.status(state)
+    if outcome is not None or not moves:
+        return None
+    if depth is None and seconds is None:
+        depth = 3
+    moves = list(moves)
+    if shuffle is not None:
+        shuffle.shuffle(moves)
+    moves.sort(key=capture_rank)
+    mover = game.to_move(state)
+    started = time.perf_counter()
+    search = MaxN(game, started + seconds if seconds is not None else INFINITY)
+    result = Result(moves[0], 0.0, 0, 0, 0.0, engine="maxn")
+    try:
+        for d in range(1, (depth or MAX_DEPTH) + 1):
+            search.horizon = False
+            move, vector = search.root(state, moves, d)
+            result.move, result.score, result.depth = move, vector[mover], d
+            result.iterations.append(Iteration(d, vector[mover], search.nodes, time.perf_counter() - started,
+                                               (move,)))
+            if on_iteration is not None:
+                on_iteration(result.iterations[-1])
+            moves = [move, *(m for m in moves if m != move)]
+            if not search.horizon:
+                break
+    except OutOfTime:
+        pass
+    except KeyboardInterrupt:
+        if not catch_interrupt:
+            raise
+        result.interrupted = True
+    result.nodes = search.nodes
+    result.seconds = time.perf_counter() - started
+    return result
