@@ -33,11 +33,12 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("connect-four", {"rows": "5", "cols": "4", "line": "3"}),
     ("othello", {"size": "6"}),
     ("hex", {"size": "5"}),
+    ("amazons", {"size": "6"}),
 ]
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
-            "hex"}
+            "hex", "amazons"}
 
 
 class Chosen:

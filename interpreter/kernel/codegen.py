@@ -48,15 +48,16 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
+from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_reaches
 from rulesdsl.interpreter.reference.endings import board_side
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
-         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck)
+         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking"}
+               "falling", "flanking", "reach"}
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
@@ -113,6 +114,8 @@ class Group:
     action: str
     captures: bool | None  # None: depends on the position
     moved: tuple[int, ...] = ()  # the own pieces that move sit this many places back from the landing bit
+    implied: bool = False  # has a move only when another group has (a slide's longer distances)
+    second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -154,7 +157,7 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if len(tables.player_names) != 2 or tables.promotions or tables.neutral:
+        if len(tables.player_names) != 2 or tables.promotions:
             raise Unsupported("players or pieces")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
@@ -171,13 +174,23 @@ class _Builder:
         if getattr(tables.geometry, "links", None) is not None:
             raise Unsupported("a board of points and lines")
         self.again = again
+        then = active.first(m.Then)
+        if then is not None and (again is not None or then.after_row is not None or self.repetition):
+            raise Unsupported("a turn in two parts beside go-again turns, a row condition or repetition")
+        self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
+        self.continued = again is not None or then is not None  # a position may be in the middle of a turn
+        self.rays: dict[tuple, str] = {}  # the stem of each slide ray's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        if tables.neutral and any(r.action == "push" for r in self.rules):
+            raise Unsupported("a push beside pieces nobody owns")
+        if self.then is not None and self.freeze is not None:
+            raise Unsupported("a turn in two parts beside freeze")
         if any(r.action == "place" for r in self.rules) and (again is not None or self.freeze is not None):
             raise Unsupported("placements beside go-again turns or freeze")
-        if self.stuck and (again is not None or self.repetition):
+        if self.stuck and (self.continued or self.repetition):
             raise Unsupported("a forced pass beside go-again turns or repetition")
         self.layout = bit_layout(tables.geometry)
         if max(self.layout.bit) >= MAX_BITS:
@@ -200,10 +213,56 @@ class _Builder:
             out.extend(self.rule_groups(rule, player))
         return out
 
+    def then_groups(self, player: int) -> list[Group]:
+        """The move groups of the second part of a turn (``then``), whose masks read ``L``, the bit of the cell
+        the first part ended on."""
+        out: list[Group] = []
+        for rule in self.then or ():
+            if rule.action != "place" or rule.reach is None or rule.falling is not None or rule.flanking \
+                    or _extra_fields(rule, RULE_FIELDS):
+                raise Unsupported("a second part that is not a placement from the last cell")
+            symbol = self.tables.placed_symbol(player, rule.kind)
+            if symbol is None:
+                continue
+            for vector in self.tables.vectors(rule.directions, player):
+                longest = 1 if rule.reach == "step" else longest_ray(self.tables.geometry, vector)
+                s = self.layout.shift_of(vector)
+                for r in ray_reaches(self.layout, vector, LAST, self.ray_name(rule, symbol), longest, True, None,
+                                     None, self.var[symbol], []):
+                    out.append(Group(r.prelude, r.mask, r.apply, "t", r.distance * s, "place", False, (),
+                                     r.implied, True))
+        return out
+
+    def ray_name(self, rule: m.MoveRule, symbol: str) -> str:
+        """The stem of the names of one rule's slide rays for one symbol (``r0``, ``r1``...)."""
+        return self.rays.setdefault((id(rule), symbol), f"r{len(self.rays)}")
+
+    def slide_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """``KIND slide DIRS [to empty or enemy]``: one group per symbol, direction and distance."""
+        tables = self.tables
+        if rule.over is not None:
+            raise Unsupported("a slide over pieces")
+        targets = set(rule.targets or ("empty",))
+        theirs = tables.enemy_symbols(player)
+        enemy = self.bits(theirs) if "enemy" in targets and theirs else None
+        out = []
+        for sym in sorted(tables.symbols_of(player, rule.kind)):
+            for vector in tables.vectors(rule.directions, player):
+                s = self.layout.shift_of(vector)
+                for r in ray_reaches(self.layout, vector, self.var[sym], self.ray_name(rule, sym),
+                                     longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
+                                     None, [self.var[x] for x in sorted(theirs)]):
+                    out.append(Group(r.prelude, r.mask, r.apply, "t", r.distance * s, "slide", r.captures,
+                                     (r.distance * s,), r.implied))
+        return out
+
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables, layout = self.tables, self.layout
-        if rule.action not in ("step", "jump", "push", "place") or rule.flying or _extra_fields(rule, RULE_FIELDS):
+        if rule.action not in ("step", "jump", "push", "place", "slide") or rule.flying or rule.reach is not None \
+                or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action == "slide":
+            return self.slide_groups(rule, player)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
             return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
@@ -339,7 +398,9 @@ class _Builder:
         return f" & ~{shifted('frz', group.origin_shift)}"
 
     def continues(self, group: Group) -> bool:
-        """Whether a move of this group lets the turn go on (``again after ...``)."""
+        """Whether a move of this group lets the turn go on (``again after ...``; a turn's first part always may)."""
+        if self.again is None:
+            return True
         after = self.again.after
         if after is None:
             return True
@@ -350,19 +411,28 @@ class _Builder:
         return group.action == after
 
     def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
-                empty: str = "e") -> tuple[list[str], list[Group]]:
-        """Statements setting ``m0, m1...`` to the landing cells of the player's move groups."""
+                empty: str = "e", existence: bool = False) -> tuple[list[str], list[Group]]:
+        """Statements setting ``m0, m1...`` to the landing cells of the player's move groups (``continuing``: of
+        a go-again turn or a turn's second part; ``existence``: only the groups that are not implied, enough to
+        tell whether there is a move)."""
         lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
         groups = []
-        for group in self.groups(player):
-            if continuing and not self.continues(group):
+        second = continuing and self.then is not None
+
+        def placed(text: str) -> str:
+            text = text.replace("E", empty)
+            return re.sub(rf"\b{LAST}\b", last, text) if second else text
+
+        for group in (self.then_groups(player) if second else self.groups(player)):
+            if (continuing and not second and not self.continues(group)) or (existence and group.implied):
                 continue
             i = len(groups)
-            lines += [line.replace("E", empty) for line in group.prelude]
-            restrict = f" & {shifted(last, group.origin_shift)}" if continuing and self.again.same_piece else ""
+            lines += [placed(line) for line in group.prelude]
+            same = continuing and self.again is not None and self.again.same_piece
+            restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
             if self.freeze is not None:
                 restrict += self.frozen(group)
-            lines.append(f"{prefix}{i} = {group.mask.replace('E', empty)}{restrict}")
+            lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
             groups.append(group)
         return lines, groups
 
@@ -370,7 +440,7 @@ class _Builder:
         """The move masks, their running counts ``c0, c1...`` and ``total`` (with a pass, or after the repetition
         filter, which lists the children's bitboards in ``found``)."""
         lines, groups = self.movegen(player, continuing, "last")
-        passes = continuing and self.again.may_pass
+        passes = continuing and self.again is not None and self.again.may_pass
         for i in range(len(groups)):
             lines.append(f"n{i} = m{i}.bit_count()")
             lines.append(f"c{i} = n0" if i == 0 else f"c{i} = c{i - 1} + n{i}")
@@ -400,7 +470,8 @@ class _Builder:
     def playout_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.other[player]
         lines, groups, passes = self.counted(player, continuing)
-        lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"])
+        lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
+                                 self.mid_turn(continuing))
         lines.append("r = randrange(total)")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
@@ -418,11 +489,11 @@ class _Builder:
 
     def after_move(self, player: int, group: Group, turn: str, last: str) -> list[str]:
         """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other."""
-        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.again is not None else [])
-        if self.again is None or not self.continues(group):
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        if not self.continued or not self.continues(group) or group.second:
             return hand_over
         lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
-        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce")
+        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True)
         if not groups:
             return lines + hand_over
         if self.freeze is not None or any(group.prelude for group in groups):
@@ -438,16 +509,16 @@ class _Builder:
     def expand_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.other[player]
         lines, groups = self.movegen(player, continuing, "last")
-        passes = continuing and self.again.may_pass
+        passes = continuing and self.again is not None and self.again.may_pass
         # the end rules only ask whether there is a move (``no moves``), never how many
         found = " | ".join(f"m{i}" for i in range(len(groups))) or "0"
         if self.stuck:
             lines += [f"raw = {found}", "total = 1"]
         else:
             lines.append(f"total = {'1' if passes else found}")
-        lines += self.end_checks(mover, lambda result: [f"return {result}"])
+        lines += self.end_checks(mover, lambda result: [f"return {result}"], self.mid_turn(continuing))
         lines.append(f"cur = {self.vars}")
-        if self.again is None:  # the next player is known: no statements per child to find it
+        if not self.continued:  # the next player is known: no statements per child to find it
             lines += self.each_child(groups, lambda group: [f"put(({self.vars} {self.other[player]}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
@@ -462,7 +533,7 @@ class _Builder:
     def perft_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.other[player]
         lines, groups, passes = self.counted(player, continuing)
-        lines += self.end_checks(mover, lambda result: ["return 0"])
+        lines += self.end_checks(mover, lambda result: ["return 0"], self.mid_turn(continuing))
         following = self.other[player]
         if self.repetition:
             return lines + ["if depth == 1:", "    return total", "n = 0", "fresh = cur not in hist", "hist.add(cur)",
@@ -470,18 +541,22 @@ class _Builder:
                             "if fresh:", "    hist.discard(cur)", "return n"]
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
-                                 + (["nl = 0"] if self.again is None else [])
+                                 + (["nl = 0"] if not self.continued else [])
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.stuck else ["if True:"])
             lines.append(f"    n += perft({self.vars} {following}, 0, hist, depth - 1)")
         return lines + ["return n"]
 
-    def end_checks(self, mover: int, finish: Callable[[str], list[str]]) -> list[str]:
+    def mid_turn(self, continuing: bool) -> bool:
+        """Between the two parts of a turn: the end rules wait for the turn to be complete."""
+        return continuing and self.then is not None
+
+    def end_checks(self, mover: int, finish: Callable[[str], list[str]], mid_turn: bool = False) -> list[str]:
         lines: list[str] = []
         end = self.active.first(m.End)
         conditions = _Conditions(self, mover)
-        for i, rule in enumerate(end.rules if end else ()):
+        for i, rule in enumerate(end.rules if end and not mid_turn else ()):
             test = conditions.visit(rule.condition)
             if rule.result == "draw":
                 winner = "None"
@@ -497,8 +572,8 @@ class _Builder:
     def opponent_moves(self, mover: int) -> list[str]:
         """Statements setting ``om`` to a mask that is not zero when the other player (``mover``, who just
         moved) has a move, computed only when the player to move has none (``nobody can move``)."""
-        if self.again is not None:
-            raise Unsupported("nobody can move beside go-again turns")
+        if self.continued:
+            raise Unsupported("nobody can move beside go-again or two-part turns")
         check, groups = self.movegen(mover, False, "last", prefix="o")
         found = " | ".join(f"o{i}" for i in range(len(groups))) or "0"
         return ["om = 1", f"if not {'raw' if self.stuck else 'total'}:"] + [
@@ -510,7 +585,7 @@ class _Builder:
         for player in (0, 1):
             if player == 1:
                 body.append("else:")
-            if self.again is not None:
+            if self.continued:
                 body.append("    if last:")
                 body += ["        " + line for line in block(player, True)]
                 body.append("    else:")
@@ -535,7 +610,7 @@ class _Builder:
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
-                      self.again is not None, self.repetition, bool(self.active.all(m.Misere)),
+                      self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       (self.other[0], self.other[1]), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"})
 
