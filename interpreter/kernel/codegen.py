@@ -48,7 +48,7 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
-from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_reaches
+from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
 
 # Statements that do not change how the game is played, or that this module handles.
@@ -114,7 +114,8 @@ class Group:
     action: str
     captures: bool | None  # None: depends on the position
     moved: tuple[int, ...] = ()  # the own pieces that move sit this many places back from the landing bit
-    implied: bool = False  # has a move only when another group has (a slide's longer distances)
+    exists: str | None = None  # an expression not zero when the group has a move, without the prelude (slides)
+    walks: bool = False  # the origin is not a fixed shift back: playing a move finds it (slides)
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
 
 
@@ -179,7 +180,7 @@ class _Builder:
             raise Unsupported("a turn in two parts beside go-again turns, a row condition or repetition")
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
-        self.rays: dict[tuple, str] = {}  # the stem of each slide ray's names
+        self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
@@ -226,16 +227,14 @@ class _Builder:
                 continue
             for vector in self.tables.vectors(rule.directions, player):
                 longest = 1 if rule.reach == "step" else longest_ray(self.tables.geometry, vector)
-                s = self.layout.shift_of(vector)
-                for r in ray_reaches(self.layout, vector, LAST, self.ray_name(rule, symbol), longest, True, None,
-                                     None, self.var[symbol], []):
-                    out.append(Group(r.prelude, r.mask, r.apply, "t", r.distance * s, "place", False, (),
-                                     r.implied, True))
+                for r in ray_groups(self.layout, vector, LAST, self.ray_number(rule, symbol), longest, True, None,
+                                    None, self.var[symbol], []):
+                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "place", False, (), r.exists, True, True))
         return out
 
-    def ray_name(self, rule: m.MoveRule, symbol: str) -> str:
-        """The stem of the names of one rule's slide rays for one symbol (``r0``, ``r1``...)."""
-        return self.rays.setdefault((id(rule), symbol), f"r{len(self.rays)}")
+    def ray_number(self, rule: m.MoveRule, symbol: str) -> int:
+        """The number that tells one rule's slide rays for one symbol apart in the names of the source."""
+        return self.rays.setdefault((id(rule), symbol), len(self.rays))
 
     def slide_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         """``KIND slide DIRS [to empty or enemy]``: one group per symbol, direction and distance."""
@@ -248,12 +247,10 @@ class _Builder:
         out = []
         for sym in sorted(tables.symbols_of(player, rule.kind)):
             for vector in tables.vectors(rule.directions, player):
-                s = self.layout.shift_of(vector)
-                for r in ray_reaches(self.layout, vector, self.var[sym], self.ray_name(rule, sym),
-                                     longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
-                                     None, [self.var[x] for x in sorted(theirs)]):
-                    out.append(Group(r.prelude, r.mask, r.apply, "t", r.distance * s, "slide", r.captures,
-                                     (r.distance * s,), r.implied))
+                for r in ray_groups(self.layout, vector, self.var[sym], self.ray_number(rule, sym),
+                                    longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
+                                    None, [self.var[x] for x in sorted(theirs)]):
+                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True))
         return out
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
@@ -413,8 +410,8 @@ class _Builder:
     def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
                 empty: str = "e", existence: bool = False) -> tuple[list[str], list[Group]]:
         """Statements setting ``m0, m1...`` to the landing cells of the player's move groups (``continuing``: of
-        a go-again turn or a turn's second part; ``existence``: only the groups that are not implied, enough to
-        tell whether there is a move)."""
+        a go-again turn or a turn's second part; ``existence``: enough to tell whether there is a move, a group's
+        ``exists`` in place of its mask where it has one)."""
         lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
         groups = []
         second = continuing and self.then is not None
@@ -424,11 +421,17 @@ class _Builder:
             return re.sub(rf"\b{LAST}\b", last, text) if second else text
 
         for group in (self.then_groups(player) if second else self.groups(player)):
-            if (continuing and not second and not self.continues(group)) or (existence and group.implied):
+            if continuing and not second and not self.continues(group):
                 continue
             i = len(groups)
-            lines += [placed(line) for line in group.prelude]
             same = continuing and self.again is not None and self.again.same_piece
+            if group.walks and (same or self.freeze is not None):
+                raise Unsupported("a slide beside a go-again turn of the same piece or freeze")
+            if existence and group.exists is not None:
+                lines.append(f"{prefix}{i} = {placed(group.exists)}")
+                groups.append(group)
+                continue
+            lines += [placed(line) for line in group.prelude]
             restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
             if self.freeze is not None:
                 restrict += self.frozen(group)
@@ -496,7 +499,7 @@ class _Builder:
         check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True)
         if not groups:
             return lines + hand_over
-        if self.freeze is not None or any(group.prelude for group in groups):
+        if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
             lines += check
             lines.append(f"if {' or '.join(f'k{i}' for i in range(len(groups)))}:")
         else:  # stop at the first direction that has a move
