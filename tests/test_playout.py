@@ -34,6 +34,9 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("othello", {"size": "6"}),
     ("hex", {"size": "5"}),
     ("amazons", {"size": "6"}),
+    ("checkers", {"chains": "jump"}),
+    ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}),
+    ("checkers", {"chains": "jump", "quiet": "0"}),
 ]
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
@@ -104,9 +107,14 @@ def test_perft_counts_as_the_generic_path(name, settings):
                 assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
 
 
-@pytest.mark.parametrize("name", sorted(COMPILED))
-def test_a_whole_playout_ends_where_the_rules_say(name):
-    game = load_game(name, {})
+# Option settings that bring a game onto the kernel when its default does not (checkers: a chain as one move).
+COMPILED_WITH = [("checkers", {"chains": "jump"}), ("checkers", {"chains": "jump", "size": "6", "quiet": "6"})]
+
+
+@pytest.mark.parametrize("name,settings", [(n, {}) for n in sorted(COMPILED)] + COMPILED_WITH)
+def test_a_whole_playout_ends_where_the_rules_say(name, settings):
+    game = load_game(name, settings)
+    assert game.has_fast_playout
     for seed in range(5):
         end = game.playout(game.initial_state(), random.Random(seed))
         if end.outcome is None:  # a fox may wander for ever: the playout stops at its cap

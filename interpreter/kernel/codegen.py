@@ -40,7 +40,7 @@ import builtins
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
@@ -50,11 +50,12 @@ from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
+from rulesdsl.interpreter.reference.legality import counts_quiet_plies
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
-         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then)
+         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
                "falling", "flanking", "reach"}
@@ -71,7 +72,8 @@ class Unsupported(Exception):
 
 @dataclass
 class Kernel:
-    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order).
+    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order), and one
+    more, the plies since the last capture, in a game that counts them (``counter``; ``*bits`` below holds it).
 
     ``playout(*bits, turn, last, history, randrange, cap)`` returns
     ``(*bits, turn, last, result, plies)``: the final bitboards, the player to
@@ -100,6 +102,12 @@ class Kernel:
     opponent: tuple[int, int]  # each player's opponent
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
+    counter: bool = False  # one more word after the bitboards: the plies since the last capture
+
+    @property
+    def width(self) -> int:
+        """How many words a position's board takes: one per symbol, and the counter's."""
+        return len(self.symbols) + self.counter
 
 
 @dataclass
@@ -117,6 +125,7 @@ class Group:
     exists: str | None = None  # an expression not zero when the group has a move, without the prelude (slides)
     walks: bool = False  # the origin is not a fixed shift back: playing a move finds it (slides)
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
+    promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -158,7 +167,7 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if len(tables.player_names) != 2 or tables.promotions:
+        if len(tables.player_names) != 2 or any(p.choices for p in active.all(m.Promote)):
             raise Unsupported("players or pieces")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
@@ -180,6 +189,14 @@ class _Builder:
             raise Unsupported("a turn in two parts beside go-again turns, a row condition or repetition")
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
+        musts = active.all(m.MustCapture)
+        if any(must.most or must.landing for must in musts):
+            raise Unsupported("must capture most or by landing")
+        self.must = bool(musts)  # when a capturing move exists, only capturing moves
+        # plies since the last capture, kept in one more word after the bitboards (``plies without capture``)
+        self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
+        if self.counter is not None:
+            self.vars += f" {self.counter},"
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
@@ -189,8 +206,12 @@ class _Builder:
             raise Unsupported("a push beside pieces nobody owns")
         if self.then is not None and self.freeze is not None:
             raise Unsupported("a turn in two parts beside freeze")
+        if tables.promotions and any(r.action not in ("step", "jump") for r in self.rules):
+            raise Unsupported("promotion beside moves that are not steps or jumps")
         if any(r.action == "place" for r in self.rules) and (again is not None or self.freeze is not None):
             raise Unsupported("placements beside go-again turns or freeze")
+        if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
+            raise Unsupported("plies without capture beside passes or repetition")
         if self.stuck and (self.continued or self.repetition):
             raise Unsupported("a forced pass beside go-again turns or repetition")
         self.layout = bit_layout(tables.geometry)
@@ -212,7 +233,17 @@ class _Builder:
         out: list[Group] = []
         for rule in self.rules:
             out.extend(self.rule_groups(rule, player))
-        return out
+        return self.counted_plies(out)
+
+    def counted_plies(self, groups: list[Group]) -> list[Group]:
+        """The groups with the count of plies since a capture brought up to date (or ``must capture``'s
+        knowledge of which groups capture checked)."""
+        if (self.counter is not None or self.must) and any(g.captures is None for g in groups):
+            raise Unsupported("a move that may or may not capture beside counted plies or must capture")
+        if self.counter is None:
+            return groups
+        return [replace(g, apply=[*g.apply, f"{self.counter} = 0" if g.captures else f"{self.counter} += 1"])
+                for g in groups]
 
     def then_groups(self, player: int) -> list[Group]:
         """The move groups of the second part of a turn (``then``), whose masks read ``L``, the bit of the cell
@@ -230,7 +261,7 @@ class _Builder:
                 for r in ray_groups(self.layout, vector, LAST, self.ray_number(rule, symbol), longest, True, None,
                                     None, self.var[symbol], []):
                     out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "place", False, (), r.exists, True, True))
-        return out
+        return self.counted_plies(out)
 
     def ray_number(self, rule: m.MoveRule, symbol: str) -> int:
         """The number that tells one rule's slide rays for one symbol apart in the names of the source."""
@@ -239,8 +270,8 @@ class _Builder:
     def slide_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         """``KIND slide DIRS [to empty or enemy]``: one group per symbol, direction and distance."""
         tables = self.tables
-        if rule.over is not None:
-            raise Unsupported("a slide over pieces")
+        if rule.over is not None or tables.promotions:
+            raise Unsupported("a slide over pieces or beside promotions")
         targets = set(rule.targets or ("empty",))
         theirs = tables.enemy_symbols(player)
         enemy = self.bits(theirs) if "enemy" in targets and theirs else None
@@ -276,35 +307,42 @@ class _Builder:
             for vector in tables.vectors(rule.directions, player):
                 out.extend(self.push_groups(rule, vector, own, opp))
             return out
+        far = layout.mask(tables.far_cells(player))
         for sym in movers:
             mover = self.var[sym]
+            crowned = self.var[tables.promotions[sym]] if sym in tables.promotions and far else None
+
+            promotes = far if crowned is not None else 0
             for vector in tables.vectors(rule.directions, player):
                 s = layout.shift_of(vector)
                 pre = layout.has_next(vector)
                 if rule.action == "step":
                     targets = set(rule.targets or ("empty",))
                     kinds = [t for t in ("empty", "enemy") if t in targets]
-                    split = self.again is not None and self.again.after == "capture"
+                    split = (self.again is not None and self.again.after == "capture") or self.must \
+                        or self.counter is not None
                     for chosen in ([[k] for k in kinds] if split else [kinds] if kinds else []):
                         into = {"empty": "E", "enemy": opp}
                         reach = " | ".join(into[k] for k in chosen)
-                        apply = [f"{mover} ^= {shifted('t', -s)} | t"]
+                        apply = _moved(mover, crowned, far, s)
                         if "enemy" in chosen:
                             apply += [f"{v} &= ~t" for v in enemy_vars]
                         out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & ({reach})", apply, "t", s,
-                                         "step", chosen == ["enemy"] if len(chosen) == 1 else None, (s,)))
+                                         "step", chosen == ["enemy"] if len(chosen) == 1 else None, (s,),
+                                         promotes=promotes))
                 else:
                     over_syms = {"enemy": theirs, "friend": mine, "any": frozenset(tables.owner)}[rule.over or "enemy"]
                     pre2 = layout.has_next(vector, 2)
                     first = shifted(f"({mover} & {pre2})", s)  # the cells one step past a piece that can jump
                     mask = f"{shifted(f'({first} & {self.bits(over_syms)})', s)} & E"
-                    apply = [f"{mover} ^= {shifted('t', -2 * s)} | t"]
+                    apply = _moved(mover, crowned, far, 2 * s)
                     if rule.capture:
                         mid = shifted("t", -s)
                         taken = [self.var[x] for x in sorted(over_syms)]
                         apply += ([f"{taken[0]} ^= {mid}"] if len(taken) == 1
                                   else [f"{v} &= ~{mid}" for v in taken])
-                    out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,)))
+                    out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
+                                     promotes=promotes))
         return out
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
@@ -437,6 +475,11 @@ class _Builder:
                 restrict += self.frozen(group)
             lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
             groups.append(group)
+        if self.must and not existence:  # a capture exists: the moves that do not capture are dropped
+            taking = [f"{prefix}{i}" for i, group in enumerate(groups) if group.captures]
+            quiet = [f"{prefix}{i}" for i, group in enumerate(groups) if not group.captures]
+            if taking and quiet:
+                lines += [f"if {' | '.join(taking)}:"] + [f"    {name} = 0" for name in quiet]
         return lines, groups
 
     def counted(self, player: int, continuing: bool) -> tuple[list[str], list[Group], bool]:
@@ -506,6 +549,9 @@ class _Builder:
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
             lines.append(f"if {tests}:")
         lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
+        if group.promotes:  # a piece crowned ends its turn
+            return ([f"if {group.target} & {group.promotes}:"] + ["    " + line for line in hand_over] + ["else:"]
+                    + ["    " + line for line in lines])
         return lines
 
     # -- expand: every child of one position --------------------------------
@@ -615,7 +661,7 @@ class _Builder:
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       (self.other[0], self.other[1]), source,
-                      {k: v for k, v in self.constants.items() if k != "beyond"})
+                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -749,6 +795,11 @@ class _Conditions(m.ExprVisitor):
             return f"({start} - {now})"
         raise Unsupported(expr.function)
 
+    def visit_QuietPlies(self, expr: m.QuietPlies) -> str:
+        if self.builder.counter is None:
+            raise Unsupported("plies without capture")
+        return self.builder.counter
+
     def visit_NoMoves(self, expr: m.NoMoves) -> str:
         return "(not total)"
 
@@ -806,6 +857,14 @@ class _Conditions(m.ExprVisitor):
         builder.constants[f"AHEAD{name}"], builder.constants[f"ATLEAST{name}"] = tuple(ahead), at_least
         builder.constants["beyond"] = beyond
         return f"beyond({mine}, {theirs}, AHEAD{name}, ATLEAST{name})"
+
+
+def _moved(mover: str, crowned: str | None, far: int, back: int) -> list[str]:
+    """Statements moving a piece of the bitboard ``mover`` from ``back`` places behind bit ``t`` to ``t``; with
+    ``crowned``, a piece landing on the cells ``far`` becomes a piece of that bitboard (``promote``)."""
+    if crowned is None:
+        return [f"{mover} ^= {shifted('t', -back)} | t"]
+    return [f"{mover} ^= {shifted('t', -back)}", f"if t & {far}:", f"    {crowned} |= t", "else:", f"    {mover} |= t"]
 
 
 def _extra_fields(statement, known: set[str]) -> bool:

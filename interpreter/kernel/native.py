@@ -238,9 +238,9 @@ def native_source(kernel: Kernel) -> str | None:
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
     source = ast.unparse(ast.Module(body, []))
-    source += "\n\n" + _perft_walk(len(kernel.symbols), source.count("kids += 1") * WORD + 1)
-    source += "\n\n" + _many_playouts(len(kernel.symbols))
-    source += "\n\n" + search_source(len(kernel.symbols), kernel.opponent)
+    source += "\n\n" + _perft_walk(kernel.width, source.count("kids += 1") * WORD + 1)
+    source += "\n\n" + _many_playouts(kernel.width)
+    source += "\n\n" + search_source(kernel.width, kernel.opponent)
     return source
 
 
@@ -450,7 +450,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
                               groups * WORD + 1, module)
         # compile (or load) each function now, on the types every later call passes
-        words = native.words(0 for _ in kernel.symbols)
+        words = native.words(0 for _ in range(kernel.width))
         native.perft(*words, 0, np.uint64(0), None, 1)
         native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
