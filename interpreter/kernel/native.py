@@ -219,7 +219,8 @@ def native_source(kernel: Kernel) -> str | None:
             function.name = "count"
             function.body = _first_ply(function.body)
             mobility = copies["perft"]
-            mobility.name, mobility.body = "mobility", _before_pass(_without_end_checks(_first_ply(mobility.body)))
+            mobility.name = "mobility"
+            mobility.body = _before_pass(_without_must_capture(_without_end_checks(_first_ply(mobility.body))))
             functions += [function, mobility]
         elif function.name == "expand":  # and its end checks alone: the outcome of a position
             outcome = copies["expand"]
@@ -253,6 +254,22 @@ def _without_end_checks(block: list[ast.stmt]) -> list[ast.stmt]:
                 continue
             statement.body = _without_end_checks(statement.body)
             statement.orelse = _without_end_checks(statement.orelse)
+        out.append(statement)
+    return out
+
+
+def _without_must_capture(block: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements without ``if m0 | m1: m2 = 0`` (``must capture`` dropping the moves that do not capture):
+    mobility counts every move the rules list, as the evaluation's ``mobility`` does."""
+    out: list[ast.stmt] = []
+    for statement in block:
+        if isinstance(statement, ast.If):
+            if not statement.orelse and all(
+                    isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("m") and _is_int(s.value)
+                    and s.value.value == 0 for s in statement.body):
+                continue
+            statement.body = _without_must_capture(statement.body)
+            statement.orelse = _without_must_capture(statement.orelse)
         out.append(statement)
     return out
 
