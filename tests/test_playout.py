@@ -37,6 +37,7 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("checkers", {"chains": "jump"}),
     ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}),
     ("checkers", {"chains": "jump", "quiet": "0"}),
+    ("checkers", {"chains": "jump", "size": "10"}),  # 100 cells: the Python kernel
 ]
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
