@@ -7,7 +7,8 @@ slide that must (``to enemy`` alone), and ``place ... from last step`` whose
 second part may not exist (the turn then passes). On random positions, one ply
 of a playout reaches exactly the positions the legal moves reach, and perft to
 depth 3 counts what the generic path counts. The hand-made cases check a few
-counts against a count by hand.
+counts against a count by hand, and the kernel's perft from the start of
+amazons and of checkers (one ply per jump) gives the published counts.
 """
 
 from __future__ import annotations
@@ -128,3 +129,15 @@ def test_a_turn_whose_second_part_has_no_move_passes_to_the_other_player(tmp_pat
     child = game.playout(state, Chosen(0), 1).state
     assert (child.turn, child.last) == (1, -1)
     assert child == game.apply(state, game.legal_moves(state)[0])
+
+
+@pytest.mark.parametrize("name,settings,counts", [
+    ("amazons", {"size": "6"}, [40, 544]),  # OpenSpiel's whole first turns (its perft 2 and 3)
+    ("amazons", {}, [80, 2176]),
+    ("checkers", {"chains": "jump"}, [7, 49, 302, 1469]),  # published English draughts perft (no chain yet)
+])
+def test_published_counts_come_from_the_kernel(name, settings, counts):
+    game = load_game(name, settings)
+    assert game.has_fast_playout
+    state = game.initial_state()
+    assert [game.perft(state, depth) for depth in range(1, len(counts) + 1)] == counts
