@@ -38,11 +38,12 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}),
     ("checkers", {"chains": "jump", "quiet": "0"}),
     ("checkers", {"chains": "jump", "size": "10"}),  # 100 cells: the Python kernel
+    ("checkers", {"size": "6", "quiet": "6"}),
 ]
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
-            "hex", "amazons"}
+            "hex", "amazons", "checkers"}
 
 
 class Chosen:
@@ -108,7 +109,7 @@ def test_perft_counts_as_the_generic_path(name, settings):
                 assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
 
 
-# Option settings that bring a game onto the kernel when its default does not (checkers: a chain as one move).
+# Other option settings on the kernel (checkers: one ply per jump).
 COMPILED_WITH = [("checkers", {"chains": "jump"}), ("checkers", {"chains": "jump", "size": "6", "quiet": "6"})]
 
 

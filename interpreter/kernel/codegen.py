@@ -47,6 +47,7 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
+from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
@@ -178,6 +179,10 @@ class _Builder:
         self.corner_rule = "corner push-off" in forbids
         self.repetition = "repetition" in forbids
         again = active.first(m.Again)
+        self.chain = again is not None and again.chain and again.after == "capture" and again.same_piece \
+            and not again.may_pass and not _extra_fields(again, AGAIN_FIELDS)
+        if self.chain:  # a whole capture chain is one move: no turn goes on after it
+            again = None
         if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)
                                   or self.repetition):
             raise Unsupported("again")
@@ -214,6 +219,13 @@ class _Builder:
             raise Unsupported("plies without capture beside passes or repetition")
         if self.stuck and (self.continued or self.repetition):
             raise Unsupported("a forced pass beside go-again turns or repetition")
+        if self.chain and any(r.action not in ("step", "jump") or (r.action == "step" and set(r.targets or ("empty",))
+                                                                       != {"empty"})
+                              or (r.action == "jump" and (not r.capture or r.flying or r.over not in (None, "enemy")))
+                              for r in self.rules):
+            raise Unsupported("capture chains beside moves that are not steps to empty cells or capturing jumps")
+        if self.chain and (self.then is not None or self.stuck or self.freeze is not None):
+            raise Unsupported("capture chains beside two-part turns, passes or freeze")
         self.layout = bit_layout(tables.geometry)
         if max(self.layout.bit) >= MAX_BITS:
             raise Unsupported("a board too big for the kernel")
@@ -232,8 +244,22 @@ class _Builder:
         """Every move group of a player, in the rules' order."""
         out: list[Group] = []
         for rule in self.rules:
-            out.extend(self.rule_groups(rule, player))
+            if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
+                out.extend(self.rule_groups(rule, player))
         return self.counted_plies(out)
+
+    def chainers(self, player: int) -> list[Chainer]:
+        """The player's symbols that jump, each with its jumps (capture chains as one move)."""
+        tables, layout = self.tables, self.layout
+        far = layout.mask(tables.far_cells(player))
+        out = []
+        for sym in sorted(tables.symbols_of(player)):
+            jumps = [(layout.shift_of(v), layout.has_next(v, 2)) for rule in self.rules if rule.action == "jump"
+                     and sym in tables.symbols_of(player, rule.kind) for v in tables.vectors(rule.directions, player)]
+            if jumps:
+                crowned = self.var[tables.promotions[sym]] if sym in tables.promotions and far else None
+                out.append(Chainer(self.var[sym], f"fd{self.symbols.index(sym)}", jumps, crowned, far))
+        return out
 
     def counted_plies(self, groups: list[Group]) -> list[Group]:
         """The groups with the count of plies since a capture brought up to date (or ``must capture``'s
@@ -475,8 +501,16 @@ class _Builder:
                 restrict += self.frozen(group)
             lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
             groups.append(group)
+        taking = []
+        if self.chain and not existence:
+            opp = self.bits(self.tables.enemy_symbols(player))
+            for chainer in self.chainers(player):
+                lines += chain_lines(chainer, opp, empty)
+                taking.append(f"len({chainer.found})")
+        elif self.chain:
+            raise Unsupported("whether a player can move, with capture chains")
         if self.must and not existence:  # a capture exists: the moves that do not capture are dropped
-            taking = [f"{prefix}{i}" for i, group in enumerate(groups) if group.captures]
+            taking += [f"{prefix}{i}" for i, group in enumerate(groups) if group.captures]
             quiet = [f"{prefix}{i}" for i, group in enumerate(groups) if not group.captures]
             if taking and quiet:
                 lines += [f"if {' | '.join(taking)}:"] + [f"    {name} = 0" for name in quiet]
@@ -497,6 +531,9 @@ class _Builder:
             lines.append("total = len(found)")
         else:
             total = f"c{len(groups) - 1}" if groups else "0"
+            if self.chain:  # the chains come first, then the groups' moves
+                lines.append(f"nf = ({' + '.join(f'len({c.found})' for c in self.chainers(player)) or '0'}) // 3")
+                total += " + nf"
             lines.append(f"total = {total}{' + 1' if passes else ''}")
         if self.stuck:  # no move: the one move is a pass (``raw`` counts the others)
             lines += [f"raw = {lines.pop().split(' = ', 1)[1]}", "total = raw", "if not total:", "    total = 1"]
@@ -521,6 +558,42 @@ class _Builder:
         lines.append("r = randrange(total)")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
+        if self.chain:
+            return lines + self.chain_pick(player, self.pick(player, groups, passes))
+        return lines + self.pick(player, groups, passes)
+
+    def chain_pick(self, player: int, rest: list[str]) -> list[str]:
+        """Statements playing chain ``r`` when ``r < nf``, else ``rest`` with ``r`` counted past the chains."""
+        lines = ["if r < nf:"]
+        done = self.chain_done(player) + ["plies += 1", f"turn = {self.other[player]}"]
+        before = "0"  # the chains of the symbols before this one
+        for k, chainer in enumerate(self.chainers(player)):
+            upto = f"{before} + len({chainer.found}) // 3"
+            lines.append(f"    {'if' if k == 0 else 'elif'} r < {upto}:")
+            lines += ["        " + line for line in [f"r -= {before}"] + chain_apply(chainer, "r", self.enemy_vars(player))
+                      + done]
+            before = upto
+        return lines + ["else:", "    r -= nf"] + ["    " + line for line in rest]
+
+    def chain_done(self, player: int) -> list[str]:
+        """What a chain does besides its pieces: it captures (the count of plies without capture restarts)."""
+        return [f"{self.counter} = 0"] if self.counter is not None else []
+
+    def enemy_vars(self, player: int) -> list[str]:
+        return [self.var[x] for x in sorted(self.tables.enemy_symbols(player))]
+
+    def chain_children(self, player: int, use: list[str]) -> list[str]:
+        """Statements that play every chain in turn, run ``use`` on the child and restore the bitboards."""
+        lines = []
+        for chainer in self.chainers(player):
+            lines += [f"for q in range(len({chainer.found}) // 3):"]
+            lines += ["    " + line for line in chain_apply(chainer, "q", self.enemy_vars(player))
+                      + self.chain_done(player) + use + [f"{self.vars} = cur"]]
+        return lines
+
+    def pick(self, player: int, groups: list[Group], passes: bool) -> list[str]:
+        """Statements playing move ``r`` of the groups (or the pass after them)."""
+        lines: list[str] = []
         for i, group in enumerate(groups):
             lines.append(f"{'if' if i == 0 else 'elif'} r < c{i}:")
             body = [] if i == 0 else [f"r -= c{i - 1}"]
@@ -560,7 +633,8 @@ class _Builder:
         lines, groups = self.movegen(player, continuing, "last")
         passes = continuing and self.again is not None and self.again.may_pass
         # the end rules only ask whether there is a move (``no moves``), never how many
-        found = " | ".join(f"m{i}" for i in range(len(groups))) or "0"
+        found = " | ".join([*(f"m{i}" for i in range(len(groups))),
+                            *(f"len({c.found})" for c in (self.chainers(player) if self.chain else ()))]) or "0"
         if self.stuck:
             lines += [f"raw = {found}", "total = 1"]
         else:
@@ -568,6 +642,8 @@ class _Builder:
         lines += self.end_checks(mover, lambda result: [f"return {result}"], self.mid_turn(continuing))
         lines.append(f"cur = {self.vars}")
         if not self.continued:  # the next player is known: no statements per child to find it
+            if self.chain:
+                lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
             lines += self.each_child(groups, lambda group: [f"put(({self.vars} {self.other[player]}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
@@ -589,6 +665,8 @@ class _Builder:
                             "for key in found:", f"    n += perft(*key, {following}, 0, hist, depth - 1)",
                             "if fresh:", "    hist.discard(cur)", "return n"]
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
+        if self.chain:
+            lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
                                  + (["nl = 0"] if not self.continued else [])
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
@@ -671,7 +749,7 @@ NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If,
          ast.Return, ast.Expr, ast.Break, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Name,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
-METHODS = {"bit_count", "append", "add", "discard"}
+METHODS = {"bit_count", "append", "add", "discard", "pop"}
 NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
 

@@ -1,0 +1,66 @@
+"""Capture chains as one move on bitboards: the kernel's source for ``again after capture ... in one move``.
+
+A chain is one move: the piece jumps from cell to cell while it can, the
+pieces it jumps stay on the board until the end (each jumped once, each
+blocking the way), and only complete chains are moves; chains with the same
+start, end and taken pieces are one move (as :mod:`rulesdsl.interpreter.reference.chains`
+says). The kernel finds them with a depth-first walk per piece, over integers
+only: a stack (a list of words, two a node: the cell reached and the pieces
+taken so far) and, per jumping symbol, a list of the chains found, three
+words each (origin, landing cell, taken pieces), checked against the earlier
+ones so that a chain taken in another order is not counted twice. A jump from
+one cell along one direction is one shift, two masks and a second shift; the
+origin counts as empty while its piece is under way.
+
+Playing a chain clears the origin, puts the piece on the landing cell (its
+promoted symbol there when the landing cell is on its far row) and clears the
+taken pieces. tests/test_playout.py holds this to the reference path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesdsl.interpreter.kernel.bitboards import shifted
+
+
+@dataclass
+class Chainer:
+    """One symbol's capture chains: its bitboard, its list of chains, its jumps and its promotion."""
+
+    mover: str  # the symbol's bitboard
+    found: str  # the list of its chains (origin, landing, taken: three words each)
+    jumps: list[tuple[int, int]]  # (shift of one step, the cells from which two steps stay on the board)
+    crowned: str | None  # the promoted symbol's bitboard, if the symbol is promoted on ``far``
+    far: int
+
+
+def chain_lines(chainer: Chainer, opp: str, empty: str) -> list[str]:
+    """Statements filling ``chainer.found`` with the symbol's chains on the position (``opp``: the enemy
+    pieces' cells, ``empty``: the empty cells)."""
+    found = chainer.found
+    lines = [f"{found} = []", f"pp = {chainer.mover}", "while pp:", "    o = pp & -pp", "    pp ^= o",
+             f"    ee = {empty} | o", "    sk = []", "    sk.append(o)", "    sk.append(0)", "    while len(sk):",
+             "        tk = sk.pop()", "        cc = sk.pop()", "        more = 0"]
+    for s, pre2 in chainer.jumps:
+        landing = shifted(f"({shifted(f'(cc & {pre2})', s)} & {opp} & ~tk)", s)
+        lines += [f"        jj = {landing} & ee", "        if jj:", "            more = 1", "            sk.append(jj)",
+                  f"            sk.append(tk | {shifted('jj', -s)})"]
+    lines += ["        if not more and tk:", "            new = 1", f"            for i in range(0, len({found}), 3):",
+              f"                if {found}[i] == o and {found}[i + 1] == cc and {found}[i + 2] == tk:",
+              "                    new = 0",
+              "            if new:", f"                {found}.append(o)", f"                {found}.append(cc)",
+              f"                {found}.append(tk)"]
+    return lines
+
+
+def chain_apply(chainer: Chainer, index: str, enemy_vars: list[str]) -> list[str]:
+    """Statements playing the chain at ``index`` (an expression: its place among the symbol's chains)."""
+    found, mover = chainer.found, chainer.mover
+    lines = [f"o = {found}[3 * {index}]", f"cc = {found}[3 * {index} + 1]", f"tk = {found}[3 * {index} + 2]",
+             f"{mover} ^= o"]
+    if chainer.crowned is not None:
+        lines += [f"if cc & {chainer.far}:", f"    {chainer.crowned} |= cc", "else:", f"    {mover} |= cc"]
+    else:
+        lines.append(f"{mover} |= cc")
+    return lines + [f"{v} &= ~tk" for v in enemy_vars]
