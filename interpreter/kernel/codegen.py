@@ -570,8 +570,8 @@ class _Builder:
         for k, chainer in enumerate(self.chainers(player)):
             upto = f"{before} + len({chainer.found}) // 3"
             lines.append(f"    {'if' if k == 0 else 'elif'} r < {upto}:")
-            lines += ["        " + line for line in [f"r -= {before}"] + chain_apply(chainer, "r", self.enemy_vars(player))
-                      + done]
+            play = [f"r -= {before}", *chain_apply(chainer, "r", self.enemy_vars(player)), *done]
+            lines += ["        " + line for line in play]
             before = upto
         return lines + ["else:", "    r -= nf"] + ["    " + line for line in rest]
 
