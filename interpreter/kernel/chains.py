@@ -6,7 +6,8 @@ blocking the way), and only complete chains are moves; chains with the same
 start, end and taken pieces are one move (as :mod:`rulesdsl.interpreter.reference.chains`
 says). The kernel finds them with a depth-first walk per piece, over integers
 only: a stack (a list of words, two a node: the cell reached and the pieces
-taken so far) and, per jumping symbol, a list of the chains found, three
+taken so far, words both: nothing taken is ``o ^ o``, so that
+machine code keeps one type) and, per jumping symbol, a list of the chains found, three
 words each (origin, landing cell, taken pieces), checked against the earlier
 ones so that a chain taken in another order is not counted twice. A jump from
 one cell along one direction is one shift, two masks and a second shift; the
@@ -40,7 +41,7 @@ def chain_lines(chainer: Chainer, opp: str, empty: str) -> list[str]:
     pieces' cells, ``empty``: the empty cells)."""
     found = chainer.found
     lines = [f"{found} = []", f"pp = {chainer.mover}", "while pp:", "    o = pp & -pp", "    pp ^= o",
-             f"    ee = {empty} | o", "    sk = []", "    sk.append(o)", "    sk.append(0)", "    while len(sk):",
+             f"    ee = {empty} | o", "    sk = []", "    sk.append(o)", "    sk.append(o ^ o)", "    while len(sk):",
              "        tk = sk.pop()", "        cc = sk.pop()", "        more = 0"]
     for s, pre2 in chainer.jumps:
         landing = shifted(f"({shifted(f'(cc & {pre2})', s)} & {opp} & ~tk)", s)

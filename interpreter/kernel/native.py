@@ -51,6 +51,7 @@ WORD = 64
 RUNTIME_VERSION = "5"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
+MAX_CHAINS = 1024  # rows kept for one symbol's capture chains (as one move) in one position
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
 HEADER = ("from rulesdsl.interpreter.kernel.native_runtime import (  # noqa: F401\n"
           "    beyond, counters, draw, i64, jit, popcount, stack, u64)\n\n")
@@ -239,7 +240,8 @@ def native_source(kernel: Kernel) -> str | None:
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
     source = ast.unparse(ast.Module(body, []))
-    source += "\n\n" + _perft_walk(kernel.width, source.count("kids += 1") * WORD + 1)
+    rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
+    source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + _many_playouts(kernel.width)
     source += "\n\n" + search_source(kernel.width, kernel.opponent)
     return source
@@ -457,6 +459,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         load = import_checked(source)
     marker = kernel_path(source).with_suffix(".ready")
     groups = source.count("kids += 1")
+    chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
 
     def finish() -> NativeKernel | None:
         if not numba_available():
@@ -465,7 +468,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
 
         module = load()
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
-                              groups * WORD + 1, module)
+                              groups * WORD + 1 + chains * (MAX_CHAINS - WORD), module)
         # compile (or load) each function now, on the types every later call passes
         words = native.words(0 for _ in range(kernel.width))
         native.perft(*words, 0, np.uint64(0), None, 1)
