@@ -39,20 +39,29 @@ class Chainer:
 def chain_lines(chainer: Chainer, opp: str, empty: str) -> list[str]:
     """Statements filling ``chainer.found`` with the symbol's chains on the position (``opp``: the enemy
     pieces' cells, ``empty``: the empty cells)."""
-    found = chainer.found
-    lines = [f"{found} = []", f"pp = {chainer.mover}", "while pp:", "    o = pp & -pp", "    pp ^= o",
-             f"    ee = {empty} | o", "    sk = []", "    sk.append(o)", "    sk.append(o ^ o)", "    while len(sk):",
-             "        tk = sk.pop()", "        cc = sk.pop()", "        more = 0"]
+    found, mover = chainer.found, chainer.mover
+    # the pieces with a first jump: the only ones whose walk is begun (most positions have none)
+    starts = " | ".join(_first_jumps(mover, s, pre2, opp, empty) for s, pre2 in chainer.jumps)
+    walk = ["while pp:", "    o = pp & -pp", "    pp ^= o", f"    ee = {empty} | o", "    sk.append(o)",
+            "    sk.append(o ^ o)", "    while len(sk):", "        tk = sk.pop()", "        cc = sk.pop()",
+            "        more = 0"]
     for s, pre2 in chainer.jumps:
         landing = shifted(f"({shifted(f'(cc & {pre2})', s)} & {opp} & ~tk)", s)
-        lines += [f"        jj = {landing} & ee", "        if jj:", "            more = 1", "            sk.append(jj)",
-                  f"            sk.append(tk | {shifted('jj', -s)})"]
-    lines += ["        if not more and tk:", "            new = 1", f"            for i in range(0, len({found}), 3):",
-              f"                if {found}[i] == o and {found}[i + 1] == cc and {found}[i + 2] == tk:",
-              "                    new = 0",
-              "            if new:", f"                {found}.append(o)", f"                {found}.append(cc)",
-              f"                {found}.append(tk)"]
-    return lines
+        walk += [f"        jj = {landing} & ee", "        if jj:", "            more = 1", "            sk.append(jj)",
+                 f"            sk.append(tk | {shifted('jj', -s)})"]
+    walk += ["        if not more and tk:", "            new = 1", f"            for i in range(0, len({found}), 3):",
+             f"                if {found}[i] == o and {found}[i + 1] == cc and {found}[i + 2] == tk:",
+             "                    new = 0",
+             "            if new:", f"                {found}.append(o)", f"                {found}.append(cc)",
+             f"                {found}.append(tk)"]
+    return [f"{found} = []", f"pp = {starts}", "if pp:", "    sk = []"] + ["    " + line for line in walk]
+
+
+def _first_jumps(mover: str, s: int, pre2: int, opp: str, empty: str) -> str:
+    """The expression of the pieces of ``mover`` that can jump an enemy piece along the shift ``s``."""
+    over = shifted(f"({mover} & {pre2})", s)
+    landing = shifted(f"({over} & {opp})", s)
+    return shifted(f"({landing} & {empty})", -2 * s)
 
 
 def chain_apply(chainer: Chainer, index: str, enemy_vars: list[str]) -> list[str]:
