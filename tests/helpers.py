@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import threading
 from collections.abc import Iterator
@@ -30,6 +31,20 @@ def system_program(name: str, package: str) -> str:
     if os.environ.get(REQUIRE_SYSTEM_TOOLS) == "1":
         pytest.fail(f"{message} ({REQUIRE_SYSTEM_TOOLS}=1 requires every system program)", pytrace=False)
     pytest.skip(message)
+
+
+def random_positions(game, games: int, seed: int, cap: int):
+    """The positions of ``games`` seeded random games played through status and apply, ``cap`` plies at most
+    each (each game's end included)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.initial_state()
+        for _ in range(cap):
+            yield state
+            moves, outcome = game.status(state)
+            if outcome is not None:
+                break
+            state = game.apply(state, rng.choice(moves))
 
 
 def moves_of(game, position: str) -> set[str]:

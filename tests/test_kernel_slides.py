@@ -14,10 +14,10 @@ published counts.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
+from helpers import random_positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -85,15 +85,7 @@ class Chosen:
 
 
 def positions(game, games: int, seed: int, cap: int = 60):
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = game.initial_state()
-        for _ in range(cap):
-            yield state
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                break
-            state = game.apply(state, rng.choice(moves))
+    return random_positions(game, games, seed, cap)
 
 
 @pytest.mark.parametrize("name,text", [("skirmish", SKIRMISH), ("shots", SHOTS)])

@@ -18,6 +18,7 @@ import sys
 from collections import Counter
 
 import pytest
+from helpers import random_positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -39,16 +40,7 @@ needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or 
 
 
 def positions(game, games: int, seed: int, cap: int = 60):
-    """The positions of a few random games played through status and apply (each game's end included)."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = game.initial_state()
-        for _ in range(cap):
-            yield state
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                break
-            state = game.apply(state, rng.choice(moves))
+    return random_positions(game, games, seed, cap)
 
 
 def both(name: str, settings: dict):

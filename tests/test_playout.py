@@ -14,6 +14,7 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import random_positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -59,16 +60,7 @@ class Chosen:
 
 
 def positions(game, games: int, seed: int, cap: int = 80):
-    """The positions of a few random games played through status and apply (each game's end included)."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = game.initial_state()
-        for _ in range(cap):
-            yield state
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                break
-            state = game.apply(state, rng.choice(moves))
+    return random_positions(game, games, seed, cap)
 
 
 @pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{'-'.join(s.values())}" for n, s in SETTINGS])
