@@ -8,8 +8,9 @@ second part may not exist (the turn then passes). On random positions, one ply
 of a playout reaches exactly the positions the legal moves reach, and perft to
 depth 3 counts what the generic path counts. The hand-made cases check a few
 counts against a count by hand, and the kernel's perft from the start of
-amazons and of checkers (a chain as one move, and one ply per jump) gives the
-published counts.
+amazons, of checkers (a chain as one move, and one ply per jump) and of
+international draughts (flying kings, must capture most) gives the published
+counts.
 """
 
 from __future__ import annotations
@@ -129,6 +130,7 @@ def test_a_turn_whose_second_part_has_no_move_passes_to_the_other_player(tmp_pat
     ("amazons", {}, [80, 2176]),
     ("checkers", {"chains": "jump"}, [7, 49, 302, 1469]),  # published English draughts perft (no chain yet)
     ("checkers", {}, [7, 49, 302, 1469, 7361, 36768, 179740]),  # the same, a whole chain one move
+    ("draughts", {}, [9, 81, 658, 4265, 27117, 167140, 1049442]),  # published international draughts perft
 ])
 def test_published_counts_come_from_the_kernel(name, settings, counts):
     game = load_game(name, settings)

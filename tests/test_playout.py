@@ -40,11 +40,12 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("checkers", {"chains": "jump", "quiet": "0"}),
     ("checkers", {"chains": "jump", "size": "10"}),  # 100 cells: the Python kernel
     ("checkers", {"size": "6", "quiet": "6"}),
+    ("draughts", {"size": "6", "quiet": "8"}),
 ]
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
-            "hex", "amazons", "checkers"}
+            "hex", "amazons", "checkers", "draughts"}
 
 
 class Chosen:

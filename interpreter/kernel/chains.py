@@ -31,7 +31,7 @@ class Chainer:
 
     mover: str  # the symbol's bitboard
     found: str  # the list of its chains (origin, landing, taken: three words each)
-    jumps: list[tuple[int, int]]  # (shift of one step, the cells from which two steps stay on the board)
+    jumps: list[tuple[int, int, int, bool]]  # (shift of one step, the cells with a next cell and with two, flying)
     crowned: str | None  # the promoted symbol's bitboard, if the symbol is promoted on ``far``
     far: int
 
@@ -41,11 +41,19 @@ def chain_lines(chainer: Chainer, opp: str, empty: str) -> list[str]:
     pieces' cells, ``empty``: the empty cells)."""
     found, mover = chainer.found, chainer.mover
     # the pieces with a first jump: the only ones whose walk is begun (most positions have none)
-    starts = " | ".join(_first_jumps(mover, s, pre2, opp, empty) for s, pre2 in chainer.jumps)
+    flies = any(flying for *_, flying in chainer.jumps)
+    starts = mover if flies else " | ".join(_first_jumps(mover, s, pre2, opp, empty) for s, _, pre2, _ in chainer.jumps)
     walk = ["while pp:", "    o = pp & -pp", "    pp ^= o", f"    ee = {empty} | o", "    sk.append(o)",
             "    sk.append(o ^ o)", "    while len(sk):", "        tk = sk.pop()", "        cc = sk.pop()",
             "        more = 0"]
-    for s, pre2 in chainer.jumps:
+    for s, pre, pre2, flying in chainer.jumps:
+        if flying:  # over empty cells to the first piece, then onto any empty cell beyond it
+            walk += [f"        uu = {shifted(f'(cc & {pre})', s)}", "        while uu & ee:",
+                     f"            uu = {shifted(f'(uu & {pre})', s)}", f"        if uu & {opp} & ~tk:",
+                     f"            jj = {shifted(f'(uu & {pre})', s)} & ee", "            while jj:",
+                     "                more = 1", "                sk.append(jj)", "                sk.append(tk | uu)",
+                     f"                jj = {shifted(f'(jj & {pre})', s)} & ee"]
+            continue
         landing = shifted(f"({shifted(f'(cc & {pre2})', s)} & {opp} & ~tk)", s)
         walk += [f"        jj = {landing} & ee", "        if jj:", "            more = 1", "            sk.append(jj)",
                  f"            sk.append(tk | {shifted('jj', -s)})"]
@@ -62,6 +70,20 @@ def _first_jumps(mover: str, s: int, pre2: int, opp: str, empty: str) -> str:
     over = shifted(f"({mover} & {pre2})", s)
     landing = shifted(f"({over} & {opp})", s)
     return shifted(f"({landing} & {empty})", -2 * s)
+
+
+def most_lines(found: list[str]) -> list[str]:
+    """Statements keeping, of the chains in the lists ``found``, only those that take the most pieces
+    (``must capture most``)."""
+    lines = ["best = 0"]
+    for name in found:
+        lines += [f"for i in range(0, len({name}), 3):", f"    if {name}[i + 2].bit_count() > best:",
+                  f"        best = {name}[i + 2].bit_count()"]
+    for name in found:
+        lines += ["kept = []", f"for i in range(0, len({name}), 3):", f"    if {name}[i + 2].bit_count() == best:",
+                  f"        kept.append({name}[i])", f"        kept.append({name}[i + 1])",
+                  f"        kept.append({name}[i + 2])", f"{name} = kept"]
+    return lines
 
 
 def chain_apply(chainer: Chainer, index: str, enemy_vars: list[str]) -> list[str]:

@@ -47,7 +47,7 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
-from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines
+from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
@@ -195,8 +195,9 @@ class _Builder:
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
         musts = active.all(m.MustCapture)
-        if any(must.most or must.landing for must in musts):
-            raise Unsupported("must capture most or by landing")
+        if any(must.landing for must in musts) or (any(must.most for must in musts) and not self.chain):
+            raise Unsupported("must capture by landing, or most beside moves that are not capture chains")
+        self.most = any(must.most for must in musts)
         self.must = bool(musts)  # when a capturing move exists, only capturing moves
         # plies since the last capture, kept in one more word after the bitboards (``plies without capture``)
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
@@ -211,7 +212,7 @@ class _Builder:
             raise Unsupported("a push beside pieces nobody owns")
         if self.then is not None and self.freeze is not None:
             raise Unsupported("a turn in two parts beside freeze")
-        if tables.promotions and any(r.action not in ("step", "jump") for r in self.rules):
+        if tables.promotions and any(r.action not in ("step", "jump", "slide") for r in self.rules):
             raise Unsupported("promotion beside moves that are not steps or jumps")
         if any(r.action == "place" for r in self.rules) and (again is not None or self.freeze is not None):
             raise Unsupported("placements beside go-again turns or freeze")
@@ -219,11 +220,11 @@ class _Builder:
             raise Unsupported("plies without capture beside passes or repetition")
         if self.stuck and (self.continued or self.repetition):
             raise Unsupported("a forced pass beside go-again turns or repetition")
-        if self.chain and any(r.action not in ("step", "jump") or (r.action == "step" and set(r.targets or ("empty",))
-                                                                       != {"empty"})
-                              or (r.action == "jump" and (not r.capture or r.flying or r.over not in (None, "enemy")))
+        if self.chain and any(r.action not in ("step", "slide", "jump")
+                              or (r.action in ("step", "slide") and set(r.targets or ("empty",)) != {"empty"})
+                              or (r.action == "jump" and (not r.capture or r.over not in (None, "enemy")))
                               for r in self.rules):
-            raise Unsupported("capture chains beside moves that are not steps to empty cells or capturing jumps")
+            raise Unsupported("capture chains beside moves that are not steps or slides to empty cells or captures")
         if self.chain and (self.then is not None or self.stuck or self.freeze is not None):
             raise Unsupported("capture chains beside two-part turns, passes or freeze")
         self.layout = bit_layout(tables.geometry)
@@ -254,8 +255,9 @@ class _Builder:
         far = layout.mask(tables.far_cells(player))
         out = []
         for sym in sorted(tables.symbols_of(player)):
-            jumps = [(layout.shift_of(v), layout.has_next(v, 2)) for rule in self.rules if rule.action == "jump"
-                     and sym in tables.symbols_of(player, rule.kind) for v in tables.vectors(rule.directions, player)]
+            jumps = [(layout.shift_of(v), layout.has_next(v), layout.has_next(v, 2), rule.flying)
+                     for rule in self.rules if rule.action == "jump" and sym in tables.symbols_of(player, rule.kind)
+                     for v in tables.vectors(rule.directions, player)]
             if jumps:
                 crowned = self.var[tables.promotions[sym]] if sym in tables.promotions and far else None
                 out.append(Chainer(self.var[sym], f"fd{self.symbols.index(sym)}", jumps, crowned, far))
@@ -296,8 +298,8 @@ class _Builder:
     def slide_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         """``KIND slide DIRS [to empty or enemy]``: one group per symbol, direction and distance."""
         tables = self.tables
-        if rule.over is not None or tables.promotions:
-            raise Unsupported("a slide over pieces or beside promotions")
+        if rule.over is not None or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
+            raise Unsupported("a slide over pieces or of a piece that is promoted")
         targets = set(rule.targets or ("empty",))
         theirs = tables.enemy_symbols(player)
         enemy = self.bits(theirs) if "enemy" in targets and theirs else None
@@ -507,6 +509,8 @@ class _Builder:
             for chainer in self.chainers(player):
                 lines += chain_lines(chainer, opp, empty)
                 taking.append(f"len({chainer.found})")
+            if self.most:
+                lines += most_lines([chainer.found for chainer in self.chainers(player)])
         elif self.chain:
             raise Unsupported("whether a player can move, with capture chains")
         if self.must and not existence:  # a capture exists: the moves that do not capture are dropped
