@@ -75,7 +75,7 @@ def _first_jumps(mover: str, s: int, pre2: int, opp: str, empty: str) -> str:
 def most_lines(found: list[str]) -> list[str]:
     """Statements keeping, of the chains in the lists ``found``, only those that take the most pieces
     (``must capture most``)."""
-    lines = ["best = 0"]
+    lines = ["best = 0"]  # under ``if len(...) > 3`` (more than one chain): the native mobility drops it whole
     for name in found:
         lines += [f"for i in range(0, len({name}), 3):", f"    if {name}[i + 2].bit_count() > best:",
                   f"        best = {name}[i + 2].bit_count()"]
@@ -83,7 +83,7 @@ def most_lines(found: list[str]) -> list[str]:
         lines += ["kept = []", f"for i in range(0, len({name}), 3):", f"    if {name}[i + 2].bit_count() == best:",
                   f"        kept.append({name}[i])", f"        kept.append({name}[i + 1])",
                   f"        kept.append({name}[i + 2])", f"{name} = kept"]
-    return lines
+    return [f"if {' + '.join(f'len({name})' for name in found)} > 3:"] + ["    " + line for line in lines]
 
 
 def chain_apply(chainer: Chainer, index: str, enemy_vars: list[str]) -> list[str]:

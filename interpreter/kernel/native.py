@@ -261,11 +261,15 @@ def _without_end_checks(block: list[ast.stmt]) -> list[ast.stmt]:
 
 
 def _without_must_capture(block: list[ast.stmt]) -> list[ast.stmt]:
-    """The statements without ``if m0 | m1: m2 = 0`` (``must capture`` dropping the moves that do not capture):
-    mobility counts every move the rules list, as the evaluation's ``mobility`` does."""
+    """The statements without ``if m0 | m1: m2 = 0`` (``must capture`` dropping the moves that do not capture)
+    and without ``if len(fd0) + len(fd1) > 3: ...`` (``most`` dropping the shorter chains): mobility counts
+    every move the rules list, as the evaluation's ``mobility`` does."""
     out: list[ast.stmt] = []
     for statement in block:
         if isinstance(statement, ast.If):
+            test = ast.unparse(statement.test)
+            if test.startswith("len(fd") and test.endswith(" > 3"):
+                continue
             if not statement.orelse and all(
                     isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("m") and _is_int(s.value)
                     and s.value.value == 0 for s in statement.body):
