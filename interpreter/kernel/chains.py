@@ -10,8 +10,12 @@ taken so far, words both: nothing taken is ``o ^ o``, so that
 machine code keeps one type) and, per jumping symbol, a list of the chains found, three
 words each (origin, landing cell, taken pieces), checked against the earlier
 ones so that a chain taken in another order is not counted twice. A jump from
-one cell along one direction is one shift, two masks and a second shift; the
-origin counts as empty while its piece is under way.
+one cell along one direction is one shift, two masks and a second shift (a
+``flying`` jump walks over empty cells to the first piece, and may land on
+every empty cell beyond it); the origin counts as empty while its piece is
+under way. Walks begin only from the pieces that have a first jump (one mask
+per direction; every piece of a symbol that flies). ``must capture most``
+keeps the chains whose taken pieces are the most.
 
 Playing a chain clears the origin, puts the piece on the landing cell (its
 promoted symbol there when the landing cell is on its far row) and clears the

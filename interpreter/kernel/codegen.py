@@ -16,7 +16,13 @@ counts, player indices) and fixed words of this module; no text of the rule
 file enters it. What it covers: two players; ``step`` (to empty and/or enemy
 cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
 capture) and ``push`` (one symbol a side: lines of own pieces, numerical
-superiority, push-off, ``forbid corner push-off``); ``place`` on empty cells,
+superiority, push-off, ``forbid corner push-off``); ``slide`` to empty cells
+and/or the first enemy piece (:mod:`rulesdsl.interpreter.kernel.slides`);
+``then`` turns whose second part places from the last cell by step or slide;
+capture chains as one move, flying jumps among them, ``must capture [most]``
+(:mod:`rulesdsl.interpreter.kernel.chains`); ``promote`` on the far row;
+pieces nobody owns; ``plies without capture`` (one more word after the
+bitboards); ``place`` on empty cells,
 ``falling``, ``flanking`` (one symbol a side) and ``pass when no moves``
 (:mod:`rulesdsl.interpreter.kernel.place`); ``again after ...`` (same
 piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
