@@ -30,7 +30,10 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
          ("konane", {}), ("konane-misere", {}), ("konane-same-stone", {}), ("breakthrough", {"rows": "5", "cols": "4"}),
          ("konane", {"rows": "6", "cols": "6"}), ("tic-tac-toe", {}), ("connect-four", {}), ("othello", {}),
          ("tic-tac-toe", {"size": "5", "line": "4"}), ("connect-four", {"rows": "5", "cols": "4", "line": "3"}),
-         ("othello", {"size": "6"}), ("hex", {"size": "8"}), ("hex", {"size": "4"})]
+         ("othello", {"size": "6"}), ("hex", {"size": "8"}), ("hex", {"size": "4"}), ("amazons", {"size": "6"}),
+         ("amazons", {"size": "8"}), ("checkers", {"chains": "jump"}),
+         ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}), ("checkers", {}),
+         ("checkers", {"size": "6", "quiet": "6"}), ("draughts", {"size": "8", "quiet": "10"})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")

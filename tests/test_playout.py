@@ -34,11 +34,18 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("connect-four", {"rows": "5", "cols": "4", "line": "3"}),
     ("othello", {"size": "6"}),
     ("hex", {"size": "5"}),
+    ("amazons", {"size": "6"}),
+    ("checkers", {"chains": "jump"}),
+    ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}),
+    ("checkers", {"chains": "jump", "quiet": "0"}),
+    ("checkers", {"chains": "jump", "size": "10"}),  # 100 cells: the Python kernel
+    ("checkers", {"size": "6", "quiet": "6"}),
+    ("draughts", {"size": "6", "quiet": "8"}),
 ]
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
-            "hex"}
+            "hex", "amazons", "checkers", "draughts"}
 
 
 class Chosen:
@@ -91,9 +98,14 @@ def test_perft_counts_as_the_generic_path(name, settings):
                 assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
 
 
-@pytest.mark.parametrize("name", sorted(COMPILED))
-def test_a_whole_playout_ends_where_the_rules_say(name):
-    game = load_game(name, {})
+# Other option settings on the kernel (checkers: one ply per jump).
+COMPILED_WITH = [("checkers", {"chains": "jump"}), ("checkers", {"chains": "jump", "size": "6", "quiet": "6"})]
+
+
+@pytest.mark.parametrize("name,settings", [(n, {}) for n in sorted(COMPILED)] + COMPILED_WITH)
+def test_a_whole_playout_ends_where_the_rules_say(name, settings):
+    game = load_game(name, settings)
+    assert game.has_fast_playout
     for seed in range(5):
         end = game.playout(game.initial_state(), random.Random(seed))
         if end.outcome is None:  # a fox may wander for ever: the playout stops at its cap

@@ -16,7 +16,13 @@ counts, player indices) and fixed words of this module; no text of the rule
 file enters it. What it covers: two players; ``step`` (to empty and/or enemy
 cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
 capture) and ``push`` (one symbol a side: lines of own pieces, numerical
-superiority, push-off, ``forbid corner push-off``); ``place`` on empty cells,
+superiority, push-off, ``forbid corner push-off``); ``slide`` to empty cells
+and/or the first enemy piece (:mod:`rulesdsl.interpreter.kernel.slides`);
+``then`` turns whose second part places from the last cell by step or slide;
+capture chains as one move, flying jumps among them, ``must capture [most]``
+(:mod:`rulesdsl.interpreter.kernel.chains`); ``promote`` on the far row;
+pieces nobody owns; ``plies without capture`` (one more word after the
+bitboards); ``place`` on empty cells,
 ``falling``, ``flanking`` (one symbol a side) and ``pass when no moves``
 (:mod:`rulesdsl.interpreter.kernel.place`); ``again after ...`` (same
 piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
@@ -40,23 +46,26 @@ import builtins
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
+from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
+from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
+from rulesdsl.interpreter.reference.legality import counts_quiet_plies
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
-         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck)
+         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking"}
+               "falling", "flanking", "reach"}
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
@@ -70,7 +79,8 @@ class Unsupported(Exception):
 
 @dataclass
 class Kernel:
-    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order).
+    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order), and one
+    more, the plies since the last capture, in a game that counts them (``counter``; ``*bits`` below holds it).
 
     ``playout(*bits, turn, last, history, randrange, cap)`` returns
     ``(*bits, turn, last, result, plies)``: the final bitboards, the player to
@@ -99,6 +109,12 @@ class Kernel:
     opponent: tuple[int, int]  # each player's opponent
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
+    counter: bool = False  # one more word after the bitboards: the plies since the last capture
+
+    @property
+    def width(self) -> int:
+        """How many words a position's board takes: one per symbol, and the counter's."""
+        return len(self.symbols) + self.counter
 
 
 @dataclass
@@ -113,6 +129,10 @@ class Group:
     action: str
     captures: bool | None  # None: depends on the position
     moved: tuple[int, ...] = ()  # the own pieces that move sit this many places back from the landing bit
+    exists: str | None = None  # an expression not zero when the group has a move, without the prelude (slides)
+    walks: bool = False  # the origin is not a fixed shift back: playing a move finds it (slides)
+    second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
+    promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -154,7 +174,7 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if len(tables.player_names) != 2 or tables.promotions or tables.neutral or tables.placing:
+        if len(tables.player_names) != 2 or any(p.choices for p in active.all(m.Promote)) or tables.placing:
             raise Unsupported("players or pieces")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
@@ -165,20 +185,54 @@ class _Builder:
         self.corner_rule = "corner push-off" in forbids
         self.repetition = "repetition" in forbids
         again = active.first(m.Again)
+        self.chain = again is not None and again.chain and again.after == "capture" and again.same_piece \
+            and not again.may_pass and not _extra_fields(again, AGAIN_FIELDS)
+        if self.chain:  # a whole capture chain is one move: no turn goes on after it
+            again = None
         if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)
                                   or self.repetition):
             raise Unsupported("again")
         if getattr(tables.geometry, "links", None) is not None:
             raise Unsupported("a board of points and lines")
         self.again = again
+        then = active.first(m.Then)
+        if then is not None and (again is not None or then.after_row is not None or self.repetition):
+            raise Unsupported("a turn in two parts beside go-again turns, a row condition or repetition")
+        self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
+        self.continued = again is not None or then is not None  # a position may be in the middle of a turn
+        musts = active.all(m.MustCapture)
+        if any(must.landing for must in musts) or (any(must.most for must in musts) and not self.chain):
+            raise Unsupported("must capture by landing, or most beside moves that are not capture chains")
+        self.most = any(must.most for must in musts)
+        self.must = bool(musts)  # when a capturing move exists, only capturing moves
+        # plies since the last capture, kept in one more word after the bitboards (``plies without capture``)
+        self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
+        if self.counter is not None:
+            self.vars += f" {self.counter},"
+        self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        if tables.neutral and any(r.action == "push" for r in self.rules):
+            raise Unsupported("a push beside pieces nobody owns")
+        if self.then is not None and self.freeze is not None:
+            raise Unsupported("a turn in two parts beside freeze")
+        if tables.promotions and any(r.action not in ("step", "jump", "slide") for r in self.rules):
+            raise Unsupported("promotion beside moves that are not steps or jumps")
         if any(r.action == "place" for r in self.rules) and (again is not None or self.freeze is not None):
             raise Unsupported("placements beside go-again turns or freeze")
-        if self.stuck and (again is not None or self.repetition):
+        if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
+            raise Unsupported("plies without capture beside passes or repetition")
+        if self.stuck and (self.continued or self.repetition):
             raise Unsupported("a forced pass beside go-again turns or repetition")
+        if self.chain and any(r.action not in ("step", "slide", "jump")
+                              or (r.action in ("step", "slide") and set(r.targets or ("empty",)) != {"empty"})
+                              or (r.action == "jump" and (not r.capture or r.over not in (None, "enemy")))
+                              for r in self.rules):
+            raise Unsupported("capture chains beside moves that are not steps or slides to empty cells or captures")
+        if self.chain and (self.then is not None or self.stuck or self.freeze is not None):
+            raise Unsupported("capture chains beside two-part turns, passes or freeze")
         self.layout = bit_layout(tables.geometry)
         if max(self.layout.bit) >= MAX_BITS:
             raise Unsupported("a board too big for the kernel")
@@ -197,13 +251,80 @@ class _Builder:
         """Every move group of a player, in the rules' order."""
         out: list[Group] = []
         for rule in self.rules:
-            out.extend(self.rule_groups(rule, player))
+            if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
+                out.extend(self.rule_groups(rule, player))
+        return self.counted_plies(out)
+
+    def chainers(self, player: int) -> list[Chainer]:
+        """The player's symbols that jump, each with its jumps (capture chains as one move)."""
+        tables, layout = self.tables, self.layout
+        far = layout.mask(tables.far_cells(player))
+        out = []
+        for sym in sorted(tables.symbols_of(player)):
+            jumps = [(layout.shift_of(v), layout.has_next(v), layout.has_next(v, 2), rule.flying)
+                     for rule in self.rules if rule.action == "jump" and sym in tables.symbols_of(player, rule.kind)
+                     for v in tables.vectors(rule.directions, player)]
+            if jumps:
+                crowned = self.var[tables.promotions[sym]] if sym in tables.promotions and far else None
+                out.append(Chainer(self.var[sym], f"fd{self.symbols.index(sym)}", jumps, crowned, far))
+        return out
+
+    def counted_plies(self, groups: list[Group]) -> list[Group]:
+        """The groups with the count of plies since a capture brought up to date (or ``must capture``'s
+        knowledge of which groups capture checked)."""
+        if (self.counter is not None or self.must) and any(g.captures is None for g in groups):
+            raise Unsupported("a move that may or may not capture beside counted plies or must capture")
+        if self.counter is None:
+            return groups
+        return [replace(g, apply=[*g.apply, f"{self.counter} = 0" if g.captures else f"{self.counter} += 1"])
+                for g in groups]
+
+    def then_groups(self, player: int) -> list[Group]:
+        """The move groups of the second part of a turn (``then``), whose masks read ``L``, the bit of the cell
+        the first part ended on."""
+        out: list[Group] = []
+        for rule in self.then or ():
+            if rule.action != "place" or rule.reach is None or rule.falling is not None or rule.flanking \
+                    or _extra_fields(rule, RULE_FIELDS):
+                raise Unsupported("a second part that is not a placement from the last cell")
+            symbol = self.tables.placed_symbol(player, rule.kind)
+            if symbol is None:
+                continue
+            for vector in self.tables.vectors(rule.directions, player):
+                longest = 1 if rule.reach == "step" else longest_ray(self.tables.geometry, vector)
+                for r in ray_groups(self.layout, vector, LAST, self.ray_number(rule, symbol), longest, True, None,
+                                    None, self.var[symbol], []):
+                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "place", False, (), r.exists, True, True))
+        return self.counted_plies(out)
+
+    def ray_number(self, rule: m.MoveRule, symbol: str) -> int:
+        """The number that tells one rule's slide rays for one symbol apart in the names of the source."""
+        return self.rays.setdefault((id(rule), symbol), len(self.rays))
+
+    def slide_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """``KIND slide DIRS [to empty or enemy]``: one group per symbol, direction and distance."""
+        tables = self.tables
+        if rule.over is not None or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
+            raise Unsupported("a slide over pieces or of a piece that is promoted")
+        targets = set(rule.targets or ("empty",))
+        theirs = tables.enemy_symbols(player)
+        enemy = self.bits(theirs) if "enemy" in targets and theirs else None
+        out = []
+        for sym in sorted(tables.symbols_of(player, rule.kind)):
+            for vector in tables.vectors(rule.directions, player):
+                for r in ray_groups(self.layout, vector, self.var[sym], self.ray_number(rule, sym),
+                                    longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
+                                    None, [self.var[x] for x in sorted(theirs)]):
+                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True))
         return out
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables, layout = self.tables, self.layout
-        if rule.action not in ("step", "jump", "push", "place") or rule.flying or _extra_fields(rule, RULE_FIELDS):
+        if rule.action not in ("step", "jump", "push", "place", "slide") or rule.flying or rule.reach is not None \
+                or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action == "slide":
+            return self.slide_groups(rule, player)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
             return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
@@ -220,35 +341,42 @@ class _Builder:
             for vector in tables.vectors(rule.directions, player):
                 out.extend(self.push_groups(rule, vector, own, opp))
             return out
+        far = layout.mask(tables.far_cells(player))
         for sym in movers:
             mover = self.var[sym]
+            crowned = self.var[tables.promotions[sym]] if sym in tables.promotions and far else None
+
+            promotes = far if crowned is not None else 0
             for vector in tables.vectors(rule.directions, player):
                 s = layout.shift_of(vector)
                 pre = layout.has_next(vector)
                 if rule.action == "step":
                     targets = set(rule.targets or ("empty",))
                     kinds = [t for t in ("empty", "enemy") if t in targets]
-                    split = self.again is not None and self.again.after == "capture"
+                    split = (self.again is not None and self.again.after == "capture") or self.must \
+                        or self.counter is not None
                     for chosen in ([[k] for k in kinds] if split else [kinds] if kinds else []):
                         into = {"empty": "E", "enemy": opp}
                         reach = " | ".join(into[k] for k in chosen)
-                        apply = [f"{mover} ^= {shifted('t', -s)} | t"]
+                        apply = _moved(mover, crowned, far, s)
                         if "enemy" in chosen:
                             apply += [f"{v} &= ~t" for v in enemy_vars]
                         out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & ({reach})", apply, "t", s,
-                                         "step", chosen == ["enemy"] if len(chosen) == 1 else None, (s,)))
+                                         "step", chosen == ["enemy"] if len(chosen) == 1 else None, (s,),
+                                         promotes=promotes))
                 else:
                     over_syms = {"enemy": theirs, "friend": mine, "any": frozenset(tables.owner)}[rule.over or "enemy"]
                     pre2 = layout.has_next(vector, 2)
                     first = shifted(f"({mover} & {pre2})", s)  # the cells one step past a piece that can jump
                     mask = f"{shifted(f'({first} & {self.bits(over_syms)})', s)} & E"
-                    apply = [f"{mover} ^= {shifted('t', -2 * s)} | t"]
+                    apply = _moved(mover, crowned, far, 2 * s)
                     if rule.capture:
                         mid = shifted("t", -s)
                         taken = [self.var[x] for x in sorted(over_syms)]
                         apply += ([f"{taken[0]} ^= {mid}"] if len(taken) == 1
                                   else [f"{v} &= ~{mid}" for v in taken])
-                    out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,)))
+                    out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
+                                     promotes=promotes))
         return out
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
@@ -339,7 +467,9 @@ class _Builder:
         return f" & ~{shifted('frz', group.origin_shift)}"
 
     def continues(self, group: Group) -> bool:
-        """Whether a move of this group lets the turn go on (``again after ...``)."""
+        """Whether a move of this group lets the turn go on (``again after ...``; a turn's first part always may)."""
+        if self.again is None:
+            return True
         after = self.again.after
         if after is None:
             return True
@@ -350,27 +480,57 @@ class _Builder:
         return group.action == after
 
     def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
-                empty: str = "e") -> tuple[list[str], list[Group]]:
-        """Statements setting ``m0, m1...`` to the landing cells of the player's move groups."""
+                empty: str = "e", existence: bool = False) -> tuple[list[str], list[Group]]:
+        """Statements setting ``m0, m1...`` to the landing cells of the player's move groups (``continuing``: of
+        a go-again turn or a turn's second part; ``existence``: enough to tell whether there is a move, a group's
+        ``exists`` in place of its mask where it has one)."""
         lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
         groups = []
-        for group in self.groups(player):
-            if continuing and not self.continues(group):
+        second = continuing and self.then is not None
+
+        def placed(text: str) -> str:
+            text = text.replace("E", empty)
+            return re.sub(rf"\b{LAST}\b", last, text) if second else text
+
+        for group in (self.then_groups(player) if second else self.groups(player)):
+            if continuing and not second and not self.continues(group):
                 continue
             i = len(groups)
-            lines += [line.replace("E", empty) for line in group.prelude]
-            restrict = f" & {shifted(last, group.origin_shift)}" if continuing and self.again.same_piece else ""
+            same = continuing and self.again is not None and self.again.same_piece
+            if group.walks and (same or self.freeze is not None):
+                raise Unsupported("a slide beside a go-again turn of the same piece or freeze")
+            if existence and group.exists is not None:
+                lines.append(f"{prefix}{i} = {placed(group.exists)}")
+                groups.append(group)
+                continue
+            lines += [placed(line) for line in group.prelude]
+            restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
             if self.freeze is not None:
                 restrict += self.frozen(group)
-            lines.append(f"{prefix}{i} = {group.mask.replace('E', empty)}{restrict}")
+            lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
             groups.append(group)
+        taking = []
+        if self.chain and not existence:
+            opp = self.bits(self.tables.enemy_symbols(player))
+            for chainer in self.chainers(player):
+                lines += chain_lines(chainer, opp, empty)
+                taking.append(f"len({chainer.found})")
+            if self.most:
+                lines += most_lines([chainer.found for chainer in self.chainers(player)])
+        elif self.chain:
+            raise Unsupported("whether a player can move, with capture chains")
+        if self.must and not existence:  # a capture exists: the moves that do not capture are dropped
+            taking += [f"{prefix}{i}" for i, group in enumerate(groups) if group.captures]
+            quiet = [f"{prefix}{i}" for i, group in enumerate(groups) if not group.captures]
+            if taking and quiet:
+                lines += [f"if {' | '.join(taking)}:"] + [f"    {name} = 0" for name in quiet]
         return lines, groups
 
     def counted(self, player: int, continuing: bool) -> tuple[list[str], list[Group], bool]:
         """The move masks, their running counts ``c0, c1...`` and ``total`` (with a pass, or after the repetition
         filter, which lists the children's bitboards in ``found``)."""
         lines, groups = self.movegen(player, continuing, "last")
-        passes = continuing and self.again.may_pass
+        passes = continuing and self.again is not None and self.again.may_pass
         for i in range(len(groups)):
             lines.append(f"n{i} = m{i}.bit_count()")
             lines.append(f"c{i} = n0" if i == 0 else f"c{i} = c{i - 1} + n{i}")
@@ -381,6 +541,9 @@ class _Builder:
             lines.append("total = len(found)")
         else:
             total = f"c{len(groups) - 1}" if groups else "0"
+            if self.chain:  # the chains come first, then the groups' moves
+                lines.append(f"nf = ({' + '.join(f'len({c.found})' for c in self.chainers(player)) or '0'}) // 3")
+                total += " + nf"
             lines.append(f"total = {total}{' + 1' if passes else ''}")
         if self.stuck:  # no move: the one move is a pass (``raw`` counts the others)
             lines += [f"raw = {lines.pop().split(' = ', 1)[1]}", "total = raw", "if not total:", "    total = 1"]
@@ -400,10 +563,47 @@ class _Builder:
     def playout_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.other[player]
         lines, groups, passes = self.counted(player, continuing)
-        lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"])
+        lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
+                                 self.mid_turn(continuing))
         lines.append("r = randrange(total)")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
+        if self.chain:
+            return lines + self.chain_pick(player, self.pick(player, groups, passes))
+        return lines + self.pick(player, groups, passes)
+
+    def chain_pick(self, player: int, rest: list[str]) -> list[str]:
+        """Statements playing chain ``r`` when ``r < nf``, else ``rest`` with ``r`` counted past the chains."""
+        lines = ["if r < nf:"]
+        done = self.chain_done(player) + ["plies += 1", f"turn = {self.other[player]}"]
+        before = "0"  # the chains of the symbols before this one
+        for k, chainer in enumerate(self.chainers(player)):
+            upto = f"{before} + len({chainer.found}) // 3"
+            lines.append(f"    {'if' if k == 0 else 'elif'} r < {upto}:")
+            play = [f"r -= {before}", *chain_apply(chainer, "r", self.enemy_vars(player)), *done]
+            lines += ["        " + line for line in play]
+            before = upto
+        return lines + ["else:", "    r -= nf"] + ["    " + line for line in rest]
+
+    def chain_done(self, player: int) -> list[str]:
+        """What a chain does besides its pieces: it captures (the count of plies without capture restarts)."""
+        return [f"{self.counter} = 0"] if self.counter is not None else []
+
+    def enemy_vars(self, player: int) -> list[str]:
+        return [self.var[x] for x in sorted(self.tables.enemy_symbols(player))]
+
+    def chain_children(self, player: int, use: list[str]) -> list[str]:
+        """Statements that play every chain in turn, run ``use`` on the child and restore the bitboards."""
+        lines = []
+        for chainer in self.chainers(player):
+            lines += [f"for q in range(len({chainer.found}) // 3):"]
+            lines += ["    " + line for line in chain_apply(chainer, "q", self.enemy_vars(player))
+                      + self.chain_done(player) + use + [f"{self.vars} = cur"]]
+        return lines
+
+    def pick(self, player: int, groups: list[Group], passes: bool) -> list[str]:
+        """Statements playing move ``r`` of the groups (or the pass after them)."""
+        lines: list[str] = []
         for i, group in enumerate(groups):
             lines.append(f"{'if' if i == 0 else 'elif'} r < c{i}:")
             body = [] if i == 0 else [f"r -= c{i - 1}"]
@@ -418,36 +618,42 @@ class _Builder:
 
     def after_move(self, player: int, group: Group, turn: str, last: str) -> list[str]:
         """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other."""
-        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.again is not None else [])
-        if self.again is None or not self.continues(group):
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        if not self.continued or not self.continues(group) or group.second:
             return hand_over
         lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
-        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce")
+        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True)
         if not groups:
             return lines + hand_over
-        if self.freeze is not None or any(group.prelude for group in groups):
+        if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
             lines += check
             lines.append(f"if {' or '.join(f'k{i}' for i in range(len(groups)))}:")
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
             lines.append(f"if {tests}:")
         lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
+        if group.promotes:  # a piece crowned ends its turn
+            return ([f"if {group.target} & {group.promotes}:"] + ["    " + line for line in hand_over] + ["else:"]
+                    + ["    " + line for line in lines])
         return lines
 
     # -- expand: every child of one position --------------------------------
     def expand_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.other[player]
         lines, groups = self.movegen(player, continuing, "last")
-        passes = continuing and self.again.may_pass
+        passes = continuing and self.again is not None and self.again.may_pass
         # the end rules only ask whether there is a move (``no moves``), never how many
-        found = " | ".join(f"m{i}" for i in range(len(groups))) or "0"
+        found = " | ".join([*(f"m{i}" for i in range(len(groups))),
+                            *(f"len({c.found})" for c in (self.chainers(player) if self.chain else ()))]) or "0"
         if self.stuck:
             lines += [f"raw = {found}", "total = 1"]
         else:
             lines.append(f"total = {'1' if passes else found}")
-        lines += self.end_checks(mover, lambda result: [f"return {result}"])
+        lines += self.end_checks(mover, lambda result: [f"return {result}"], self.mid_turn(continuing))
         lines.append(f"cur = {self.vars}")
-        if self.again is None:  # the next player is known: no statements per child to find it
+        if not self.continued:  # the next player is known: no statements per child to find it
+            if self.chain:
+                lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
             lines += self.each_child(groups, lambda group: [f"put(({self.vars} {self.other[player]}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
@@ -462,26 +668,32 @@ class _Builder:
     def perft_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.other[player]
         lines, groups, passes = self.counted(player, continuing)
-        lines += self.end_checks(mover, lambda result: ["return 0"])
+        lines += self.end_checks(mover, lambda result: ["return 0"], self.mid_turn(continuing))
         following = self.other[player]
         if self.repetition:
             return lines + ["if depth == 1:", "    return total", "n = 0", "fresh = cur not in hist", "hist.add(cur)",
                             "for key in found:", f"    n += perft(*key, {following}, 0, hist, depth - 1)",
                             "if fresh:", "    hist.discard(cur)", "return n"]
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
+        if self.chain:
+            lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
-                                 + (["nl = 0"] if self.again is None else [])
+                                 + (["nl = 0"] if not self.continued else [])
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.stuck else ["if True:"])
             lines.append(f"    n += perft({self.vars} {following}, 0, hist, depth - 1)")
         return lines + ["return n"]
 
-    def end_checks(self, mover: int, finish: Callable[[str], list[str]]) -> list[str]:
+    def mid_turn(self, continuing: bool) -> bool:
+        """Between the two parts of a turn: the end rules wait for the turn to be complete."""
+        return continuing and self.then is not None
+
+    def end_checks(self, mover: int, finish: Callable[[str], list[str]], mid_turn: bool = False) -> list[str]:
         lines: list[str] = []
         end = self.active.first(m.End)
         conditions = _Conditions(self, mover)
-        for i, rule in enumerate(end.rules if end else ()):
+        for i, rule in enumerate(end.rules if end and not mid_turn else ()):
             test = conditions.visit(rule.condition)
             if rule.result == "draw":
                 winner = "None"
@@ -497,8 +709,8 @@ class _Builder:
     def opponent_moves(self, mover: int) -> list[str]:
         """Statements setting ``om`` to a mask that is not zero when the other player (``mover``, who just
         moved) has a move, computed only when the player to move has none (``nobody can move``)."""
-        if self.again is not None:
-            raise Unsupported("nobody can move beside go-again turns")
+        if self.continued:
+            raise Unsupported("nobody can move beside go-again or two-part turns")
         check, groups = self.movegen(mover, False, "last", prefix="o")
         found = " | ".join(f"o{i}" for i in range(len(groups))) or "0"
         return ["om = 1", f"if not {'raw' if self.stuck else 'total'}:"] + [
@@ -510,7 +722,7 @@ class _Builder:
         for player in (0, 1):
             if player == 1:
                 body.append("else:")
-            if self.again is not None:
+            if self.continued:
                 body.append("    if last:")
                 body += ["        " + line for line in block(player, True)]
                 body.append("    else:")
@@ -535,9 +747,9 @@ class _Builder:
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
-                      self.again is not None, self.repetition, bool(self.active.all(m.Misere)),
+                      self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       (self.other[0], self.other[1]), source,
-                      {k: v for k, v in self.constants.items() if k != "beyond"})
+                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -547,7 +759,7 @@ NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If,
          ast.Return, ast.Expr, ast.Break, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Name,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
-METHODS = {"bit_count", "append", "add", "discard"}
+METHODS = {"bit_count", "append", "add", "discard", "pop"}
 NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
 
@@ -671,6 +883,11 @@ class _Conditions(m.ExprVisitor):
             return f"({start} - {now})"
         raise Unsupported(expr.function)
 
+    def visit_QuietPlies(self, expr: m.QuietPlies) -> str:
+        if self.builder.counter is None:
+            raise Unsupported("plies without capture")
+        return self.builder.counter
+
     def visit_NoMoves(self, expr: m.NoMoves) -> str:
         return "(not total)"
 
@@ -728,6 +945,14 @@ class _Conditions(m.ExprVisitor):
         builder.constants[f"AHEAD{name}"], builder.constants[f"ATLEAST{name}"] = tuple(ahead), at_least
         builder.constants["beyond"] = beyond
         return f"beyond({mine}, {theirs}, AHEAD{name}, ATLEAST{name})"
+
+
+def _moved(mover: str, crowned: str | None, far: int, back: int) -> list[str]:
+    """Statements moving a piece of the bitboard ``mover`` from ``back`` places behind bit ``t`` to ``t``; with
+    ``crowned``, a piece landing on the cells ``far`` becomes a piece of that bitboard (``promote``)."""
+    if crowned is None:
+        return [f"{mover} ^= {shifted('t', -back)} | t"]
+    return [f"{mover} ^= {shifted('t', -back)}", f"if t & {far}:", f"    {crowned} |= t", "else:", f"    {mover} |= t"]
 
 
 def _extra_fields(statement, known: set[str]) -> bool:

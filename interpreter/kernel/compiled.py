@@ -79,14 +79,14 @@ class CompiledPlay:
     def _encode(self, state: State):
         """``(kernel, bitboards, last bit, history keys)``, or ``None`` for a state the kernel does not take."""
         kernel = self.kernel()
-        if kernel is None or state[4:] != PLAIN:
+        if kernel is None or (state._replace(quiet=0) if kernel.counter else state)[4:] != PLAIN:
             return None
         if (state.history is not None) != kernel.repetition:
             return None
         if state.last != NO_CELL and not kernel.has_again:
             return None  # a typed position's go-again cell in a game without go-again
         layout = kernel.layout
-        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols)
+        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + ((state.quiet,) if kernel.counter else ())
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
         history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
             if kernel.repetition else None
@@ -94,6 +94,11 @@ class CompiledPlay:
 
     def _board(self, kernel: Kernel, bits) -> str:
         return kernel.layout.decode(self.empty, tuple(zip(bits, kernel.symbols)))
+
+    @staticmethod
+    def _state(kernel: Kernel, bits, board: str, turn: int, last: int, history=None) -> State:
+        """The state of a board, the player to move, the go-again cell and the counter's word if any."""
+        return State(board, int(turn), last, history, quiet=int(bits[-1]) if kernel.counter else 0)
 
     def playout(self, state: State, rng: RandomSource, cap: int) -> Playout | None:
         """:meth:`Game.playout` on the kernel (in machine code when it is ready and ``rng`` is a ``random.Random``)."""
@@ -113,7 +118,8 @@ class CompiledPlay:
             final = state
         else:
             boards = History(self._board(kernel, key) for key in history) if history is not None else None
-            final = State(self._board(kernel, bits), turn, kernel.layout.cell_of(last) if last else NO_CELL, boards)
+            final = self._state(kernel, bits, self._board(kernel, bits), turn,
+                                kernel.layout.cell_of(last) if last else NO_CELL, boards)
         return self._playout(final, result, plies)
 
     def _native_playout(self, native: NativeKernel, state: State, bits, last: int, seed: int, cap: int) -> Playout:
@@ -123,8 +129,9 @@ class CompiledPlay:
         *words, turn, last, winner, rule, plies = native.playout(*native.words(bits), state.turn, np.uint64(last),
                                                                  None, rs, cap)
         kernel = native.kernel
-        final = state if plies == 0 else State(self._board(kernel, [int(w) for w in words]), int(turn),
-                                                kernel.layout.cell_of(int(last)) if last else NO_CELL, None)
+        words = [int(w) for w in words]
+        final = state if plies == 0 else self._state(kernel, words, self._board(kernel, words), turn,
+                                                     kernel.layout.cell_of(int(last)) if last else NO_CELL)
         return self._playout(final, None if winner == NOT_OVER else (None if winner < 0 else int(winner), int(rule)),
                              int(plies))
 
@@ -171,5 +178,5 @@ class CompiledPlay:
         width = len(bits)
         for row in out[:rows].tolist():
             cell = kernel.layout.cell_of(row[width + 1]) if row[width + 1] else NO_CELL
-            found.append(State(self._board(kernel, row[:width]), row[width], cell, None))
+            found.append(self._state(kernel, row[:width], self._board(kernel, row[:width]), row[width], cell))
         return None, found

@@ -43,6 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
 from rulesdsl.interpreter.search.native_search import search_source
 
@@ -219,7 +220,8 @@ def native_source(kernel: Kernel) -> str | None:
             function.name = "count"
             function.body = _first_ply(function.body)
             mobility = copies["perft"]
-            mobility.name, mobility.body = "mobility", _before_pass(_without_end_checks(_first_ply(mobility.body)))
+            mobility.name = "mobility"
+            mobility.body = _before_pass(_without_must_capture(_without_end_checks(_first_ply(mobility.body))))
             functions += [function, mobility]
         elif function.name == "expand":  # and its end checks alone: the outcome of a position
             outcome = copies["expand"]
@@ -238,9 +240,10 @@ def native_source(kernel: Kernel) -> str | None:
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
     source = ast.unparse(ast.Module(body, []))
-    source += "\n\n" + _perft_walk(len(kernel.symbols), source.count("kids += 1") * WORD + 1)
-    source += "\n\n" + _many_playouts(len(kernel.symbols))
-    source += "\n\n" + search_source(len(kernel.symbols), kernel.opponent)
+    rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
+    source += "\n\n" + _perft_walk(kernel.width, rows)
+    source += "\n\n" + _many_playouts(kernel.width)
+    source += "\n\n" + search_source(kernel.width, kernel.opponent)
     return source
 
 
@@ -253,6 +256,26 @@ def _without_end_checks(block: list[ast.stmt]) -> list[ast.stmt]:
                 continue
             statement.body = _without_end_checks(statement.body)
             statement.orelse = _without_end_checks(statement.orelse)
+        out.append(statement)
+    return out
+
+
+def _without_must_capture(block: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements without ``if m0 | m1: m2 = 0`` (``must capture`` dropping the moves that do not capture)
+    and without ``if len(fd0) + len(fd1) > 3: ...`` (``most`` dropping the shorter chains): mobility counts
+    every move the rules list, as the evaluation's ``mobility`` does."""
+    out: list[ast.stmt] = []
+    for statement in block:
+        if isinstance(statement, ast.If):
+            test = ast.unparse(statement.test)
+            if test.startswith("len(fd") and test.endswith(" > 3"):
+                continue
+            if not statement.orelse and all(
+                    isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("m") and _is_int(s.value)
+                    and s.value.value == 0 for s in statement.body):
+                continue
+            statement.body = _without_must_capture(statement.body)
+            statement.orelse = _without_must_capture(statement.orelse)
         out.append(statement)
     return out
 
@@ -440,6 +463,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         load = import_checked(source)
     marker = kernel_path(source).with_suffix(".ready")
     groups = source.count("kids += 1")
+    chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
 
     def finish() -> NativeKernel | None:
         if not numba_available():
@@ -448,9 +472,9 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
 
         module = load()
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
-                              groups * WORD + 1, module)
+                              groups * WORD + 1 + chains * (MAX_CHAINS - WORD), module)
         # compile (or load) each function now, on the types every later call passes
-        words = native.words(0 for _ in kernel.symbols)
+        words = native.words(0 for _ in range(kernel.width))
         native.perft(*words, 0, np.uint64(0), None, 1)
         native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)

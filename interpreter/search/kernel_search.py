@@ -65,7 +65,7 @@ class KernelView:
         compiled = game._compiled
         kernel = native.kernel
         self.game, self.native, self.compiled, self.module = game, native, compiled, native.module
-        self.width = len(kernel.symbols)
+        self.width = kernel.width  # the bitboards and the counter's word, if any
         folded, mobility = terms
         self.mobility = float(mobility)
         self.weights = np.zeros((2, self.width, 64), dtype=np.float64)
