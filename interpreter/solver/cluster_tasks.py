@@ -106,12 +106,9 @@ def warm(job: Job) -> float:
 # -- exploring -----------------------------------------------------------------------------------------------
 
 
-def expand_segment(job: Job, number: int, layer: int, part: int, segment: int, first: int, last: int
-                   ) -> tuple[int, int, dict[int, int]]:
-    """Expand positions ``first:last`` of a partition's frontier; (positions, moves, children per lower tier)."""
-    ctx = context(job)
-    folder, key_dtype = job.tier(number), ctx.codec.key_dtype
-    front = np.array(np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
+def _expand(ctx: Context, front: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Expand positions: (outcome, move count, child keys, flips), the moves of each position one after another."""
+    key_dtype = ctx.codec.key_dtype
     outcomes, degrees, children, flips = [], [], [], []
     for start in range(0, len(front), CHUNK):
         outcome, degree, child, flip = ctx.expander.expand(front[start:start + CHUNK])
@@ -122,12 +119,38 @@ def expand_segment(job: Job, number: int, layer: int, part: int, segment: int, f
     degree = np.concatenate(degrees) if degrees else np.zeros(0, dtype=np.uint32)
     if len(degree) and degree.max() >= 2**16:
         raise SolveError("a position with 65,536 moves or more is beyond the solver")
-    child = np.concatenate(children) if children else np.zeros(0, dtype=key_dtype)
+    return (np.concatenate(outcomes) if outcomes else np.zeros(0, dtype=np.uint8), degree.astype(np.uint16),
+            np.concatenate(children) if children else np.zeros(0, dtype=key_dtype),
+            np.concatenate(flips) if flips else np.zeros(0, dtype=np.uint8))
+
+
+def _segment_moves(job: Job, number: int, segment: Segment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A segment's moves again, expanded anew from its frontier: (move counts, child keys, flips).
+
+    Cheaper than keeping them: a move list costs 9 bytes a move on disk, about
+    45 bytes a position in Konane, written once and read once, while expanding
+    a position again costs about what exploring it did (README, *On a cluster*).
+    """
+    layer, part, _, first, last = segment
+    front = np.array(np.load(job.tier(number) / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
+    _, degree, child, flip = _expand(context(job), front)
+    return degree, child, flip
+
+
+def expand_segment(job: Job, number: int, layer: int, part: int, segment: int, first: int, last: int
+                   ) -> tuple[int, int, dict[int, int]]:
+    """Expand positions ``first:last`` of a partition's frontier; (positions, moves, children per lower tier).
+
+    Only each position's outcome and move count are kept; the moves themselves
+    are expanded again when the retrograde phase needs them (:func:`_segment_moves`).
+    """
+    ctx = context(job)
+    folder = job.tier(number)
+    front = np.array(np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
+    outcome, degree, child, _ = _expand(ctx, front)
     stem = f"seg.{layer}.{part}.{segment}"
-    save(folder / f"{stem}.outcome.npy", np.concatenate(outcomes) if outcomes else np.zeros(0, dtype=np.uint8))
-    save(folder / f"{stem}.degree.npy", degree.astype(np.uint16))
-    save(folder / f"{stem}.child.npy", child)
-    save(folder / f"{stem}.flip.npy", np.concatenate(flips) if flips else np.zeros(0, dtype=np.uint8))
+    save(folder / f"{stem}.outcome.npy", outcome)
+    save(folder / f"{stem}.degree.npy", degree)
     distinct = unique(child)
     where = ctx.tiers.of(distinct)
     owner = owners(distinct, job.parts)
@@ -198,17 +221,15 @@ def route_part(job: Job, number: int, part: int, segments: Sequence[Segment]) ->
     folder = job.tier(number)
     counts: dict[tuple[int, int], int] = {}
     with Outputs() as out:
-        for layer, _, segment, _, _ in segments:
-            stem = folder / f"seg.{layer}.{part}.{segment}"
-            degree = np.load(f"{stem}.degree.npy")
-            parent = np.repeat(np.load(f"{stem}.rank.npy"), degree)
-            child, flip = np.load(f"{stem}.child.npy"), np.load(f"{stem}.flip.npy")
+        for layer, _, segment, first, last in segments:
+            degree, child, flip = _segment_moves(job, number, (layer, part, segment, first, last))
+            parent = np.repeat(np.load(folder / f"seg.{layer}.{part}.{segment}.rank.npy"), degree)
             destination = ctx.tiers.of(child) * job.parts + owners(child, job.parts)
             for code in unique(destination).tolist():
                 pick = destination == code
                 other, owner = divmod(code, job.parts)
                 base = f"r.{other}.{owner}.{part}"
-                out.file(folder / f"{base}.parent").write(parent[pick].tobytes())
+                out.file(moves_paths(folder, other, owner, part, 0)[0]).write(parent[pick].tobytes())
                 out.file(folder / f"{base}.child").write(child[pick].tobytes())
                 out.file(folder / f"{base}.flip").write(flip[pick].tobytes())
                 counts[other, owner] = counts.get((other, owner), 0) + int(np.count_nonzero(pick))
@@ -223,7 +244,7 @@ def lookup_part(job: Job, number: int, part: int, other: int, owner: int) -> Non
     kind = index_dtype(len(keys))
     base = folder / f"r.{other}.{owner}.{part}"
     with Outputs() as out:
-        edges = out.file(folder / f"e.{other}.{owner}.{part}")
+        edges = out.file(moves_paths(folder, other, owner, part, 0)[1])
         for child, flip in zip(blocks(Path(f"{base}.child"), ctx.codec.key_dtype, BLOCK),
                                blocks(Path(f"{base}.flip"), np.uint8, BLOCK)):
             at = np.searchsorted(keys, child)
@@ -232,12 +253,24 @@ def lookup_part(job: Job, number: int, part: int, other: int, owner: int) -> Non
             ((at.astype(np.int64) << 1) | flip).astype(kind).tofile(edges)
 
 
+def moves_paths(folder: Path, other: int, owner: int, part: int, generation: int) -> tuple[Path, Path]:
+    """The parent-index and edge files of partition ``part``'s moves into (``other`` tier, ``owner``), as
+    left by ``generation`` compactions (:func:`compact`)."""
+    return (folder / f"r.{other}.{owner}.{part}.parent.{generation}",
+            folder / f"e.{other}.{owner}.{part}.{generation}")
+
+
+def answers_path(folder: Path, other: int, owner: int, part: int, level: int, generation: int) -> Path:
+    """The ``b`` file of partition ``part``'s moves into (``other``, ``owner``) at ``level``."""
+    return folder / f"b.{other}.{owner}.{part}.{level}.{generation}"
+
+
 def status_paths(folder: Path, part: int, level: int) -> tuple[Path, Path]:
     """The value and remoteness files of a partition after ``level``."""
     return folder / f"status.{part}.{level}.value.npy", folder / f"status.{part}.{level}.rem.npy"
 
 
-def answer(job: Job, number: int, other: int, owner: int, part: int, level: int) -> None:
+def answer(job: Job, number: int, other: int, owner: int, part: int, level: int, generation: int) -> None:
     """Per move of ``part`` into (``other``, ``owner``): 1 when the child is bad for the opponent, 2 when it
     is good for the opponent, counting only children decided below ``level``."""
     folder = job.tier(number)
@@ -247,8 +280,8 @@ def answer(job: Job, number: int, other: int, owner: int, part: int, level: int)
         value_path, rem_path = job.tier(other) / f"value.{owner}.npy", job.tier(other) / f"remoteness.{owner}.npy"
     value, remoteness = np.load(value_path), np.load(rem_path)
     with Outputs() as out:
-        bits = out.file(folder / f"b.{other}.{owner}.{part}.{level}")
-        for edge in blocks(folder / f"e.{other}.{owner}.{part}", index_dtype(len(value)), BLOCK):
+        bits = out.file(answers_path(folder, other, owner, part, level, generation))
+        for edge in blocks(moves_paths(folder, other, owner, part, generation)[1], index_dtype(len(value)), BLOCK):
             child = edge >> 1
             flip = (edge & 1).astype(np.uint8)
             seen = value[child]
@@ -258,8 +291,8 @@ def answer(job: Job, number: int, other: int, owner: int, part: int, level: int)
             (bad.astype(np.uint8) | (good.astype(np.uint8) << 1)).tofile(bits)
 
 
-def decide(job: Job, number: int, part: int, level: int, sources: Sequence[tuple[int, int, int]]
-           ) -> tuple[int, int]:
+def decide(job: Job, number: int, part: int, level: int, sources: Sequence[tuple[int, int, int]],
+           generation: int = 0) -> tuple[int, int]:
     """Decide partition ``part``'s positions at ``level`` from the ``b`` files of ``sources`` (tier, owner,
     level of the file); (positions decided now, positions still open)."""
     folder = job.tier(number)
@@ -270,8 +303,8 @@ def decide(job: Job, number: int, part: int, level: int, sources: Sequence[tuple
     won = np.zeros(len(value), dtype=np.bool_)
     good = np.zeros(len(value), dtype=np.uint16)
     for other, owner, at in sources:
-        for parent, bits in zip(blocks(folder / f"r.{other}.{owner}.{part}.parent", kind, BLOCK),
-                                blocks(folder / f"b.{other}.{owner}.{part}.{at}", np.uint8, BLOCK)):
+        for parent, bits in zip(blocks(moves_paths(folder, other, owner, part, generation)[0], kind, BLOCK),
+                                blocks(answers_path(folder, other, owner, part, at, generation), np.uint8, BLOCK)):
             won[parent[(bits & 1).astype(np.bool_)]] = True
             # a parent's moves are consecutive in the file, so each run of one parent is summed once
             starts = np.flatnonzero(np.concatenate(([True], parent[1:] != parent[:-1])))
@@ -287,6 +320,29 @@ def decide(job: Job, number: int, part: int, level: int, sources: Sequence[tuple
     save(rem_path, remoteness)
     fresh = int(np.count_nonzero(won | lost))
     return fresh, int(np.count_nonzero(open_)) - fresh
+
+
+def compact(job: Job, number: int, other: int, owner: int, part: int, level: int, generation: int) -> int:
+    """Keep only the moves of partition ``part``'s positions still open after ``level``: the files of
+    ``generation`` + 1 from those of ``generation``; the moves kept.
+
+    A decided position's moves are never read again, so later levels read
+    only the open positions' moves, as the embedded solver skips decided blocks.
+    """
+    folder = job.tier(number)
+    value = np.load(status_paths(folder, part, level)[0])
+    kind = index_dtype(len(value))
+    edge_kind = index_dtype(len(np.load(job.tier(other) / f"keys.{owner}.npy", mmap_mode="r")))
+    parents, edges = moves_paths(folder, other, owner, part, generation)
+    kept = 0
+    with Outputs() as out:
+        new_parents, new_edges = (out.file(path) for path in moves_paths(folder, other, owner, part, generation + 1))
+        for parent, edge in zip(blocks(parents, kind, BLOCK), blocks(edges, edge_kind, BLOCK)):
+            keep = value[parent] == OPEN
+            parent[keep].tofile(new_parents)
+            edge[keep].tofile(new_edges)
+            kept += int(np.count_nonzero(keep))
+    return kept
 
 
 def finish_part(job: Job, number: int, part: int, level: int) -> int:
@@ -329,6 +385,8 @@ def explore_layer(job: Job, number: int, layer: int, sizes: list[int], runner: R
                 for part, size in enumerate(sizes) for index, first in enumerate(range(0, size, SEGMENT))]
     expanded = runner.map(expand_segment, [(job, number, *segment) for segment in segments])
     fresh = runner.map(merge_layer, [(job, number, layer + 1, part) for part in range(job.parts)])
+    for path in job.tier(number).glob(f"next.{layer}.*"):  # merged: every merging task has returned
+        path.unlink(missing_ok=True)
     return expanded, fresh, segments
 
 
@@ -401,14 +459,13 @@ def solve_small_tier(job: Job, plan: TierPlan) -> int:
     with open(tier.path("degree"), "wb") as degrees, open(tier.path("child"), "wb") as kids, \
             open(tier.path("flip"), "wb") as flips:
         for layer, part, segment, first, last in plan.segments:
-            stem = folder / f"seg.{layer}.{part}.{segment}"
             front = np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last]
             order.append(np.searchsorted(keys, front))
-            child = np.load(f"{stem}.child.npy")
+            degree, child, flip = _segment_moves(job, plan.number, (layer, part, segment, first, last))
             children.append(child)
-            np.load(f"{stem}.degree.npy").tofile(degrees)
+            degree.tofile(degrees)
             child.tofile(kids)
-            np.load(f"{stem}.flip.npy").tofile(flips)
+            flip.tofile(flips)
     tier.save("order", np.concatenate(order).astype(index_dtype(len(keys))) if order else np.zeros(0, np.int32))
     lower = _reached_children(job, ctx.tiers, np.concatenate(children) if children else keys[:0], plan, work)
     solve_embedded(tier, lower, ctx.tiers)
@@ -450,11 +507,14 @@ def _reached_children(job: Job, tiers: TierMap, children: np.ndarray, plan: Tier
 
 
 def solve_tier(job: Job, plan: TierPlan, runner: Runner | None = None, report: Report | None = None,
-               forget: Callable[[int], None] | None = None) -> int:
+               forget: Callable[[int, int], None] | None = None) -> int:
     """Retrograde analysis of one tier (the tiers it reaches already solved); its largest remoteness.
 
-    ``report(phase, decided)`` hears of each level; ``forget(level)`` may remove the files of the level
-    before (``status`` and own ``b`` files), which no later step reads.
+    ``report(phase, decided)`` hears of each level; ``forget(level, generation)`` may remove the files no
+    later step reads: with level 0, the exploring and routing files once the moves are indexed; after
+    that, the ``status`` files of the level before, the ``b`` files no longer read and the moves files of
+    generations before ``generation``. Once fewer than half the positions open at the last compaction
+    are still open, the moves are compacted (:func:`compact`) so later levels read only the open ones'.
     """
     runner = runner or InProcess()
     number = plan.number
@@ -462,22 +522,34 @@ def solve_tier(job: Job, plan: TierPlan, runner: Runner | None = None, report: R
                                      for part in range(job.parts)])
     moves = sorted({(other, owner, part) for part, counts in enumerate(routed) for other, owner in counts})
     runner.map(lookup_part, [(job, number, part, other, owner) for other, owner, part in moves])
+    if forget:
+        forget(0, 0)
     last_fixed = max((plan.lower_remoteness[other] for other in plan.reaches), default=0)
-    level = 0
+    level = generation = 0
+    answered: set[tuple[int, int]] = set()  # (tier, level) whose b files of this generation exist
+    open_then = None  # positions open at the last compaction
     while True:
         level += 1
         # a lower tier's answers stop changing after its largest remoteness + 1: that level's file serves on
         at = {other: level if other == number else min(level, plan.lower_remoteness[other] + 1)
               for other in {m[0] for m in moves}}
-        runner.map(answer, [(job, number, other, owner, part, level) for other, owner, part in moves
-                            if at[other] == level])
+        runner.map(answer, [(job, number, other, owner, part, at[other], generation)
+                            for other, owner, part in moves if (other, at[other]) not in answered])
+        answered |= set(at.items())
         sources = [[(other, owner, at[other]) for other, owner, p in moves if p == part] for part in range(job.parts)]
-        results = runner.map(decide, [(job, number, part, level, sources[part]) for part in range(job.parts)])
+        results = runner.map(decide, [(job, number, part, level, sources[part], generation)
+                                      for part in range(job.parts)])
         fresh, still = sum(r[0] for r in results), sum(r[1] for r in results)
+        open_then = fresh + still if open_then is None else open_then
         if report:
             report("retrograde", fresh)
-        if forget:
-            forget(level)
         if not still or (not fresh and level > last_fixed):
             break
+        if 2 * still < open_then:
+            runner.map(compact, [(job, number, other, owner, part, level, generation) for other, owner, part in moves])
+            generation += 1
+            answered = set()
+            open_then = still
+        if forget:
+            forget(level, generation)
     return max(runner.map(finish_part, [(job, number, part, level) for part in range(job.parts)]))
