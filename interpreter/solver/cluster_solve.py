@@ -119,7 +119,7 @@ def make_job(game: Game, codec: PositionCodec, table: str, root: int, scratch: P
         folder.mkdir(parents=True)
     except OSError as error:
         raise SolveError(f"{folder}: cannot make the work folder: {error}") from None
-    return tasks.Job(rules, settings, table, str(folder), parts, encoding.NARROW_LIMIT)
+    return tasks.Job(rules, settings, table, str(folder), parts, encoding.NARROW_LIMIT, tasks.KEEP_MOVES)
 
 
 class ClusterSolve:

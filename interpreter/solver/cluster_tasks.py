@@ -44,6 +44,8 @@ from rulesdsl.interpreter.solver.tiers import TierMap
 SEGMENT = 1 << 16  # positions of a frontier per expanding task
 BLOCK = 1 << 20  # moves per block read back from a file
 MERGE_EVERY = 32  # incoming files merged when this many pile up
+KEEP_MOVES = False  # keep each segment's moves on disk from exploring to routing, instead of expanding again
+COMPACT_ABOVE = 1 << 20  # a tier's moves files are compacted only when it has more moves than this
 
 Segment = tuple[int, int, int, int, int]  # layer, partition, segment, first, last (into the layer's frontier)
 
@@ -58,6 +60,7 @@ class Job:
     folder: str
     parts: int
     narrow_limit: int = encoding.NARROW_LIMIT
+    keep_moves: bool = False
 
     def tier(self, number: int) -> Path:
         """The folder of one tier's files."""
@@ -131,7 +134,11 @@ def _segment_moves(job: Job, number: int, segment: Segment) -> tuple[np.ndarray,
     45 bytes a position in Konane, written once and read once, while expanding
     a position again costs about what exploring it did (README, *On a cluster*).
     """
-    layer, part, _, first, last = segment
+    layer, part, index, first, last = segment
+    if job.keep_moves:
+        stem = job.tier(number) / f"seg.{layer}.{part}.{index}"
+        degree = np.load(f"{stem}.degree.npy")
+        return degree, np.load(f"{stem}.child.npy"), np.load(f"{stem}.flip.npy")
     front = np.array(np.load(job.tier(number) / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
     _, degree, child, flip = _expand(context(job), front)
     return degree, child, flip
@@ -141,16 +148,20 @@ def expand_segment(job: Job, number: int, layer: int, part: int, segment: int, f
                    ) -> tuple[int, int, dict[int, int]]:
     """Expand positions ``first:last`` of a partition's frontier; (positions, moves, children per lower tier).
 
-    Only each position's outcome and move count are kept; the moves themselves
-    are expanded again when the retrograde phase needs them (:func:`_segment_moves`).
+    Each position's outcome and move count are kept; the moves themselves only
+    with ``job.keep_moves``, else they are expanded again when the retrograde
+    phase needs them (:func:`_segment_moves`).
     """
     ctx = context(job)
     folder = job.tier(number)
     front = np.array(np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
-    outcome, degree, child, _ = _expand(ctx, front)
+    outcome, degree, child, flip = _expand(ctx, front)
     stem = f"seg.{layer}.{part}.{segment}"
     save(folder / f"{stem}.outcome.npy", outcome)
     save(folder / f"{stem}.degree.npy", degree)
+    if job.keep_moves:
+        save(folder / f"{stem}.child.npy", child)
+        save(folder / f"{stem}.flip.npy", flip)
     distinct = unique(child)
     where = ctx.tiers.of(distinct)
     owner = owners(distinct, job.parts)
@@ -545,7 +556,7 @@ def solve_tier(job: Job, plan: TierPlan, runner: Runner | None = None, report: R
             report("retrograde", fresh)
         if not still or (not fresh and level > last_fixed):
             break
-        if 2 * still < open_then:
+        if 2 * still < open_then and sum(sum(counts.values()) for counts in routed) > COMPACT_ABOVE:
             runner.map(compact, [(job, number, other, owner, part, level, generation) for other, owner, part in moves])
             generation += 1
             answered = set()
