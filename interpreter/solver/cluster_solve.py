@@ -119,7 +119,7 @@ def make_job(game: Game, codec: PositionCodec, table: str, root: int, scratch: P
         folder.mkdir(parents=True)
     except OSError as error:
         raise SolveError(f"{folder}: cannot make the work folder: {error}") from None
-    return tasks.Job(rules, settings, table, str(folder), parts, encoding.NARROW_LIMIT, tasks.KEEP_MOVES)
+    return tasks.Job(rules, settings, table, str(folder), parts, encoding.NARROW_LIMIT)
 
 
 class ClusterSolve:
@@ -224,7 +224,7 @@ class ClusterSolve:
         if part_sizes is None:
             self.runner.doing = (label, "sorting", sum(s[4] - s[3] for s in segments) // self.job.parts)
             part_sizes = self._small_or_spread(sum(s[4] - s[3] for s in segments), tasks.finalize_tier, number,
-                                               layer, segments)
+                                               layer)
         _drop(self.job.tier(number), "in.*")  # merged into its first layer, which is kept
         self.sizes[number] = part_sizes
         self.plans[number] = tasks.TierPlan(number, segments, sorted(reaches), {})
@@ -280,7 +280,7 @@ class ClusterSolve:
 
         def forget(level: int, generation: int) -> None:
             if level == 0:
-                for pattern in ("seg.*", "front.*", "r.*.child", "r.*.flip"):
+                for pattern in ("r.*.child", "r.*.flip"):
                     _drop(folder, pattern)
                 return
             _drop(folder, f"status.*.{level - 1}.*")

@@ -8,8 +8,11 @@ partition p's files hold only keys it owns, sorted. The steps:
   tier go to ``next`` files per owner, children in lower tiers to that tier's
   ``in`` files per owner), then ``merge_layer`` builds each partition's next
   frontier from the files addressed to it, dropping keys it already has;
-- ``finalize_part``: a partition's sorted keys, outcomes and move counts;
-- retrograde analysis: ``route_part`` sends each move to the partition owning its
+- ``finalize_part``: a partition's sorted keys (the frontiers are then dropped);
+- retrograde analysis: ``route_part`` expands the partition's positions again
+  (keeping a tier's moves from exploring to here would cost 9 bytes a move of
+  scratch; README, *On a cluster*), saves their outcomes and move counts, and
+  sends each move to the partition owning its
   child (``r`` files: parent index, child key, flip), ``lookup_part`` turns child
   keys into indices in the owner's keys (``e`` files); then for r = 1, 2, ...
   ``answer`` reads one owner's values and writes, per move, whether the child
@@ -44,7 +47,6 @@ from rulesdsl.interpreter.solver.tiers import TierMap
 SEGMENT = 1 << 16  # positions of a frontier per expanding task
 BLOCK = 1 << 20  # moves per block read back from a file
 MERGE_EVERY = 32  # incoming files merged when this many pile up
-KEEP_MOVES = False  # keep each segment's moves on disk from exploring to routing, instead of expanding again
 COMPACT_ABOVE = 1 << 20  # a tier's moves files are compacted only when it has more moves than this
 
 Segment = tuple[int, int, int, int, int]  # layer, partition, segment, first, last (into the layer's frontier)
@@ -60,7 +62,6 @@ class Job:
     folder: str
     parts: int
     narrow_limit: int = encoding.NARROW_LIMIT
-    keep_moves: bool = False
 
     def tier(self, number: int) -> Path:
         """The folder of one tier's files."""
@@ -127,41 +128,17 @@ def _expand(ctx: Context, front: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
             np.concatenate(flips) if flips else np.zeros(0, dtype=np.uint8))
 
 
-def _segment_moves(job: Job, number: int, segment: Segment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A segment's moves again, expanded anew from its frontier: (move counts, child keys, flips).
-
-    Cheaper than keeping them: a move list costs 9 bytes a move on disk, about
-    45 bytes a position in Konane, written once and read once, while expanding
-    a position again costs about what exploring it did (README, *On a cluster*).
-    """
-    layer, part, index, first, last = segment
-    if job.keep_moves:
-        stem = job.tier(number) / f"seg.{layer}.{part}.{index}"
-        degree = np.load(f"{stem}.degree.npy")
-        return degree, np.load(f"{stem}.child.npy"), np.load(f"{stem}.flip.npy")
-    front = np.array(np.load(job.tier(number) / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
-    _, degree, child, flip = _expand(context(job), front)
-    return degree, child, flip
-
-
 def expand_segment(job: Job, number: int, layer: int, part: int, segment: int, first: int, last: int
                    ) -> tuple[int, int, dict[int, int]]:
     """Expand positions ``first:last`` of a partition's frontier; (positions, moves, children per lower tier).
 
-    Each position's outcome and move count are kept; the moves themselves only
-    with ``job.keep_moves``, else they are expanded again when the retrograde
-    phase needs them (:func:`_segment_moves`).
+    Only the children's keys are kept (as the next frontiers and the lower
+    tiers' seeds): the retrograde phase expands the positions again (:func:`route_part`).
     """
     ctx = context(job)
     folder = job.tier(number)
     front = np.array(np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
-    outcome, degree, child, flip = _expand(ctx, front)
-    stem = f"seg.{layer}.{part}.{segment}"
-    save(folder / f"{stem}.outcome.npy", outcome)
-    save(folder / f"{stem}.degree.npy", degree)
-    if job.keep_moves:
-        save(folder / f"{stem}.child.npy", child)
-        save(folder / f"{stem}.flip.npy", flip)
+    _, _, child, _ = _expand(ctx, front)
     distinct = unique(child)
     where = ctx.tiers.of(distinct)
     owner = owners(distinct, job.parts)
@@ -202,39 +179,33 @@ def merge_layer(job: Job, number: int, layer: int, part: int) -> int:
     return len(fresh)
 
 
-def finalize_part(job: Job, number: int, part: int, layers: int, segments: Sequence[Segment]) -> int:
-    """Partition ``part``'s sorted keys, outcomes and move counts (and each segment's ranks); its size."""
+def finalize_part(job: Job, number: int, part: int, layers: int) -> int:
+    """Partition ``part``'s sorted keys; its size."""
     folder = job.tier(number)
     keys = np.concatenate([np.load(folder / f"front.{layer}.{part}.npy") for layer in range(layers)])
     keys.sort()
     save(folder / f"keys.{part}.npy", keys)
-    outcome = np.zeros(len(keys), dtype=np.uint8)
-    degree = np.zeros(len(keys), dtype=np.uint16)
-    for layer, _, segment, first, last in segments:
-        front = np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last]
-        rank = np.searchsorted(keys, front).astype(index_dtype(len(keys)))
-        stem = folder / f"seg.{layer}.{part}.{segment}"
-        save(Path(f"{stem}.rank.npy"), rank)
-        outcome[rank] = np.load(f"{stem}.outcome.npy")
-        degree[rank] = np.load(f"{stem}.degree.npy")
-    save(folder / f"degree.{part}.npy", degree)
-    save(folder / f"status.{part}.0.value.npy", outcome)
-    save(folder / f"status.{part}.0.rem.npy", np.zeros(len(keys), dtype=np.uint16))
     return len(keys)
 
 
 # -- retrograde analysis -------------------------------------------------------------------------------------
 
 
-def route_part(job: Job, number: int, part: int, segments: Sequence[Segment]) -> dict[tuple[int, int], int]:
-    """Send partition ``part``'s moves to the partitions owning their children; moves per (tier, owner)."""
+def route_part(job: Job, number: int, part: int) -> dict[tuple[int, int], int]:
+    """Expand partition ``part``'s positions again: save their outcomes (the values at level 0) and move
+    counts, and send their moves to the partitions owning the children; moves per (tier, owner)."""
     ctx = context(job)
     folder = job.tier(number)
+    keys = np.load(folder / f"keys.{part}.npy")
+    kind = index_dtype(len(keys))
     counts: dict[tuple[int, int], int] = {}
+    outcomes, degrees = [], []
     with Outputs() as out:
-        for layer, _, segment, first, last in segments:
-            degree, child, flip = _segment_moves(job, number, (layer, part, segment, first, last))
-            parent = np.repeat(np.load(folder / f"seg.{layer}.{part}.{segment}.rank.npy"), degree)
+        for first in range(0, len(keys), SEGMENT):
+            outcome, degree, child, flip = _expand(ctx, keys[first:first + SEGMENT])
+            outcomes.append(outcome)
+            degrees.append(degree)
+            parent = np.repeat(np.arange(first, first + len(degree), dtype=kind), degree)
             destination = ctx.tiers.of(child) * job.parts + owners(child, job.parts)
             for code in unique(destination).tolist():
                 pick = destination == code
@@ -244,6 +215,9 @@ def route_part(job: Job, number: int, part: int, segments: Sequence[Segment]) ->
                 out.file(folder / f"{base}.child").write(child[pick].tobytes())
                 out.file(folder / f"{base}.flip").write(flip[pick].tobytes())
                 counts[other, owner] = counts.get((other, owner), 0) + int(np.count_nonzero(pick))
+    save(folder / f"degree.{part}.npy", np.concatenate(degrees) if degrees else np.zeros(0, dtype=np.uint16))
+    save(folder / f"status.{part}.0.value.npy", np.concatenate(outcomes) if outcomes else np.zeros(0, np.uint8))
+    save(folder / f"status.{part}.0.rem.npy", np.zeros(len(keys), dtype=np.uint16))
     return counts
 
 
@@ -407,12 +381,13 @@ def seed_tier(job: Job, number: int, runner: Runner | None = None) -> list[int]:
     return runner.map(merge_layer, [(job, number, 0, part) for part in range(job.parts)])
 
 
-def finalize_tier(job: Job, number: int, layers: int, segments: list[Segment], runner: Runner | None = None
-                  ) -> list[int]:
-    """Each partition's sorted keys and outcomes; their sizes."""
+def finalize_tier(job: Job, number: int, layers: int, runner: Runner | None = None) -> list[int]:
+    """Each partition's sorted keys; their sizes. The frontiers are dropped once every partition is sorted."""
     runner = runner or InProcess()
-    return runner.map(finalize_part, [(job, number, part, layers, [s for s in segments if s[1] == part])
-                                      for part in range(job.parts)])
+    sizes = runner.map(finalize_part, [(job, number, part, layers) for part in range(job.parts)])
+    for path in job.tier(number).glob("front.*"):
+        path.unlink(missing_ok=True)
+    return sizes
 
 
 def explore_here(job: Job, number: int, sizes: list[int] | None = None, layer: int = 0, below: int = 1 << 15
@@ -431,7 +406,7 @@ def explore_here(job: Job, number: int, sizes: list[int] | None = None, layer: i
         segments += new
         layer += 1
     finished = whole and not sum(sizes) and sum(s[4] - s[3] for s in segments) < below
-    return expanded, sizes, segments, layer, finalize_tier(job, number, layer, segments) if finished else None
+    return expanded, sizes, segments, layer, finalize_tier(job, number, layer) if finished else None
 
 
 @dataclass
@@ -464,20 +439,18 @@ def solve_small_tier(job: Job, plan: TierPlan) -> int:
     keys = joined[placed]
     tier = Tier(plan.number, work, size=len(keys), reaches=set(plan.reaches))
     tier.save("keys", keys)
-    tier.save("outcome", np.concatenate([np.load(status_paths(folder, part, 0)[0])
-                                         for part in range(job.parts)])[placed])
-    order, children = [], []
+    outcomes, children = [], []
     with open(tier.path("degree"), "wb") as degrees, open(tier.path("child"), "wb") as kids, \
             open(tier.path("flip"), "wb") as flips:
-        for layer, part, segment, first, last in plan.segments:
-            front = np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last]
-            order.append(np.searchsorted(keys, front))
-            degree, child, flip = _segment_moves(job, plan.number, (layer, part, segment, first, last))
+        for first in range(0, len(keys), SEGMENT):
+            outcome, degree, child, flip = _expand(ctx, keys[first:first + SEGMENT])
+            outcomes.append(outcome)
             children.append(child)
             degree.tofile(degrees)
             child.tofile(kids)
             flip.tofile(flips)
-    tier.save("order", np.concatenate(order).astype(index_dtype(len(keys))) if order else np.zeros(0, np.int32))
+    tier.save("outcome", np.concatenate(outcomes) if outcomes else np.zeros(0, dtype=np.uint8))
+    tier.save("order", np.arange(len(keys), dtype=index_dtype(len(keys))))  # expanded in key order
     lower = _reached_children(job, ctx.tiers, np.concatenate(children) if children else keys[:0], plan, work)
     solve_embedded(tier, lower, ctx.tiers)
     value, remoteness = np.empty_like(tier.load("value")), np.empty_like(tier.load("remoteness"))
@@ -529,8 +502,7 @@ def solve_tier(job: Job, plan: TierPlan, runner: Runner | None = None, report: R
     """
     runner = runner or InProcess()
     number = plan.number
-    routed = runner.map(route_part, [(job, number, part, [s for s in plan.segments if s[1] == part])
-                                     for part in range(job.parts)])
+    routed = runner.map(route_part, [(job, number, part) for part in range(job.parts)])
     moves = sorted({(other, owner, part) for part, counts in enumerate(routed) for other, owner in counts})
     runner.map(lookup_part, [(job, number, part, other, owner) for other, owner, part in moves])
     if forget:
