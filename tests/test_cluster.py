@@ -99,6 +99,38 @@ def test_every_step_spread_over_the_partitions_gives_the_same_rows(tmp_path, cli
     assert stored(tmp_path / "cluster.sqlite") == stored(tmp_path / "embedded.sqlite")
 
 
+@pytest.mark.parametrize(("name", "options", "published"), [
+    ("konane-misere", {"rows": "4", "cols": "4"}, ("lose", 17)),  # misère, and a jump may be followed by another
+    ("abalone", {"rows": "3", "cols": "3", "captures": "2", "freeze": "off"}, None),  # positions repeat: draws
+])
+def test_the_retrograde_skipping_decided_positions_gives_the_embedded_values(tmp_path, client, monkeypatch, name,
+                                                                             options, published):
+    # Every tier goes through the spread retrograde, whose moves files are compacted to the open positions' once
+    # fewer than half are open: a move of an open position dropped, or a decided one kept, changes a value or a
+    # remoteness (a loss needs every move answered; a win at r its nearest winning move).
+    monkeypatch.setattr(cluster_solve, "SMALL", 0)
+    monkeypatch.setattr(cluster_tasks, "COMPACT_ABOVE", 0)
+    generations = []
+    forgetter = cluster_solve.ClusterSolve._forgetter
+
+    def watched(self, plan):
+        forget = forgetter(self, plan)
+
+        def forget_and_note(level, generation):
+            generations.append(generation)
+            forget(level, generation)
+
+        return forget_and_note
+
+    monkeypatch.setattr(cluster_solve.ClusterSolve, "_forgetter", watched)
+    local, spread = embedded_and_cluster(tmp_path, client, name, options)
+    assert max(generations) >= 1  # the files were compacted at least once
+    assert (spread.value, spread.remoteness, spread.positions) == (local.value, local.remoteness, local.positions)
+    assert stored(tmp_path / "cluster.sqlite") == stored(tmp_path / "embedded.sqlite")
+    if published:
+        assert (spread.value, spread.remoteness) == published
+
+
 @pytest.mark.parametrize(("options", "small", "published"), [
     ({}, 0, ("win", 11, 48)),  # every step spread
     ({"rows": "4", "cols": "4"}, 1 << 15, ("lose", 13, 3961)),  # tiers solved as one task each

@@ -224,7 +224,8 @@ class ClusterSolve:
         if part_sizes is None:
             self.runner.doing = (label, "sorting", sum(s[4] - s[3] for s in segments) // self.job.parts)
             part_sizes = self._small_or_spread(sum(s[4] - s[3] for s in segments), tasks.finalize_tier, number,
-                                               layer, segments)
+                                               layer)
+        _drop(self.job.tier(number), "in.*")  # merged into its first layer, which is kept
         self.sizes[number] = part_sizes
         self.plans[number] = tasks.TierPlan(number, segments, sorted(reaches), {})
         for other, count in reaches.items():
@@ -273,21 +274,23 @@ class ClusterSolve:
             decided += sum(sum(self.sizes[n]) for n in small)
             self._show("retrograde", total, decided)
 
-    def _forgetter(self, plan: tasks.TierPlan) -> Callable[[int], None]:
-        """Removes the files of a tier that no later step reads (``level`` 0: after indexing the moves)."""
+    def _forgetter(self, plan: tasks.TierPlan) -> Callable[[int, int], None]:
+        """Removes the files of a tier that no later step reads (:func:`.cluster_tasks.solve_tier` says which)."""
         folder = self.job.tier(plan.number)
 
-        def forget(level: int) -> None:
+        def forget(level: int, generation: int) -> None:
             if level == 0:
-                for path in [*folder.glob("seg.*"), *folder.glob("r.*.child"), *folder.glob("r.*.flip")]:
-                    path.unlink(missing_ok=True)
+                for pattern in ("r.*.child", "r.*.flip"):
+                    _drop(folder, pattern)
                 return
-            for path in folder.glob(f"status.*.{level - 1}.*"):
-                path.unlink(missing_ok=True)
+            _drop(folder, f"status.*.{level - 1}.*")
             for path in folder.glob("b.*"):
-                _, other, _, _, at = path.name.split(".")
+                _, other, _, _, at, made = path.name.split(".")
                 live = level if int(other) == plan.number else min(level, plan.lower_remoteness[int(other)] + 1)
-                if int(at) < live:
+                if int(at) < live or int(made) < generation:
+                    path.unlink(missing_ok=True)
+            for path in [*folder.glob("r.*.parent.*"), *folder.glob("e.*")]:
+                if int(path.name.rsplit(".", 1)[1]) < generation:
                     path.unlink(missing_ok=True)
 
         return forget
@@ -345,6 +348,12 @@ class ClusterSolve:
             alive, memory = workers_status(self.client)
             each = "/".join(f"{mb:,.0f}" for mb in memory)
             self.status(f"tiers {self.solved}/{len(self.plans)} solved, {alive} workers alive, {each} MB each")
+
+
+def _drop(folder: Path, pattern: str) -> None:
+    """Remove the files of ``folder`` matching ``pattern``."""
+    for path in folder.glob(pattern):
+        path.unlink(missing_ok=True)
 
 
 def _peak() -> float:

@@ -8,8 +8,11 @@ partition p's files hold only keys it owns, sorted. The steps:
   tier go to ``next`` files per owner, children in lower tiers to that tier's
   ``in`` files per owner), then ``merge_layer`` builds each partition's next
   frontier from the files addressed to it, dropping keys it already has;
-- ``finalize_part``: a partition's sorted keys, outcomes and move counts;
-- retrograde analysis: ``route_part`` sends each move to the partition owning its
+- ``finalize_part``: a partition's sorted keys (the frontiers are then dropped);
+- retrograde analysis: ``route_part`` expands the partition's positions again
+  (keeping a tier's moves from exploring to here would cost 9 bytes a move of
+  scratch; README, *On a cluster*), saves their outcomes and move counts, and
+  sends each move to the partition owning its
   child (``r`` files: parent index, child key, flip), ``lookup_part`` turns child
   keys into indices in the owner's keys (``e`` files); then for r = 1, 2, ...
   ``answer`` reads one owner's values and writes, per move, whether the child
@@ -44,6 +47,7 @@ from rulesdsl.interpreter.solver.tiers import TierMap
 SEGMENT = 1 << 16  # positions of a frontier per expanding task
 BLOCK = 1 << 20  # moves per block read back from a file
 MERGE_EVERY = 32  # incoming files merged when this many pile up
+COMPACT_ABOVE = 1 << 20  # a tier's moves files are compacted only when it has more moves than this
 
 Segment = tuple[int, int, int, int, int]  # layer, partition, segment, first, last (into the layer's frontier)
 
@@ -106,12 +110,9 @@ def warm(job: Job) -> float:
 # -- exploring -----------------------------------------------------------------------------------------------
 
 
-def expand_segment(job: Job, number: int, layer: int, part: int, segment: int, first: int, last: int
-                   ) -> tuple[int, int, dict[int, int]]:
-    """Expand positions ``first:last`` of a partition's frontier; (positions, moves, children per lower tier)."""
-    ctx = context(job)
-    folder, key_dtype = job.tier(number), ctx.codec.key_dtype
-    front = np.array(np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
+def _expand(ctx: Context, front: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Expand positions: (outcome, move count, child keys, flips), the moves of each position one after another."""
+    key_dtype = ctx.codec.key_dtype
     outcomes, degrees, children, flips = [], [], [], []
     for start in range(0, len(front), CHUNK):
         outcome, degree, child, flip = ctx.expander.expand(front[start:start + CHUNK])
@@ -122,12 +123,22 @@ def expand_segment(job: Job, number: int, layer: int, part: int, segment: int, f
     degree = np.concatenate(degrees) if degrees else np.zeros(0, dtype=np.uint32)
     if len(degree) and degree.max() >= 2**16:
         raise SolveError("a position with 65,536 moves or more is beyond the solver")
-    child = np.concatenate(children) if children else np.zeros(0, dtype=key_dtype)
-    stem = f"seg.{layer}.{part}.{segment}"
-    save(folder / f"{stem}.outcome.npy", np.concatenate(outcomes) if outcomes else np.zeros(0, dtype=np.uint8))
-    save(folder / f"{stem}.degree.npy", degree.astype(np.uint16))
-    save(folder / f"{stem}.child.npy", child)
-    save(folder / f"{stem}.flip.npy", np.concatenate(flips) if flips else np.zeros(0, dtype=np.uint8))
+    return (np.concatenate(outcomes) if outcomes else np.zeros(0, dtype=np.uint8), degree.astype(np.uint16),
+            np.concatenate(children) if children else np.zeros(0, dtype=key_dtype),
+            np.concatenate(flips) if flips else np.zeros(0, dtype=np.uint8))
+
+
+def expand_segment(job: Job, number: int, layer: int, part: int, segment: int, first: int, last: int
+                   ) -> tuple[int, int, dict[int, int]]:
+    """Expand positions ``first:last`` of a partition's frontier; (positions, moves, children per lower tier).
+
+    Only the children's keys are kept (as the next frontiers and the lower
+    tiers' seeds): the retrograde phase expands the positions again (:func:`route_part`).
+    """
+    ctx = context(job)
+    folder = job.tier(number)
+    front = np.array(np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last])
+    _, _, child, _ = _expand(ctx, front)
     distinct = unique(child)
     where = ctx.tiers.of(distinct)
     owner = owners(distinct, job.parts)
@@ -168,50 +179,45 @@ def merge_layer(job: Job, number: int, layer: int, part: int) -> int:
     return len(fresh)
 
 
-def finalize_part(job: Job, number: int, part: int, layers: int, segments: Sequence[Segment]) -> int:
-    """Partition ``part``'s sorted keys, outcomes and move counts (and each segment's ranks); its size."""
+def finalize_part(job: Job, number: int, part: int, layers: int) -> int:
+    """Partition ``part``'s sorted keys; its size."""
     folder = job.tier(number)
     keys = np.concatenate([np.load(folder / f"front.{layer}.{part}.npy") for layer in range(layers)])
     keys.sort()
     save(folder / f"keys.{part}.npy", keys)
-    outcome = np.zeros(len(keys), dtype=np.uint8)
-    degree = np.zeros(len(keys), dtype=np.uint16)
-    for layer, _, segment, first, last in segments:
-        front = np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last]
-        rank = np.searchsorted(keys, front).astype(index_dtype(len(keys)))
-        stem = folder / f"seg.{layer}.{part}.{segment}"
-        save(Path(f"{stem}.rank.npy"), rank)
-        outcome[rank] = np.load(f"{stem}.outcome.npy")
-        degree[rank] = np.load(f"{stem}.degree.npy")
-    save(folder / f"degree.{part}.npy", degree)
-    save(folder / f"status.{part}.0.value.npy", outcome)
-    save(folder / f"status.{part}.0.rem.npy", np.zeros(len(keys), dtype=np.uint16))
     return len(keys)
 
 
 # -- retrograde analysis -------------------------------------------------------------------------------------
 
 
-def route_part(job: Job, number: int, part: int, segments: Sequence[Segment]) -> dict[tuple[int, int], int]:
-    """Send partition ``part``'s moves to the partitions owning their children; moves per (tier, owner)."""
+def route_part(job: Job, number: int, part: int) -> dict[tuple[int, int], int]:
+    """Expand partition ``part``'s positions again: save their outcomes (the values at level 0) and move
+    counts, and send their moves to the partitions owning the children; moves per (tier, owner)."""
     ctx = context(job)
     folder = job.tier(number)
+    keys = np.load(folder / f"keys.{part}.npy")
+    kind = index_dtype(len(keys))
     counts: dict[tuple[int, int], int] = {}
+    outcomes, degrees = [], []
     with Outputs() as out:
-        for layer, _, segment, _, _ in segments:
-            stem = folder / f"seg.{layer}.{part}.{segment}"
-            degree = np.load(f"{stem}.degree.npy")
-            parent = np.repeat(np.load(f"{stem}.rank.npy"), degree)
-            child, flip = np.load(f"{stem}.child.npy"), np.load(f"{stem}.flip.npy")
+        for first in range(0, len(keys), SEGMENT):
+            outcome, degree, child, flip = _expand(ctx, keys[first:first + SEGMENT])
+            outcomes.append(outcome)
+            degrees.append(degree)
+            parent = np.repeat(np.arange(first, first + len(degree), dtype=kind), degree)
             destination = ctx.tiers.of(child) * job.parts + owners(child, job.parts)
             for code in unique(destination).tolist():
                 pick = destination == code
                 other, owner = divmod(code, job.parts)
                 base = f"r.{other}.{owner}.{part}"
-                out.file(folder / f"{base}.parent").write(parent[pick].tobytes())
+                out.file(moves_paths(folder, other, owner, part, 0)[0]).write(parent[pick].tobytes())
                 out.file(folder / f"{base}.child").write(child[pick].tobytes())
                 out.file(folder / f"{base}.flip").write(flip[pick].tobytes())
                 counts[other, owner] = counts.get((other, owner), 0) + int(np.count_nonzero(pick))
+    save(folder / f"degree.{part}.npy", np.concatenate(degrees) if degrees else np.zeros(0, dtype=np.uint16))
+    save(folder / f"status.{part}.0.value.npy", np.concatenate(outcomes) if outcomes else np.zeros(0, np.uint8))
+    save(folder / f"status.{part}.0.rem.npy", np.zeros(len(keys), dtype=np.uint16))
     return counts
 
 
@@ -223,7 +229,7 @@ def lookup_part(job: Job, number: int, part: int, other: int, owner: int) -> Non
     kind = index_dtype(len(keys))
     base = folder / f"r.{other}.{owner}.{part}"
     with Outputs() as out:
-        edges = out.file(folder / f"e.{other}.{owner}.{part}")
+        edges = out.file(moves_paths(folder, other, owner, part, 0)[1])
         for child, flip in zip(blocks(Path(f"{base}.child"), ctx.codec.key_dtype, BLOCK),
                                blocks(Path(f"{base}.flip"), np.uint8, BLOCK)):
             at = np.searchsorted(keys, child)
@@ -232,12 +238,24 @@ def lookup_part(job: Job, number: int, part: int, other: int, owner: int) -> Non
             ((at.astype(np.int64) << 1) | flip).astype(kind).tofile(edges)
 
 
+def moves_paths(folder: Path, other: int, owner: int, part: int, generation: int) -> tuple[Path, Path]:
+    """The parent-index and edge files of partition ``part``'s moves into (``other`` tier, ``owner``), as
+    left by ``generation`` compactions (:func:`compact`)."""
+    return (folder / f"r.{other}.{owner}.{part}.parent.{generation}",
+            folder / f"e.{other}.{owner}.{part}.{generation}")
+
+
+def answers_path(folder: Path, other: int, owner: int, part: int, level: int, generation: int) -> Path:
+    """The ``b`` file of partition ``part``'s moves into (``other``, ``owner``) at ``level``."""
+    return folder / f"b.{other}.{owner}.{part}.{level}.{generation}"
+
+
 def status_paths(folder: Path, part: int, level: int) -> tuple[Path, Path]:
     """The value and remoteness files of a partition after ``level``."""
     return folder / f"status.{part}.{level}.value.npy", folder / f"status.{part}.{level}.rem.npy"
 
 
-def answer(job: Job, number: int, other: int, owner: int, part: int, level: int) -> None:
+def answer(job: Job, number: int, other: int, owner: int, part: int, level: int, generation: int) -> None:
     """Per move of ``part`` into (``other``, ``owner``): 1 when the child is bad for the opponent, 2 when it
     is good for the opponent, counting only children decided below ``level``."""
     folder = job.tier(number)
@@ -247,8 +265,8 @@ def answer(job: Job, number: int, other: int, owner: int, part: int, level: int)
         value_path, rem_path = job.tier(other) / f"value.{owner}.npy", job.tier(other) / f"remoteness.{owner}.npy"
     value, remoteness = np.load(value_path), np.load(rem_path)
     with Outputs() as out:
-        bits = out.file(folder / f"b.{other}.{owner}.{part}.{level}")
-        for edge in blocks(folder / f"e.{other}.{owner}.{part}", index_dtype(len(value)), BLOCK):
+        bits = out.file(answers_path(folder, other, owner, part, level, generation))
+        for edge in blocks(moves_paths(folder, other, owner, part, generation)[1], index_dtype(len(value)), BLOCK):
             child = edge >> 1
             flip = (edge & 1).astype(np.uint8)
             seen = value[child]
@@ -258,8 +276,8 @@ def answer(job: Job, number: int, other: int, owner: int, part: int, level: int)
             (bad.astype(np.uint8) | (good.astype(np.uint8) << 1)).tofile(bits)
 
 
-def decide(job: Job, number: int, part: int, level: int, sources: Sequence[tuple[int, int, int]]
-           ) -> tuple[int, int]:
+def decide(job: Job, number: int, part: int, level: int, sources: Sequence[tuple[int, int, int]],
+           generation: int = 0) -> tuple[int, int]:
     """Decide partition ``part``'s positions at ``level`` from the ``b`` files of ``sources`` (tier, owner,
     level of the file); (positions decided now, positions still open)."""
     folder = job.tier(number)
@@ -270,8 +288,8 @@ def decide(job: Job, number: int, part: int, level: int, sources: Sequence[tuple
     won = np.zeros(len(value), dtype=np.bool_)
     good = np.zeros(len(value), dtype=np.uint16)
     for other, owner, at in sources:
-        for parent, bits in zip(blocks(folder / f"r.{other}.{owner}.{part}.parent", kind, BLOCK),
-                                blocks(folder / f"b.{other}.{owner}.{part}.{at}", np.uint8, BLOCK)):
+        for parent, bits in zip(blocks(moves_paths(folder, other, owner, part, generation)[0], kind, BLOCK),
+                                blocks(answers_path(folder, other, owner, part, at, generation), np.uint8, BLOCK)):
             won[parent[(bits & 1).astype(np.bool_)]] = True
             # a parent's moves are consecutive in the file, so each run of one parent is summed once
             starts = np.flatnonzero(np.concatenate(([True], parent[1:] != parent[:-1])))
@@ -287,6 +305,29 @@ def decide(job: Job, number: int, part: int, level: int, sources: Sequence[tuple
     save(rem_path, remoteness)
     fresh = int(np.count_nonzero(won | lost))
     return fresh, int(np.count_nonzero(open_)) - fresh
+
+
+def compact(job: Job, number: int, other: int, owner: int, part: int, level: int, generation: int) -> int:
+    """Keep only the moves of partition ``part``'s positions still open after ``level``: the files of
+    ``generation`` + 1 from those of ``generation``; the moves kept.
+
+    A decided position's moves are never read again, so later levels read
+    only the open positions' moves, as the embedded solver skips decided blocks.
+    """
+    folder = job.tier(number)
+    value = np.load(status_paths(folder, part, level)[0])
+    kind = index_dtype(len(value))
+    edge_kind = index_dtype(len(np.load(job.tier(other) / f"keys.{owner}.npy", mmap_mode="r")))
+    parents, edges = moves_paths(folder, other, owner, part, generation)
+    kept = 0
+    with Outputs() as out:
+        new_parents, new_edges = (out.file(path) for path in moves_paths(folder, other, owner, part, generation + 1))
+        for parent, edge in zip(blocks(parents, kind, BLOCK), blocks(edges, edge_kind, BLOCK)):
+            keep = value[parent] == OPEN
+            parent[keep].tofile(new_parents)
+            edge[keep].tofile(new_edges)
+            kept += int(np.count_nonzero(keep))
+    return kept
 
 
 def finish_part(job: Job, number: int, part: int, level: int) -> int:
@@ -329,6 +370,8 @@ def explore_layer(job: Job, number: int, layer: int, sizes: list[int], runner: R
                 for part, size in enumerate(sizes) for index, first in enumerate(range(0, size, SEGMENT))]
     expanded = runner.map(expand_segment, [(job, number, *segment) for segment in segments])
     fresh = runner.map(merge_layer, [(job, number, layer + 1, part) for part in range(job.parts)])
+    for path in job.tier(number).glob(f"next.{layer}.*"):  # merged: every merging task has returned
+        path.unlink(missing_ok=True)
     return expanded, fresh, segments
 
 
@@ -338,12 +381,13 @@ def seed_tier(job: Job, number: int, runner: Runner | None = None) -> list[int]:
     return runner.map(merge_layer, [(job, number, 0, part) for part in range(job.parts)])
 
 
-def finalize_tier(job: Job, number: int, layers: int, segments: list[Segment], runner: Runner | None = None
-                  ) -> list[int]:
-    """Each partition's sorted keys and outcomes; their sizes."""
+def finalize_tier(job: Job, number: int, layers: int, runner: Runner | None = None) -> list[int]:
+    """Each partition's sorted keys; their sizes. The frontiers are dropped once every partition is sorted."""
     runner = runner or InProcess()
-    return runner.map(finalize_part, [(job, number, part, layers, [s for s in segments if s[1] == part])
-                                      for part in range(job.parts)])
+    sizes = runner.map(finalize_part, [(job, number, part, layers) for part in range(job.parts)])
+    for path in job.tier(number).glob("front.*"):
+        path.unlink(missing_ok=True)
+    return sizes
 
 
 def explore_here(job: Job, number: int, sizes: list[int] | None = None, layer: int = 0, below: int = 1 << 15
@@ -362,7 +406,7 @@ def explore_here(job: Job, number: int, sizes: list[int] | None = None, layer: i
         segments += new
         layer += 1
     finished = whole and not sum(sizes) and sum(s[4] - s[3] for s in segments) < below
-    return expanded, sizes, segments, layer, finalize_tier(job, number, layer, segments) if finished else None
+    return expanded, sizes, segments, layer, finalize_tier(job, number, layer) if finished else None
 
 
 @dataclass
@@ -395,21 +439,18 @@ def solve_small_tier(job: Job, plan: TierPlan) -> int:
     keys = joined[placed]
     tier = Tier(plan.number, work, size=len(keys), reaches=set(plan.reaches))
     tier.save("keys", keys)
-    tier.save("outcome", np.concatenate([np.load(status_paths(folder, part, 0)[0])
-                                         for part in range(job.parts)])[placed])
-    order, children = [], []
+    outcomes, children = [], []
     with open(tier.path("degree"), "wb") as degrees, open(tier.path("child"), "wb") as kids, \
             open(tier.path("flip"), "wb") as flips:
-        for layer, part, segment, first, last in plan.segments:
-            stem = folder / f"seg.{layer}.{part}.{segment}"
-            front = np.load(folder / f"front.{layer}.{part}.npy", mmap_mode="r")[first:last]
-            order.append(np.searchsorted(keys, front))
-            child = np.load(f"{stem}.child.npy")
+        for first in range(0, len(keys), SEGMENT):
+            outcome, degree, child, flip = _expand(ctx, keys[first:first + SEGMENT])
+            outcomes.append(outcome)
             children.append(child)
-            np.load(f"{stem}.degree.npy").tofile(degrees)
+            degree.tofile(degrees)
             child.tofile(kids)
-            np.load(f"{stem}.flip.npy").tofile(flips)
-    tier.save("order", np.concatenate(order).astype(index_dtype(len(keys))) if order else np.zeros(0, np.int32))
+            flip.tofile(flips)
+    tier.save("outcome", np.concatenate(outcomes) if outcomes else np.zeros(0, dtype=np.uint8))
+    tier.save("order", np.arange(len(keys), dtype=index_dtype(len(keys))))  # expanded in key order
     lower = _reached_children(job, ctx.tiers, np.concatenate(children) if children else keys[:0], plan, work)
     solve_embedded(tier, lower, ctx.tiers)
     value, remoteness = np.empty_like(tier.load("value")), np.empty_like(tier.load("remoteness"))
@@ -450,34 +491,48 @@ def _reached_children(job: Job, tiers: TierMap, children: np.ndarray, plan: Tier
 
 
 def solve_tier(job: Job, plan: TierPlan, runner: Runner | None = None, report: Report | None = None,
-               forget: Callable[[int], None] | None = None) -> int:
+               forget: Callable[[int, int], None] | None = None) -> int:
     """Retrograde analysis of one tier (the tiers it reaches already solved); its largest remoteness.
 
-    ``report(phase, decided)`` hears of each level; ``forget(level)`` may remove the files of the level
-    before (``status`` and own ``b`` files), which no later step reads.
+    ``report(phase, decided)`` hears of each level; ``forget(level, generation)`` may remove the files no
+    later step reads: with level 0, the exploring and routing files once the moves are indexed; after
+    that, the ``status`` files of the level before, the ``b`` files no longer read and the moves files of
+    generations before ``generation``. Once fewer than half the positions open at the last compaction
+    are still open, the moves are compacted (:func:`compact`) so later levels read only the open ones'.
     """
     runner = runner or InProcess()
     number = plan.number
-    routed = runner.map(route_part, [(job, number, part, [s for s in plan.segments if s[1] == part])
-                                     for part in range(job.parts)])
+    routed = runner.map(route_part, [(job, number, part) for part in range(job.parts)])
     moves = sorted({(other, owner, part) for part, counts in enumerate(routed) for other, owner in counts})
     runner.map(lookup_part, [(job, number, part, other, owner) for other, owner, part in moves])
+    if forget:
+        forget(0, 0)
     last_fixed = max((plan.lower_remoteness[other] for other in plan.reaches), default=0)
-    level = 0
+    level = generation = 0
+    answered: set[tuple[int, int]] = set()  # (tier, level) whose b files of this generation exist
+    open_then = None  # positions open at the last compaction
     while True:
         level += 1
         # a lower tier's answers stop changing after its largest remoteness + 1: that level's file serves on
         at = {other: level if other == number else min(level, plan.lower_remoteness[other] + 1)
               for other in {m[0] for m in moves}}
-        runner.map(answer, [(job, number, other, owner, part, level) for other, owner, part in moves
-                            if at[other] == level])
+        runner.map(answer, [(job, number, other, owner, part, at[other], generation)
+                            for other, owner, part in moves if (other, at[other]) not in answered])
+        answered |= set(at.items())
         sources = [[(other, owner, at[other]) for other, owner, p in moves if p == part] for part in range(job.parts)]
-        results = runner.map(decide, [(job, number, part, level, sources[part]) for part in range(job.parts)])
+        results = runner.map(decide, [(job, number, part, level, sources[part], generation)
+                                      for part in range(job.parts)])
         fresh, still = sum(r[0] for r in results), sum(r[1] for r in results)
+        open_then = fresh + still if open_then is None else open_then
         if report:
             report("retrograde", fresh)
-        if forget:
-            forget(level)
         if not still or (not fresh and level > last_fixed):
             break
+        if 2 * still < open_then and sum(sum(counts.values()) for counts in routed) > COMPACT_ABOVE:
+            runner.map(compact, [(job, number, other, owner, part, level, generation) for other, owner, part in moves])
+            generation += 1
+            answered = set()
+            open_then = still
+        if forget:
+            forget(level, generation)
     return max(runner.map(finish_part, [(job, number, part, level) for part in range(job.parts)]))
