@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
-from rulesdsl.interpreter.search.engine import MAX_DEPTH, Iteration, OutOfTime, Result
+from rulesdsl.interpreter.search.engine import MAX_DEPTH, Iteration, OutOfTime, Result, iterating
 from rulesdsl.interpreter.search.minimax import INFINITY, WIN, static_score
-from rulesdsl.interpreter.search.ordering import capture_rank
+from rulesdsl.interpreter.search.ordering import capture_rank, root_moves
 
 CHECK_EVERY = 256  # nodes between two looks at the clock
 
@@ -89,20 +89,16 @@ def think_maxn(
     """
     if depth is not None and depth < 1:
         raise ValueError("depth must be at least 1")
-    moves, outcome = game.status(state)
-    if outcome is not None or not moves:
+    moves = root_moves(game, state, shuffle)
+    if moves is None:
         return None
     if depth is None and seconds is None:
         depth = 3
-    moves = list(moves)
-    if shuffle is not None:
-        shuffle.shuffle(moves)
-    moves.sort(key=capture_rank)
     mover = game.to_move(state)
     started = time.perf_counter()
     search = MaxN(game, started + seconds if seconds is not None else INFINITY)
     result = Result(moves[0], 0.0, 0, 0, 0.0, engine="maxn")
-    try:
+    with iterating(result, [], catch_interrupt):
         for d in range(1, (depth or MAX_DEPTH) + 1):
             search.horizon = False
             move, vector = search.root(state, moves, d)
@@ -114,12 +110,6 @@ def think_maxn(
             moves = [move, *(m for m in moves if m != move)]
             if not search.horizon:
                 break
-    except OutOfTime:
-        pass
-    except KeyboardInterrupt:
-        if not catch_interrupt:
-            raise
-        result.interrupted = True
     result.nodes = search.nodes
     result.seconds = time.perf_counter() - started
     return result

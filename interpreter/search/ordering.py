@@ -18,6 +18,7 @@ applies to a search to a fixed depth, which stays exact.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import NO_CELL, Game, Move, State
@@ -92,3 +93,16 @@ def static_order(game: Game) -> Order:
     if isinstance(game, Game) and game.geometry.cells:
         return board_order(game)
     return plain_order
+
+
+def root_moves(game: Game, state: State, shuffle: random.Random | None = None) -> list[Move] | None:
+    """The moves a search for three or more players tries at the root, captures first (shuffled first where
+    ``shuffle`` is given, so ties break at random); ``None`` when the game is over."""
+    moves, outcome = game.status(state)
+    if outcome is not None or not moves:
+        return None
+    moves = list(moves)
+    if shuffle is not None:
+        shuffle.shuffle(moves)
+    moves.sort(key=capture_rank)
+    return moves

@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
-from rulesdsl.interpreter.search.engine import MAX_DEPTH, Iteration, OutOfTime, Result
+from rulesdsl.interpreter.search.engine import MAX_DEPTH, Iteration, OutOfTime, Result, iterating
 from rulesdsl.interpreter.search.minimax import INFINITY, WIN, static_score
-from rulesdsl.interpreter.search.ordering import capture_rank
+from rulesdsl.interpreter.search.ordering import capture_rank, root_moves
 
 CHECK_EVERY = 256  # nodes between two looks at the clock
 
@@ -93,19 +93,15 @@ def think_paranoid(
     """
     if depth is not None and depth < 1:
         raise ValueError("depth must be at least 1")
-    moves, outcome = game.status(state)
-    if outcome is not None or not moves:
+    moves = root_moves(game, state, shuffle)
+    if moves is None:
         return None
     if depth is None and seconds is None:
         depth = 3
-    moves = list(moves)
-    if shuffle is not None:
-        shuffle.shuffle(moves)
-    moves.sort(key=capture_rank)
     started = time.perf_counter()
     search = Paranoid(game, game.to_move(state), started + seconds if seconds is not None else INFINITY)
     result = Result(moves[0], 0.0, 0, 0, 0.0, engine="paranoid")
-    try:
+    with iterating(result, [], catch_interrupt):
         for d in range(1, (depth or MAX_DEPTH) + 1):
             search.horizon = False
             move, score = search.root(state, moves, d)
@@ -116,12 +112,6 @@ def think_paranoid(
             moves = [move, *(m for m in moves if m != move)]
             if not search.horizon or abs(score) >= WIN / 2:
                 break
-    except OutOfTime:
-        pass
-    except KeyboardInterrupt:
-        if not catch_interrupt:
-            raise
-        result.interrupted = True
     result.nodes = search.nodes
     result.seconds = time.perf_counter() - started
     return result
