@@ -258,6 +258,21 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
         """Between the two parts of a turn (``then``): the end rules wait for the turn to be complete."""
         return two_parts and state.last != NO_CELL
 
+    def decided(state: State, moves: Callable[[], list]) -> Outcome | None:
+        """The result the end rules (and places) give ``state``, or ``None`` while it goes on; ``moves()``
+        is asked only by conditions that need the moves."""
+        if placings is not None and (placed := placings.outcome(state)) is not None:
+            return placed
+        for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
+            if mid_turn(state):
+                break
+            if condition(state, moves):
+                winner = decide(state) if decide is not None else None
+                if misere and winner is not None:
+                    winner = opponent[winner]
+                return ranked(state, Outcome(winner, reason, ref))
+        return None
+
     def status(state: State) -> tuple[list[Move], Outcome | None]:
         generated: list[list[Move]] = []
 
@@ -266,16 +281,9 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
                 generated.append(legal(state))
             return generated[0]
 
-        if placings is not None and (placed := placings.outcome(state)) is not None:
-            return [], placed
-        for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
-            if mid_turn(state):
-                break
-            if condition(state, moves):
-                winner = decide(state) if decide is not None else None
-                if misere and winner is not None:
-                    winner = opponent[winner]
-                return [], ranked(state, Outcome(winner, reason, ref))
+        verdict = decided(state, moves)
+        if verdict is not None:
+            return [], verdict
         found = moves()
         if not found:
             return [], ranked(state, Outcome(None, "no legal moves"))
@@ -292,16 +300,9 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
                 known.append(has_moves(state))
             return [True] if known[0] else []
 
-        if placings is not None and (placed := placings.outcome(state)) is not None:
-            return placed
-        for (condition, decide, _), reason, ref in zip(end_rules, reasons, fired):
-            if mid_turn(state):
-                break
-            if condition(state, moves):
-                winner = decide(state) if decide is not None else None
-                if misere and winner is not None:
-                    winner = opponent[winner]
-                return ranked(state, Outcome(winner, reason, ref))
+        verdict = decided(state, moves)
+        if verdict is not None:
+            return verdict
         if not moves():
             return ranked(state, Outcome(None, "no legal moves"))
         return None

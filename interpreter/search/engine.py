@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
 from rulesdsl.interpreter.search.minimax import INFINITY, WIN, static_score, terminal_score
@@ -108,7 +109,34 @@ def from_table(score: float, ply: int) -> float:
     return score
 
 
-class Searcher:
+class NullWindowChild:
+    """The step from a node to one child that both alpha-beta searchers share (principal variation search);
+    the searcher gives ``exact`` and ``alphabeta``."""
+
+    exact: bool
+
+    def alphabeta(self, node: Any, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The node's value from the side to move there, searched ``depth`` plies deeper (the searcher's)."""
+        raise NotImplementedError
+
+    def child(self, child: Any, flip: bool, depth: int, alpha: float, beta: float, ply: int,
+              first: bool) -> float:
+        """A child's value from the parent's side (negated when the turn changes).
+
+        Under a clock (not ``exact``) every move after the first is tried with a null window
+        first (principal variation search) and searched again only if it may be better.
+        """
+        if not first and not self.exact and beta - alpha > NULL_WINDOW:
+            probe = (-self.alphabeta(child, depth, -alpha - NULL_WINDOW, -alpha, ply) if flip
+                     else self.alphabeta(child, depth, alpha, alpha + NULL_WINDOW, ply))
+            if probe <= alpha or probe >= beta:
+                return probe
+        if flip:
+            return -self.alphabeta(child, depth, -beta, -alpha, ply)
+        return self.alphabeta(child, depth, alpha, beta, ply)
+
+
+class Searcher(NullWindowChild):
     """One search: its table, killers, history, node count and clock.
 
     The table remembers, for each position seen, what the game said about it
@@ -237,22 +265,6 @@ class Searcher:
         self.store(entry, depth, flag, best, found, ply, self.horizon)
         self.horizon = self.horizon or outer
         return best
-
-    def child(self, child: State, flip: bool, depth: int, alpha: float, beta: float, ply: int,
-              first: bool) -> float:
-        """A child's value from the parent's side (negated when the turn changes).
-
-        Under a clock (not ``exact``) every move after the first is tried with a null window
-        first (principal variation search) and searched again only if it may be better.
-        """
-        if not first and not self.exact and beta - alpha > NULL_WINDOW:
-            probe = (-self.alphabeta(child, depth, -alpha - NULL_WINDOW, -alpha, ply) if flip
-                     else self.alphabeta(child, depth, alpha, alpha + NULL_WINDOW, ply))
-            if probe <= alpha or probe >= beta:
-                return probe
-        if flip:
-            return -self.alphabeta(child, depth, -beta, -alpha, ply)
-        return self.alphabeta(child, depth, alpha, beta, ply)
 
     def root(self, state: State, depth: int, first: Move | None, partial: list) -> tuple[Move, float]:
         """Search every root move to ``depth``; ``partial`` gets the best so far as it improves."""

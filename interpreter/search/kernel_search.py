@@ -38,9 +38,9 @@ from rulesdsl.interpreter.search.engine import (  # the engine's table rules, re
     EXACT,
     LOWER,
     MAX_DEPTH,
-    NULL_WINDOW,
     UPPER,
     Iteration,
+    NullWindowChild,
     OutOfTime,
     Result,
     from_table,
@@ -104,7 +104,7 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
     return KernelView(game, native, terms)
 
 
-class KernelSearcher:
+class KernelSearcher(NullWindowChild):
     """One search on the kernel: its table, node count and clock (see the module docstring)."""
 
     def __init__(self, view: KernelView, exact: bool, table_mb: float) -> None:
@@ -198,18 +198,6 @@ class KernelSearcher:
         flag = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
         entry[DEPTH], entry[FLAG], entry[SCORE], entry[BEST] = depth, flag, to_table(best, ply), found
         return best
-
-    def child(self, child: np.ndarray, flip: bool, depth: int, alpha: float, beta: float, ply: int,
-              first: bool) -> float:
-        """A child's value from the parent's side; under a clock, a null-window probe first (PVS)."""
-        if not first and not self.exact and beta - alpha > NULL_WINDOW:
-            probe = (-self.alphabeta(child, depth, -alpha - NULL_WINDOW, -alpha, ply) if flip
-                     else self.alphabeta(child, depth, alpha, alpha + NULL_WINDOW, ply))
-            if probe <= alpha or probe >= beta:
-                return probe
-        if flip:
-            return -self.alphabeta(child, depth, -beta, -alpha, ply)
-        return self.alphabeta(child, depth, alpha, beta, ply)
 
     def principal_variation(self, game: Game, state: State, row: np.ndarray, depth: int) -> tuple[Move, ...]:
         """The table's best moves from ``state``, as far as they are known (as the game's moves)."""
