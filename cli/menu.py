@@ -73,13 +73,16 @@ def pick(entries: list[Choice], answer: str) -> Choice:
     raise OptionError(f"choose a number from 1 to {len(entries)} (or a game's name), not {answer.strip()!r}")
 
 
+LEAVE = ("quit", "exit", "q")  # the REPL's words for leaving end the menu too
+
+
 def ask(reader: LineReader, out: TextIO) -> Choice | None:
-    """Print the menu and read answers until one names an entry; ``None`` at end of input."""
+    """Print the menu and read answers until one names an entry; ``None`` at end of input or on quit."""
     entries = choices()
     print(menu_text(entries), file=out, flush=True)
     while True:
         answer = reader.read(PROMPT, [c.game for c in entries])
-        if answer is None:
+        if answer is None or answer.strip().lower() in LEAVE:
             return None
         try:
             return pick(entries, answer)

@@ -48,6 +48,16 @@ def test_a_bad_answer_is_one_line_and_the_question_comes_again():
     assert menu.ask(PipedLines(io.StringIO(""), out), out) is None  # end of input: no game, no error
 
 
+def test_quit_at_the_menu_leaves_without_an_error():
+    for word in ("quit", "exit", " Q "):
+        out = io.StringIO()
+        assert menu.ask(PipedLines(io.StringIO(f"{word}\n3\n"), out), out) is None
+        assert "error" not in out.getvalue()
+    done = subprocess.run([sys.executable, "-m", "rulesdsl.cli.main", "play"], input="quit\n",
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0 and done.stderr == "" and "error" not in done.stdout
+
+
 def test_the_command_with_no_game_plays_konane_6x6_after_enter():
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
     done = subprocess.run([sys.executable, "-m", "rulesdsl.cli.main", "play", "--depth", "1"], input="\nquit\n",
