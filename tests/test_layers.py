@@ -8,6 +8,7 @@ that runs the wrong way fails the test with the file and line.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,11 @@ def test_only_the_players_module_knows_the_order_of_play():
             if pattern.search(line.split("#")[0]):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_test_files_import_their_helpers_as_a_fresh_clone_can():
+    """pytest puts tests/ itself on the path (no package): 'from tests.helpers import ...' works only where
+    something else happens to put the checkout on the path, as an editable install in a worktree does."""
+    tests = Path(__file__).resolve().parent
+    wrong = [p.name for p in sorted(tests.glob("*.py")) if re.search(r"^\s*(from|import) tests\.", p.read_text(), re.M)]
+    assert wrong == []

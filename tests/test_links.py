@@ -9,6 +9,7 @@ worked out by hand from the rules (see docs/language.md, 'Links').
 from __future__ import annotations
 
 import pytest
+from helpers import after
 
 from rulesdsl.cli.render import render
 from rulesdsl.cli.svg import draw
@@ -16,7 +17,6 @@ from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.compile.trial import check_all
 from rulesdsl.interpreter.reference.linking import segments_cross
 from rulesdsl.loader import resolve
-from tests.helpers import after
 
 
 @pytest.fixture(scope="module")
