@@ -48,6 +48,27 @@ class Side:
     theirs_of: Callable[[object], dict[str, str]] | None = None
 
 
+# Chess's castling rights (FEN letter, king's cell, rook's cell), read from the cells of unmoved pieces.
+CASTLING = (("K", "e1", "h1"), ("Q", "e1", "a1"), ("k", "e8", "h8"), ("q", "e8", "a8"))
+
+
+def castling_rights(unmoved: list[str]) -> str:
+    """The FEN castling field of our ``unmoved`` cells (``-`` for none)."""
+    return "".join(letter for letter, king, rook in CASTLING if king in unmoved and rook in unmoved) or "-"
+
+
+def fen_row(row: str, cell: Callable[[str], str] = lambda ch: ch) -> str:
+    """One of our rows (``-`` for empty) as a FEN row: runs of empty cells as digits, pieces through ``cell``."""
+    out, run = "", 0
+    for ch in row:
+        if ch == "-":
+            run += 1
+            continue
+        out += (str(run) if run else "") + cell(ch)
+        run = 0
+    return out + (str(run) if run else "")
+
+
 def spiel_perft(state, depth: int) -> int:
     """OpenSpiel's own perft: action sequences of exactly ``depth`` actions (fewer where the game ends)."""
     if depth == 0 or state.is_terminal():

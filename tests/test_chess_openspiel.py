@@ -19,7 +19,7 @@ import time
 
 import pyspiel
 import pytest
-from openspiel_side_by_side import spiel_perft
+from openspiel_side_by_side import castling_rights, fen_row, spiel_perft
 
 from rulesdsl.interpreter.compile.load import load_game
 
@@ -27,8 +27,6 @@ KIWIPETE_FEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -
 KIWIPETE = "(w a1,e1,h1,a8,e8,h8 - 0 r---k--r p-ppqpb- bn--pnp- ---PN--- -p--P--- --N--Q-p PPPBBPPP R---K--R)"
 SECONDS = float(os.environ.get("RULESDSL_CHESS_SECONDS", "30"))  # the default run plays games for this long
 DEEP_GAMES = 1000
-# Castling rights from the cells of the unmoved kings and rooks.
-RIGHTS = (("K", "e1", "h1"), ("Q", "e1", "a1"), ("k", "e8", "h8"), ("q", "e8", "a8"))
 
 
 @pytest.fixture(scope="module")
@@ -64,20 +62,9 @@ def fen_of(game, state) -> str:
     if len(words) == 11:  # turn, passed, clock and eight rows
         words.insert(1, "-")
     turn, unmoved, passed, clock, rows = words[0], words[1].split(","), words[2], words[3], words[4:]
-    placement = "/".join(_fen_row(row) for row in rows)
-    rights = "".join(letter for letter, king, rook in RIGHTS if king in unmoved and rook in unmoved) or "-"
+    placement = "/".join(fen_row(row) for row in rows)
+    rights = castling_rights(unmoved)
     return f"{placement} {turn} {rights} {passed} {clock}"
-
-
-def _fen_row(row: str) -> str:
-    out, run = "", 0
-    for ch in row:
-        if ch == "-":
-            run += 1
-            continue
-        out += (str(run) if run else "") + ch
-        run = 0
-    return out + (str(run) if run else "")
 
 
 def seat(spiel_player: int) -> int:

@@ -19,13 +19,12 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from openspiel_side_by_side import Side, play, spiel_perft  # noqa: E402
+from openspiel_side_by_side import Side, castling_rights, fen_row, play, spiel_perft  # noqa: E402
 
 from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
 
 GAMES = int(os.environ.get("RULESDSL_CRAZYHOUSE_GAMES", "40"))  # the default run; 1,000 under -m deep
 DEEP_GAMES = 1000
-RIGHTS = (("K", "e1", "h1"), ("Q", "e1", "a1"), ("k", "e8", "h8"), ("q", "e8", "a8"))
 
 
 @pytest.fixture(scope="module")
@@ -42,24 +41,13 @@ def test_openspiel_counts_the_same_perft():
     assert spiel_perft(pyspiel.load_game("crazyhouse").new_initial_state(), 3) == 8902
 
 
-def _fen_row(row: str) -> str:
-    out, run = "", 0
-    for ch in row:
-        if ch == "-":
-            run += 1
-            continue
-        out += (str(run) if run else "") + ch
-        run = 0
-    return out + (str(run) if run else "")
-
-
 def our_fen(game, state) -> str:
     """Our position as OpenSpiel's FEN without its clocks, the pocket's letters sorted."""
     turn, unmoved, passed, hand, *rows = game.format_position(state)[1:-1].split()
     unmoved = unmoved.split(",")
-    rights = "".join(letter for letter, king, rook in RIGHTS if king in unmoved and rook in unmoved) or "-"
+    rights = castling_rights(unmoved)
     pocket = "".join(sorted(hand.replace("/", "").replace("-", "")))
-    placement = "/".join(_fen_row(row) for row in rows)
+    placement = "/".join(fen_row(row) for row in rows)
     return f"{placement}[{pocket}] {turn} {rights} {passed}"
 
 

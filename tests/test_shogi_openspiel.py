@@ -19,7 +19,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from openspiel_side_by_side import Side, play, spiel_perft  # noqa: E402
+from openspiel_side_by_side import Side, fen_row, play, spiel_perft  # noqa: E402
 
 from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
 
@@ -57,16 +57,7 @@ def _sfen_cell(symbol: str) -> str:
 def our_sfen(game, state) -> str:
     """Our position as OpenSpiel's SFEN without its move number, the hand's letters sorted."""
     turn, hand, *rows = game.format_position(state)[1:-1].split()
-    placement = []
-    for row in rows:
-        out, run = "", 0
-        for ch in row:
-            if ch == "-":
-                run += 1
-                continue
-            out += (str(run) if run else "") + _sfen_cell(ch)
-            run = 0
-        placement.append(out + (str(run) if run else ""))
+    placement = [fen_row(row, _sfen_cell) for row in rows]
     pocket = "".join(sorted(hand.replace("/", "").replace("-", "")))
     return f"{'/'.join(placement)} {turn} {pocket or '-'}"
 
