@@ -49,12 +49,12 @@ from rulesdsl.interpreter.search.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
 WORD = 64
-RUNTIME_VERSION = "5"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "6"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
 HEADER = ("from rulesdsl.interpreter.kernel.native_runtime import (  # noqa: F401\n"
-          "    beyond, counters, draw, i64, jit, popcount, stack, u64)\n\n")
+          "    after, beyond, counters, draw, i64, jit, popcount, stack, u64)\n\n")
 
 
 def enabled() -> bool:
@@ -243,6 +243,7 @@ def native_source(kernel: Kernel) -> str | None:
     rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + _many_playouts(kernel.width)
+    source += "\n\n" + _expand_many(kernel.width, rows)
     source += "\n\n" + search_source(kernel.width, kernel.opponent)
     return source
 
@@ -326,6 +327,29 @@ def _many_playouts(symbols: int) -> str:
             f"        {ends}tn, ln, w, r, p = playout({words}turn, last, hist, rs, cap)\n"
             f"        total += p\n"
             f"    return total\n")
+
+
+def _expand_many(symbols: int, rows: int) -> str:
+    """``expandall(boards, start, out, res)``: ``expand`` of the rows of ``boards`` from ``start`` on, their
+    children one after another in ``out``, and per row its winner, rule and child count in ``res``; it stops
+    before a row whose children might not fit in ``out`` and returns how far it got and the rows it wrote
+    (the solver expands a batch of positions with one call from Python)."""
+    row = "".join(f"b[{i}], " for i in range(symbols)) + f"i64(b[{symbols}]), b[{symbols + 1}]"
+    return (f"def expandall(boards, start, out, res):\n"
+            f"    k = 0\n"
+            f"    i = start\n"
+            f"    while i < len(boards) and k + {rows} <= len(out):\n"
+            f"        b = boards[i]\n"
+            f"        w, r, c = expand({row}, after(out, k))\n"
+            f"        res[i, 0] = w\n"
+            f"        res[i, 1] = r\n"
+            f"        if w == {NOT_OVER}:\n"
+            f"            res[i, 2] = c\n"
+            f"            k += c\n"
+            f"        else:\n"
+            f"            res[i, 2] = 0\n"
+            f"        i += 1\n"
+            f"    return i, k\n")
 
 
 def _perft_walk(symbols: int, rows: int) -> str:
@@ -479,7 +503,9 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
         _warm_search(native, len(words))
-        native.expand(*words, 0, np.uint64(0), np.zeros((native.children_max, len(words) + 2), dtype=np.uint64))
+        out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
+        native.expand(*words, 0, np.uint64(0), out)
+        module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out, np.zeros((1, 3), dtype=np.int64))
         marker.touch()  # every function is compiled and in numba's cache
         return native
 

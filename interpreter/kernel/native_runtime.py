@@ -74,3 +74,9 @@ def stack(depth, rows, columns):
 def counters(depth):
     """``depth`` whole numbers, zero."""
     return np.zeros(depth, dtype=np.int64)
+
+
+@jit
+def after(rows, start):
+    """The rows of ``rows`` from ``start`` on (a view: ``expand`` writes a batch's children one after another)."""
+    return rows[start:]

@@ -43,9 +43,10 @@ class PositionCodec:
         self.players = len(game.players)
         self._to_digit = str.maketrans({s: DIGITS[i] for i, s in enumerate(symbols)})
         # Decoding reads the board a group of cells at a time from a table of every group's text.
-        self._group = max(1, min(self.cells, _group_size(self.base)))
+        self._group = max(1, min(self.cells, group_size(self.base)))
         self._group_base = self.base ** self._group
         self._group_text = _group_texts(symbols, self._group)
+        self._group_digits: np.ndarray | None = None
         self._symbol_bytes = np.frombuffer("".join(symbols).encode("utf-8"), dtype=np.uint8) \
             if all(len(s.encode("utf-8")) == 1 for s in symbols) else None
         self.key_space = self.base ** self.cells * (self.cells + 1) * self.players
@@ -105,19 +106,27 @@ class PositionCodec:
 
     def digits(self, boards: np.ndarray) -> np.ndarray:
         """One row per board number: its cells' digits (indices into ``symbols``), first cell first."""
-        out = np.empty((len(boards), self.cells), dtype=np.uint8)
+        size, unit = self._group, self._group_base
+        if self._group_digits is None:  # each group's digits, by the group's number
+            number = np.arange(unit)
+            self._group_digits = np.empty((unit, size), dtype=np.uint8)
+            for i in range(size - 1, -1, -1):
+                self._group_digits[:, i] = number % self.base
+                number //= self.base
+        groups = -(-self.cells // size)
+        out = np.empty((len(boards), groups * size), dtype=np.uint8)
         rest = boards.copy()
-        for i in range(self.cells - 1, -1, -1):
-            out[:, i] = rest % self.base
-            rest //= self.base
-        return out
+        for g in range(groups - 1, -1, -1):  # a group of cells at a time, the last cells first
+            out[:, g * size:(g + 1) * size] = self._group_digits[(rest % unit).astype(np.int64, copy=False)]
+            rest //= unit
+        return out[:, groups * size - self.cells:]
 
     def board_numbers(self, keys: np.ndarray) -> np.ndarray:
         """The board part of each key (int64, or Python ints for a wide codec)."""
         return keys // (self.players * (self.cells + 1))
 
 
-def _group_size(base: int) -> int:
+def group_size(base: int) -> int:
     """Cells per decoding group: as many as keep the group table at most 65,536 entries."""
     size = 1
     while base ** (size + 1) <= 65536:

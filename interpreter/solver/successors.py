@@ -25,6 +25,7 @@ import numpy as np
 from rulesdsl import model as m
 from rulesdsl.interpreter.compile.game import NO_CELL, Game, State
 from rulesdsl.interpreter.kernel.codegen import Kernel
+from rulesdsl.interpreter.kernel.native import NOT_OVER, NativeKernel
 from rulesdsl.interpreter.reference.boxes import moves_again
 from rulesdsl.interpreter.solver.encoding import PositionCodec
 
@@ -32,6 +33,7 @@ from rulesdsl.interpreter.solver.encoding import PositionCodec
 OPEN, WIN, LOSE, DRAW = 0, 1, 2, 3
 
 Expansion = tuple[bytes, bytes, bytes, bytes]
+BATCH_ROWS = 1 << 16  # children the native kernel writes per call at most (a 4 MB buffer for three symbols)
 
 
 def plain_turns(game: Game) -> bool:
@@ -59,7 +61,9 @@ class Expander:
                       for w in weights]
         self.next_turn: dict[int, int] = {}
         kernel = game.kernel()
-        self.bitboards = BitboardExpander(kernel, codec) if BitboardExpander.takes(kernel, codec) else None
+        self.bitboards = None
+        if BitboardExpander.takes(kernel, codec):
+            self.bitboards = BitboardExpander(kernel, codec, game.native_kernel(wait=True))
 
     def expand(self, keys: np.ndarray) -> Expansion:
         """Expand the positions of ``keys`` (an array of the codec's keys) in order; the children's keys come
@@ -133,8 +137,8 @@ class BitboardExpander:
                 and not kernel.counter
                 and sorted(kernel.symbols) == sorted(codec.symbols[1:]))
 
-    def __init__(self, kernel: Kernel, codec: PositionCodec):
-        self.kernel, self.codec = kernel, codec
+    def __init__(self, kernel: Kernel, codec: PositionCodec, native: NativeKernel | None = None):
+        self.kernel, self.codec, self.native = kernel, codec, native
         digit = {s: i for i, s in enumerate(codec.symbols)}
         self.digits = [digit[s] for s in kernel.symbols]  # each bitboard's symbol as a key digit
         bit = np.array(kernel.layout.bit, dtype=np.int64)
@@ -160,6 +164,27 @@ class BitboardExpander:
         if not kernel.has_again and (lasts >= 0).any():
             return None
         digits = codec.digits(rest // spots)
+        if self.native is not None:
+            outcomes, degrees, children = self._native(digits, turns, lasts)
+        else:
+            outcomes, degrees, children = self._python(digits, turns, lasts)
+        board = np.zeros(len(children), dtype=object if codec.wide else np.int64)
+        for column, d in enumerate(self.digits):
+            bits = children[:, column]
+            for k, table in enumerate(self.byte_weights):
+                board += d * table[(bits >> (8 * k)) & 255]
+        child_turns, last_bits = children[:, -2], children[:, -1]
+        last_cells = np.where(last_bits != 0, self.cell_of_bit[np.frexp(last_bits.astype(np.float64))[1] - 1], -1)
+        child_keys = (board * spots + last_cells + 1) * players + child_turns
+        flips = child_turns != np.repeat(turns, degrees)
+        return (outcomes.tobytes(), degrees.tobytes(), codec.keys(child_keys).tobytes(),
+                flips.astype(np.uint8).tobytes())
+
+    def _python(self, digits: np.ndarray, turns: np.ndarray, lasts: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Outcome codes, move counts and the children's rows (bitboards, player to move, go-again bit), one
+        position at a time on the Python kernel."""
+        kernel = self.kernel
         boards = [((digits == d) * self.cell_bits).sum(axis=1).tolist() for d in self.digits]
         last_bits = np.where(lasts >= 0, self.cell_bits[np.maximum(lasts, 0)], 0).tolist()
         outcomes, degrees = bytearray(), array("I")
@@ -180,18 +205,34 @@ class BitboardExpander:
                 winner = opponent[winner]
             outcomes.append(_outcome_code(winner, turn))
             degrees.append(0)
-        children = np.array(found, dtype=np.int64).reshape(-1, record)
-        board = np.zeros(len(children), dtype=object if codec.wide else np.int64)
+        return (np.frombuffer(outcomes, dtype=np.uint8), np.frombuffer(degrees, dtype=np.uint32),
+                np.array(found, dtype=np.int64).reshape(-1, record))
+
+    def _native(self, digits: np.ndarray, turns: np.ndarray, lasts: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """As :meth:`_python`, on the machine-code kernel: one call expands as many positions as its buffer holds."""
+        native, kernel = self.native, self.kernel
+        rows = np.zeros((len(turns), len(self.digits) + 2), dtype=np.uint64)
         for column, d in enumerate(self.digits):
-            bits = children[:, column]
-            for k, table in enumerate(self.byte_weights):
-                board += d * table[(bits >> (8 * k)) & 255]
-        child_turns, last_bits = children[:, -2], children[:, -1]
-        last_cells = np.where(last_bits != 0, self.cell_of_bit[np.frexp(last_bits.astype(np.float64))[1] - 1], -1)
-        child_keys = (board * spots + last_cells + 1) * players + child_turns
-        flips = child_turns != np.repeat(turns, np.frombuffer(degrees, dtype=np.uint32))
-        return (bytes(outcomes), degrees.tobytes(), codec.keys(child_keys).tobytes(),
-                flips.astype(np.uint8).tobytes())
+            rows[:, column] = ((digits == d) * self.cell_bits).sum(axis=1).astype(np.uint64)
+        rows[:, -2] = turns.astype(np.uint64)
+        rows[:, -1] = np.where(lasts >= 0, self.cell_bits[np.maximum(lasts, 0)], 0).astype(np.uint64)
+        results = np.zeros((len(turns), 3), dtype=np.int64)
+        buffer = np.zeros((max(BATCH_ROWS, native.children_max), rows.shape[1]), dtype=np.uint64)
+        parts, done = [], 0
+        while done < len(turns):
+            done, written = native.module.expandall(rows, done, buffer, results)
+            parts.append(buffer[:written].copy())
+        children = np.concatenate(parts).view(np.int64) if parts else np.zeros((0, rows.shape[1]), np.int64)
+        winners, rules = results[:, 0], results[:, 1]
+        over = winners != NOT_OVER
+        draw = over & ((rules < 0) | (winners < 0))
+        winners = winners.copy()
+        if kernel.misere:
+            won = over & ~draw
+            winners[won] = np.asarray(kernel.opponent)[winners[won]]
+        outcomes = np.where(~over, OPEN, np.where(draw, DRAW, np.where(winners == turns, WIN, LOSE)))
+        return outcomes.astype(np.uint8), results[:, 2].astype(np.uint32), children
 
 
 def _outcome_code(winner: int | None, turn: int) -> int:

@@ -18,7 +18,7 @@ import numpy as np
 
 from rulesdsl import model as m
 from rulesdsl.interpreter.compile.game import Game
-from rulesdsl.interpreter.solver.encoding import PositionCodec
+from rulesdsl.interpreter.solver.encoding import PositionCodec, group_size
 
 
 def adds_pieces(game: Game) -> bool:
@@ -42,6 +42,13 @@ class TierMap:
         owners = [None] + [game.piece_names[s][1] for s in codec.symbols[1:]]
         # what one cell holding each symbol adds to the tier number
         self.weight = np.array([0 if o is None else self.radix ** o for o in owners], dtype=np.int64)
+        # what a group of ``size`` cells adds to the tier number, by the group's digits read as one number
+        self.size = group_size(codec.base)
+        group = np.arange(codec.base ** self.size)
+        self.group_weight = np.zeros(len(group), dtype=np.int64)
+        for _ in range(self.size):
+            self.group_weight += self.weight[group % codec.base]
+            group //= codec.base
 
     def of(self, keys: np.ndarray) -> np.ndarray:
         """The tier number of each key (all 0 when the game is one tier)."""
@@ -49,9 +56,10 @@ class TierMap:
             return np.zeros(len(keys), dtype=np.int64)
         rest = self.codec.board_numbers(self.codec.ints(keys))
         tier = np.zeros(len(keys), dtype=np.int64)
-        for _ in range(self.codec.cells):  # a cell at a time: no (keys x cells) array
-            tier += self.weight[(rest % self.codec.base).astype(np.int64, copy=False)]
-            rest //= self.codec.base
+        unit = self.codec.base ** self.size
+        for _ in range(-(-self.codec.cells // self.size)):  # a group of cells at a time: no (keys x cells) array
+            tier += self.group_weight[(rest % unit).astype(np.int64, copy=False)]
+            rest //= unit
         return tier
 
     def counts(self, tier: int) -> tuple[int, ...]:
