@@ -110,11 +110,29 @@ class Kernel:
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
+    heading: bool = False  # one more word after those: the last jump's direction + 1 (``in same direction``)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, and the counter's."""
-        return len(self.symbols) + self.counter
+        """How many words a position's board takes: one per symbol, the counter's and the heading's."""
+        return len(self.symbols) + self.counter + self.heading
+
+    @property
+    def extras(self) -> tuple[str, ...]:
+        """The names of the state fields held by the words after the bitboards."""
+        return ("quiet",) * self.counter + ("heading",) * self.heading
+
+    def extra_words(self, state) -> tuple[int, ...]:
+        """The words after the bitboards for a state: its plies since a capture, its heading (0: any)."""
+        return ((state.quiet,) if self.counter else ()) + ((state.heading + 1,) if self.heading else ())
+
+    def extra_fields(self, words) -> dict[str, int]:
+        """The state fields held by the words after the bitboards (``words``: a whole position's words)."""
+        n = len(self.symbols)
+        fields_ = {"quiet": int(words[n])} if self.counter else {}
+        if self.heading:
+            fields_["heading"] = int(words[n + self.counter]) - 1
+        return fields_
 
 
 @dataclass
@@ -133,6 +151,7 @@ class Group:
     walks: bool = False  # the origin is not a fixed shift back: playing a move finds it (slides)
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
     promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
+    heading: int = -1  # the direction's index among the board's (a jump's ``heading``), -1: none
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -189,8 +208,7 @@ class _Builder:
             and not again.may_pass and not _extra_fields(again, AGAIN_FIELDS)
         if self.chain:  # a whole capture chain is one move: no turn goes on after it
             again = None
-        if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)
-                                  or self.repetition):
+        if again is not None and (again.chain or _extra_fields(again, AGAIN_FIELDS) or self.repetition):
             raise Unsupported("again")
         if getattr(tables.geometry, "links", None) is not None:
             raise Unsupported("a board of points and lines")
@@ -209,6 +227,11 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
+        # the direction of the jump that began a go-again turn, plus one (0: any), one more word (``in same direction``)
+        self.heading = f"v{len(self.symbols) + (self.counter is not None)}" \
+            if again is not None and again.same_direction else None
+        if self.heading is not None:
+            self.vars += f" {self.heading},"
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
@@ -376,7 +399,7 @@ class _Builder:
                         apply += ([f"{taken[0]} ^= {mid}"] if len(taken) == 1
                                   else [f"{v} &= ~{mid}" for v in taken])
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
-                                     promotes=promotes))
+                                     promotes=promotes, heading=tables.heading(vector)))
         return out
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
@@ -479,11 +502,12 @@ class _Builder:
             return group.captures
         return group.action == after
 
-    def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
-                empty: str = "e", existence: bool = False) -> tuple[list[str], list[Group]]:
+    def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m", empty: str = "e",
+                existence: bool = False, heading: int | None = None) -> tuple[list[str], list[Group]]:
         """Statements setting ``m0, m1...`` to the landing cells of the player's move groups (``continuing``: of
         a go-again turn or a turn's second part; ``existence``: enough to tell whether there is a move, a group's
-        ``exists`` in place of its mask where it has one)."""
+        ``exists`` in place of its mask where it has one; ``heading``: the direction a go-again turn keeps, known
+        when the source is written, -1 any; ``None``: read from the heading word)."""
         lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
         groups = []
         second = continuing and self.then is not None
@@ -492,8 +516,11 @@ class _Builder:
             text = text.replace("E", empty)
             return re.sub(rf"\b{LAST}\b", last, text) if second else text
 
+        keeps = continuing and not second and self.heading is not None  # ``in same direction``
         for group in (self.then_groups(player) if second else self.groups(player)):
             if continuing and not second and not self.continues(group):
+                continue
+            if keeps and heading is not None and heading >= 0 and group.heading != heading:
                 continue
             i = len(groups)
             same = continuing and self.again is not None and self.again.same_piece
@@ -508,6 +535,8 @@ class _Builder:
             if self.freeze is not None:
                 restrict += self.frozen(group)
             lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
+            if keeps and heading is None:  # another direction than the turn's: no move
+                lines += [f"if {self.heading} and {self.heading} != {group.heading + 1}:", f"    {prefix}{i} = 0"]
             groups.append(group)
         taking = []
         if self.chain and not existence:
@@ -613,16 +642,18 @@ class _Builder:
             lines += ["    " + line for line in body]
         if passes:
             lines.append("else:" if groups else "if True:")
-            lines += ["    plies += 1", f"    turn = {self.other[player]}", "    last = 0"]
+            lines += ["    plies += 1", f"    turn = {self.other[player]}", "    last = 0", *self.any_heading("    ")]
         return lines
 
     def after_move(self, player: int, group: Group, turn: str, last: str) -> list[str]:
         """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other."""
-        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else []) \
+            + self.any_heading("")
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
         lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
-        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True)
+        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True,
+                                     heading=group.heading)
         if not groups:
             return lines + hand_over
         if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
@@ -631,7 +662,10 @@ class _Builder:
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
             lines.append(f"if {tests}:")
-        lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
+        lines += [f"    {turn} = {player}", f"    {last} = g"]
+        if self.heading is not None:
+            lines.append(f"    {self.heading} = {group.heading + 1}")
+        lines += ["else:"] + ["    " + line for line in hand_over]
         if group.promotes:  # a piece crowned ends its turn
             return ([f"if {group.target} & {group.promotes}:"] + ["    " + line for line in hand_over] + ["else:"]
                     + ["    " + line for line in lines])
@@ -659,7 +693,7 @@ class _Builder:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
                                      + [f"put(({self.vars} nt, nl))"])
         if passes:
-            lines.append(f"put(({self.vars} {self.other[player]}, 0))")
+            lines += self.any_heading("") + [f"put(({self.vars} {self.other[player]}, 0))"]
         elif self.stuck:
             lines += ["if not raw:", f"    put(({self.vars} {self.other[player]}, 0))"]
         return lines + ["return None"]
@@ -682,8 +716,12 @@ class _Builder:
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.stuck else ["if True:"])
-            lines.append(f"    n += perft({self.vars} {following}, 0, hist, depth - 1)")
+            lines += self.any_heading("    ") + [f"    n += perft({self.vars} {following}, 0, hist, depth - 1)"]
         return lines + ["return n"]
+
+    def any_heading(self, indent: str) -> list[str]:
+        """The statement that forgets the heading of a go-again turn (its word, if the game has one)."""
+        return [f"{indent}{self.heading} = 0"] if self.heading is not None else []
 
     def mid_turn(self, continuing: bool) -> bool:
         """Between the two parts of a turn: the end rules wait for the turn to be complete."""
@@ -749,7 +787,8 @@ class _Builder:
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       (self.other[0], self.other[1]), source,
-                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None)
+                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
+                      self.heading is not None)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
