@@ -54,6 +54,7 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
@@ -65,7 +66,7 @@ KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach"}
+               "falling", "flanking", "reach", "by_line"}
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
@@ -341,11 +342,32 @@ class _Builder:
                     out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True))
         return out
 
+    def line_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """``KIND slide DIRS by pieces in line [over CLASS] [to empty or enemy]``: one group per symbol, direction
+        and kind of landing cell (:mod:`rulesdsl.interpreter.kernel.lines`)."""
+        tables = self.tables
+        if rule.over == "one" or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
+            raise Unsupported("a slide by the pieces in line over one piece, or of a piece that is promoted")
+        targets = set(rule.targets or ("empty",))
+        mine, theirs = tables.symbols_of(player), tables.enemy_symbols(player)
+        passable = {None: frozenset(), "friend": mine, "enemy": theirs, "any": frozenset(tables.owner)}[rule.over]
+        blocking = self.bits(frozenset(tables.owner) - passable)
+        enemy = self.bits(theirs) if "enemy" in targets and theirs else None
+        out = []
+        for sym in sorted(tables.symbols_of(player, rule.kind)):
+            for g in line_slides(self.layout, tables.vectors(rule.directions, player), self.var[sym],
+                                 self.ray_number(rule, sym), self.bits(self.symbols), blocking, "empty" in targets,
+                                 enemy, [self.var[x] for x in sorted(theirs)]):
+                out.append(Group(g.prelude, g.mask, g.apply, "t", 0, "slide", g.captures, (), None, True))
+        return out
+
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables, layout = self.tables, self.layout
         if rule.action not in ("step", "jump", "push", "place", "slide") or rule.flying or rule.reach is not None \
                 or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action == "slide" and rule.by_line:
+            return self.line_groups(rule, player)
         if rule.action == "slide":
             return self.slide_groups(rule, player)
         if rule.action == "place":
@@ -941,6 +963,15 @@ class _Conditions(m.ExprVisitor):
         along = expr.along or (m.DirRef(expr.span, "all"),)
         lines, test = joins(builder.tables, builder.layout, bits, player, first, goal, along,
                             f"cj{sum(line.startswith('cj') for line in self.before)}")
+        self.before += lines
+        return test
+
+    def visit_OneGroup(self, expr: m.OneGroup) -> str:
+        bits, player = self.pieces(expr.player, None)
+        builder = self.builder
+        along = expr.directions or (m.DirRef(expr.span, "all"),)
+        lines, test = one_group(builder.layout, builder.tables.vectors(along, player), bits,
+                                sum(line.startswith("ogp") for line in self.before))
         self.before += lines
         return test
 
