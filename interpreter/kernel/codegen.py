@@ -357,7 +357,7 @@ class _Builder:
         for sym in sorted(tables.symbols_of(player, rule.kind)):
             for g in line_slides(self.layout, tables.vectors(rule.directions, player), self.var[sym],
                                  self.ray_number(rule, sym), self.bits(self.symbols), blocking, "empty" in targets,
-                                 enemy, [self.var[x] for x in sorted(theirs)]):
+                                 enemy, [self.var[x] for x in sorted(theirs)], self.constants):
                 out.append(Group(g.prelude, g.mask, g.apply, "t", 0, "slide", g.captures, (), None, True))
         return out
 
@@ -821,7 +821,7 @@ NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
 METHODS = {"bit_count", "append", "add", "discard", "pop"}
-NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]")
+NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
 
 

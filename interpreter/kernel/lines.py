@@ -7,8 +7,8 @@ it along the direction, both ways. Every piece on one line has the same
 distance along it, so a landing cell has exactly one origin per direction:
 the cell that distance back. The landing cells of one symbol and direction
 are one move group (one mask), found by one walk over the symbol's pieces:
-per piece and line, two fills count the line's pieces (shifts and masks, a
-few a cell), then a walk of that many steps along each direction of the line
+per piece and line, one table of the lines through each cell and a bit count
+give the line's pieces, then a walk of that many steps along each direction of the line
 checks the cells passed (empty, or a piece of the class ``over`` names) and
 the landing cell (empty with ``to empty``, an enemy piece with ``to enemy``;
 the two are separate groups, the second captures). Playing a move counts the
@@ -47,25 +47,35 @@ def _key(number: int, s: int) -> str:
     return f"{number}_{abs(s)}{'p' if s > 0 else 'n'}"
 
 
-def _fill(layout: BitLayout, start: str, vector, into: str) -> list[str]:
-    """Statements adding to ``into`` every cell from ``start`` (one bit) onwards along ``vector``."""
-    s, pre = layout.shift_of(vector), layout.has_next(vector)
-    return ["lyu = " + start, "while lyu:", f"    lyu = {shifted(f'(lyu & {pre})', s)}", f"    {into} |= lyu"]
+def line_table(layout: BitLayout, vector, constants: dict[str, object]) -> str:
+    """The name of the table (kept in ``constants``) that gives, per bit number, the cells of the whole line
+    through that cell along ``vector`` and back (0 for a bit that is no cell)."""
+    s = abs(layout.shift_of(vector))
+    name = f"LNA{s}"
+    if name not in constants:
+        geometry = layout.geometry
+        back = (-vector[0], -vector[1])
+        table = [0] * (max(layout.bit) + 1)
+        for cell in geometry.cells:
+            table[layout.bit[cell.index]] = layout.mask([cell.index, *geometry.ray(cell.index, vector),
+                                                         *geometry.ray(cell.index, back)])
+        constants[name] = tuple(table)
+    return name
 
 
-def _line_count(layout: BitLayout, start: str, vector, occupied: str, into: str) -> list[str]:
-    """Statements setting ``into`` to the number of pieces on the line through ``start`` along ``vector``."""
-    back = (-vector[0], -vector[1])
-    return ["lyf = " + start, *_fill(layout, start, vector, "lyf"), *_fill(layout, start, back, "lyf"),
-            f"{into} = ({occupied} & lyf).bit_count()"]
+def _line_count(table: str, start: str, occupied: str, into: str) -> list[str]:
+    """Statements setting ``into`` to the number of pieces on the line (``table``'s) through the bit ``start``."""
+    return [f"{into} = ({occupied} & {table}[({start} - 1).bit_count()]).bit_count()"]
 
 
 def line_slides(layout: BitLayout, vectors, mover: str, number: int, occupied: str, blocking: str,
-                into_empty: bool, enemy: str | None, enemy_vars: list[str]) -> list[LineGroup]:
+                into_empty: bool, enemy: str | None, enemy_vars: list[str],
+                constants: dict[str, object]) -> list[LineGroup]:
     """The groups of one symbol's slides by the pieces in line: per direction of ``vectors``, the moves landing
     on empty cells (``into_empty``, ``E`` in the masks) and those taking an enemy piece (``enemy``'s cells).
     ``mover`` is the symbol's bitboard, ``occupied`` the cells holding any piece, ``blocking`` the pieces a slide
-    may not pass over; ``number`` tells this rule and symbol's names apart from the others'."""
+    may not pass over; ``number`` tells this rule and symbol's names apart from the others'. The lines through
+    each cell are tables the source reads by name, added to ``constants``."""
     axes: dict[tuple[int, int], str] = {}  # a line's direction (one of its two) -> the name of its count
     for v in vectors:
         if (-v[0], -v[1]) not in axes:
@@ -73,7 +83,7 @@ def line_slides(layout: BitLayout, vectors, mover: str, number: int, occupied: s
     count_of = {**axes, **{(-v[0], -v[1]): name for v, name in axes.items()}}
     loop = ["lyo = lyp & -lyp", "lyp ^= lyo"]
     for v, name in axes.items():
-        loop += _line_count(layout, "lyo", v, occupied, name)
+        loop += _line_count(line_table(layout, v, constants), "lyo", occupied, name)
     names = []
     for v in vectors:
         s, pre = layout.shift_of(v), layout.has_next(v)
@@ -93,7 +103,7 @@ def line_slides(layout: BitLayout, vectors, mover: str, number: int, occupied: s
     for v, empty_name, enemy_name in names:
         s = layout.shift_of(v)
         back = ["lyu = t", "while lyk:", f"    lyu = {shifted('lyu', -s)}", "    lyk -= 1"]
-        play = [*_line_count(layout, "t", v, occupied, "lyk"), *back, f"{mover} ^= lyu | t"]
+        play = [*_line_count(line_table(layout, v, constants), "t", occupied, "lyk"), *back, f"{mover} ^= lyu | t"]
         if into_empty:
             out.append(LineGroup(prelude, empty_name, play, False))
             prelude = []
