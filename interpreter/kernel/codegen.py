@@ -18,18 +18,20 @@ cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
 capture) and ``push`` (one symbol a side: lines of own pieces, numerical
 superiority, push-off, ``forbid corner push-off``); ``slide`` to empty cells
 and/or the first enemy piece (:mod:`rulesdsl.interpreter.kernel.slides`);
-``then`` turns whose second part places from the last cell by step or slide;
+``slide ... by pieces in line`` (over friend, enemy or any piece;
+:mod:`rulesdsl.interpreter.kernel.lines`); ``then`` turns whose second part places from the last cell by step or slide;
 capture chains as one move, flying jumps among them, ``must capture [most]``
 (:mod:`rulesdsl.interpreter.kernel.chains`); ``promote`` on the far row;
 pieces nobody owns; ``plies without capture`` (one more word after the
 bitboards); ``place`` on empty cells,
 ``falling``, ``flanking`` (one symbol a side) and ``pass when no moves``
 (:mod:`rulesdsl.interpreter.kernel.place`); ``again after ...`` (same
-piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
+piece or any, ``in same direction``: the last jump's direction in one more
+word, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
-``beyond``, ``N in a row`` and ``connects``. Anything else
+``beyond``, ``N in a row``, ``connects`` and ``forms one group``. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -80,8 +82,10 @@ class Unsupported(Exception):
 
 @dataclass
 class Kernel:
-    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order), and one
-    more, the plies since the last capture, in a game that counts them (``counter``; ``*bits`` below holds it).
+    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order), one
+    more, the plies since the last capture, in a game that counts them (``counter``), and one more, the
+    direction of the jump a go-again turn keeps plus one (0: any), in a game whose turns go on ``in same
+    direction`` (``heading``); ``*bits`` below holds them all.
 
     ``playout(*bits, turn, last, history, randrange, cap)`` returns
     ``(*bits, turn, last, result, plies)``: the final bitboards, the player to
