@@ -24,6 +24,8 @@ BUNDLED = sorted(p.stem for p in bundled_dir().glob("*.rules"))
 SETTINGS = [(name, {}) for name in BUNDLED] + [
     ("konane", {"rows": "6", "cols": "6"}),
     ("konane", {"rows": "5", "cols": "6"}),
+    ("konane-straight", {"rows": "6", "cols": "6"}),
+    ("konane-straight", {"rows": "8", "cols": "8"}),
     ("abalone", {"freeze": "off"}),
     ("abalone", {"freeze": "loose"}),
     ("abalone", {"freeze": "off", "rows": "5", "cols": "5", "captures": "3", "misere": "true"}),
@@ -45,7 +47,7 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
-            "hex", "amazons", "checkers", "draughts"}
+            "hex", "amazons", "checkers", "draughts", "konane-straight", "lines-of-action"}
 
 
 class Chosen:

@@ -18,18 +18,20 @@ cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
 capture) and ``push`` (one symbol a side: lines of own pieces, numerical
 superiority, push-off, ``forbid corner push-off``); ``slide`` to empty cells
 and/or the first enemy piece (:mod:`rulesdsl.interpreter.kernel.slides`);
-``then`` turns whose second part places from the last cell by step or slide;
+``slide ... by pieces in line`` (over friend, enemy or any piece;
+:mod:`rulesdsl.interpreter.kernel.lines`); ``then`` turns whose second part places from the last cell by step or slide;
 capture chains as one move, flying jumps among them, ``must capture [most]``
 (:mod:`rulesdsl.interpreter.kernel.chains`); ``promote`` on the far row;
 pieces nobody owns; ``plies without capture`` (one more word after the
 bitboards); ``place`` on empty cells,
 ``falling``, ``flanking`` (one symbol a side) and ``pass when no moves``
 (:mod:`rulesdsl.interpreter.kernel.place`); ``again after ...`` (same
-piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
+piece or any, ``in same direction``: the last jump's direction in one more
+word, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
-``beyond``, ``N in a row`` and ``connects``. Anything else
+``beyond``, ``N in a row``, ``connects`` and ``forms one group``. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -54,6 +56,7 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
@@ -65,7 +68,7 @@ KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach"}
+               "falling", "flanking", "reach", "by_line"}
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
@@ -79,8 +82,10 @@ class Unsupported(Exception):
 
 @dataclass
 class Kernel:
-    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order), and one
-    more, the plies since the last capture, in a game that counts them (``counter``; ``*bits`` below holds it).
+    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order), one
+    more, the plies since the last capture, in a game that counts them (``counter``), and one more, the
+    direction of the jump a go-again turn keeps plus one (0: any), in a game whose turns go on ``in same
+    direction`` (``heading``); ``*bits`` below holds them all.
 
     ``playout(*bits, turn, last, history, randrange, cap)`` returns
     ``(*bits, turn, last, result, plies)``: the final bitboards, the player to
@@ -110,11 +115,29 @@ class Kernel:
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
+    heading: bool = False  # one more word after those: the last jump's direction + 1 (``in same direction``)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, and the counter's."""
-        return len(self.symbols) + self.counter
+        """How many words a position's board takes: one per symbol, the counter's and the heading's."""
+        return len(self.symbols) + self.counter + self.heading
+
+    @property
+    def extras(self) -> tuple[str, ...]:
+        """The names of the state fields held by the words after the bitboards."""
+        return ("quiet",) * self.counter + ("heading",) * self.heading
+
+    def extra_words(self, state) -> tuple[int, ...]:
+        """The words after the bitboards for a state: its plies since a capture, its heading (0: any)."""
+        return ((state.quiet,) if self.counter else ()) + ((state.heading + 1,) if self.heading else ())
+
+    def extra_fields(self, words) -> dict[str, int]:
+        """The state fields held by the words after the bitboards (``words``: a whole position's words)."""
+        n = len(self.symbols)
+        fields_ = {"quiet": int(words[n])} if self.counter else {}
+        if self.heading:
+            fields_["heading"] = int(words[n + self.counter]) - 1
+        return fields_
 
 
 @dataclass
@@ -133,6 +156,7 @@ class Group:
     walks: bool = False  # the origin is not a fixed shift back: playing a move finds it (slides)
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
     promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
+    heading: int = -1  # the direction's index among the board's (a jump's ``heading``), -1: none
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -189,8 +213,7 @@ class _Builder:
             and not again.may_pass and not _extra_fields(again, AGAIN_FIELDS)
         if self.chain:  # a whole capture chain is one move: no turn goes on after it
             again = None
-        if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)
-                                  or self.repetition):
+        if again is not None and (again.chain or _extra_fields(again, AGAIN_FIELDS) or self.repetition):
             raise Unsupported("again")
         if getattr(tables.geometry, "links", None) is not None:
             raise Unsupported("a board of points and lines")
@@ -209,6 +232,11 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
+        # the direction of the jump that began a go-again turn, plus one (0: any), one more word (``in same direction``)
+        self.heading = f"v{len(self.symbols) + (self.counter is not None)}" \
+            if again is not None and again.same_direction else None
+        if self.heading is not None:
+            self.vars += f" {self.heading},"
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
@@ -318,11 +346,32 @@ class _Builder:
                     out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True))
         return out
 
+    def line_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """``KIND slide DIRS by pieces in line [over CLASS] [to empty or enemy]``: one group per symbol, direction
+        and kind of landing cell (:mod:`rulesdsl.interpreter.kernel.lines`)."""
+        tables = self.tables
+        if rule.over == "one" or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
+            raise Unsupported("a slide by the pieces in line over one piece, or of a piece that is promoted")
+        targets = set(rule.targets or ("empty",))
+        mine, theirs = tables.symbols_of(player), tables.enemy_symbols(player)
+        passable = {None: frozenset(), "friend": mine, "enemy": theirs, "any": frozenset(tables.owner)}[rule.over]
+        blocking = self.bits(frozenset(tables.owner) - passable)
+        enemy = self.bits(theirs) if "enemy" in targets and theirs else None
+        out = []
+        for sym in sorted(tables.symbols_of(player, rule.kind)):
+            for g in line_slides(self.layout, tables.vectors(rule.directions, player), self.var[sym],
+                                 self.ray_number(rule, sym), self.bits(self.symbols), blocking, "empty" in targets,
+                                 enemy, [self.var[x] for x in sorted(theirs)], self.constants):
+                out.append(Group(g.prelude, g.mask, g.apply, "t", 0, "slide", g.captures, (), None, True))
+        return out
+
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables, layout = self.tables, self.layout
         if rule.action not in ("step", "jump", "push", "place", "slide") or rule.flying or rule.reach is not None \
                 or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action == "slide" and rule.by_line:
+            return self.line_groups(rule, player)
         if rule.action == "slide":
             return self.slide_groups(rule, player)
         if rule.action == "place":
@@ -376,7 +425,7 @@ class _Builder:
                         apply += ([f"{taken[0]} ^= {mid}"] if len(taken) == 1
                                   else [f"{v} &= ~{mid}" for v in taken])
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
-                                     promotes=promotes))
+                                     promotes=promotes, heading=tables.heading(vector)))
         return out
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
@@ -479,11 +528,12 @@ class _Builder:
             return group.captures
         return group.action == after
 
-    def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
-                empty: str = "e", existence: bool = False) -> tuple[list[str], list[Group]]:
+    def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m", empty: str = "e",
+                existence: bool = False, heading: int | None = None) -> tuple[list[str], list[Group]]:
         """Statements setting ``m0, m1...`` to the landing cells of the player's move groups (``continuing``: of
         a go-again turn or a turn's second part; ``existence``: enough to tell whether there is a move, a group's
-        ``exists`` in place of its mask where it has one)."""
+        ``exists`` in place of its mask where it has one; ``heading``: the direction a go-again turn keeps, known
+        when the source is written, -1 any; ``None``: read from the heading word)."""
         lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
         groups = []
         second = continuing and self.then is not None
@@ -492,8 +542,11 @@ class _Builder:
             text = text.replace("E", empty)
             return re.sub(rf"\b{LAST}\b", last, text) if second else text
 
+        keeps = continuing and not second and self.heading is not None  # ``in same direction``
         for group in (self.then_groups(player) if second else self.groups(player)):
             if continuing and not second and not self.continues(group):
+                continue
+            if keeps and heading is not None and heading >= 0 and group.heading != heading:
                 continue
             i = len(groups)
             same = continuing and self.again is not None and self.again.same_piece
@@ -508,6 +561,8 @@ class _Builder:
             if self.freeze is not None:
                 restrict += self.frozen(group)
             lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
+            if keeps and heading is None:  # another direction than the turn's: no move
+                lines += [f"if {self.heading} and {self.heading} != {group.heading + 1}:", f"    {prefix}{i} = 0"]
             groups.append(group)
         taking = []
         if self.chain and not existence:
@@ -613,16 +668,18 @@ class _Builder:
             lines += ["    " + line for line in body]
         if passes:
             lines.append("else:" if groups else "if True:")
-            lines += ["    plies += 1", f"    turn = {self.other[player]}", "    last = 0"]
+            lines += ["    plies += 1", f"    turn = {self.other[player]}", "    last = 0", *self.any_heading("    ")]
         return lines
 
     def after_move(self, player: int, group: Group, turn: str, last: str) -> list[str]:
         """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other."""
-        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else []) \
+            + self.any_heading("")
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
         lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
-        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True)
+        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True,
+                                     heading=group.heading)
         if not groups:
             return lines + hand_over
         if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
@@ -631,7 +688,10 @@ class _Builder:
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
             lines.append(f"if {tests}:")
-        lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
+        lines += [f"    {turn} = {player}", f"    {last} = g"]
+        if self.heading is not None:
+            lines.append(f"    {self.heading} = {group.heading + 1}")
+        lines += ["else:"] + ["    " + line for line in hand_over]
         if group.promotes:  # a piece crowned ends its turn
             return ([f"if {group.target} & {group.promotes}:"] + ["    " + line for line in hand_over] + ["else:"]
                     + ["    " + line for line in lines])
@@ -659,7 +719,7 @@ class _Builder:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
                                      + [f"put(({self.vars} nt, nl))"])
         if passes:
-            lines.append(f"put(({self.vars} {self.other[player]}, 0))")
+            lines += self.any_heading("") + [f"put(({self.vars} {self.other[player]}, 0))"]
         elif self.stuck:
             lines += ["if not raw:", f"    put(({self.vars} {self.other[player]}, 0))"]
         return lines + ["return None"]
@@ -682,8 +742,12 @@ class _Builder:
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.stuck else ["if True:"])
-            lines.append(f"    n += perft({self.vars} {following}, 0, hist, depth - 1)")
+            lines += self.any_heading("    ") + [f"    n += perft({self.vars} {following}, 0, hist, depth - 1)"]
         return lines + ["return n"]
+
+    def any_heading(self, indent: str) -> list[str]:
+        """The statement that forgets the heading of a go-again turn (its word, if the game has one)."""
+        return [f"{indent}{self.heading} = 0"] if self.heading is not None else []
 
     def mid_turn(self, continuing: bool) -> bool:
         """Between the two parts of a turn: the end rules wait for the turn to be complete."""
@@ -749,7 +813,8 @@ class _Builder:
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       (self.other[0], self.other[1]), source,
-                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None)
+                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
+                      self.heading is not None)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -760,7 +825,7 @@ NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
 METHODS = {"bit_count", "append", "add", "discard", "pop"}
-NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]")
+NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
 
 
@@ -902,6 +967,15 @@ class _Conditions(m.ExprVisitor):
         along = expr.along or (m.DirRef(expr.span, "all"),)
         lines, test = joins(builder.tables, builder.layout, bits, player, first, goal, along,
                             f"cj{sum(line.startswith('cj') for line in self.before)}")
+        self.before += lines
+        return test
+
+    def visit_OneGroup(self, expr: m.OneGroup) -> str:
+        bits, player = self.pieces(expr.player, None)
+        builder = self.builder
+        along = expr.directions or (m.DirRef(expr.span, "all"),)
+        lines, test = one_group(builder.layout, builder.tables.vectors(along, player), bits,
+                                sum(line.startswith("ogp") for line in self.before))
         self.before += lines
         return test
 

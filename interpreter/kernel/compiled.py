@@ -5,8 +5,8 @@ functions over integers; this module hands them a :class:`State` and turns
 their answer back into states and outcomes. Each function answers ``None``
 when the game has no kernel, or for a state the kernel does not take (one
 that remembers more than the board, the turn, the go-again cell and, in a
-game that forbids repetition, its earlier boards): the caller then takes the
-generic path.
+game that keeps them, its earlier boards, its plies since a capture or the
+direction its go-again turn keeps): the caller then takes the generic path.
 
 Where numba imports, the kernel is also compiled to machine code
 (:mod:`rulesdsl.interpreter.kernel.native`) in a background thread at the first
@@ -30,6 +30,7 @@ from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
 
 PLAIN = State("", 0)[4:]  # the fields after ``history`` of a state that remembers nothing more
+PLAIN_STATE = State("", 0)._asdict()  # each field's value in such a state
 
 
 # A perft shallower than this runs on the Python kernel unless this process has the machine code already:
@@ -79,14 +80,14 @@ class CompiledPlay:
     def _encode(self, state: State):
         """``(kernel, bitboards, last bit, history keys)``, or ``None`` for a state the kernel does not take."""
         kernel = self.kernel()
-        if kernel is None or (state._replace(quiet=0) if kernel.counter else state)[4:] != PLAIN:
+        if kernel is None or state._replace(**{k: PLAIN_STATE[k] for k in kernel.extras})[4:] != PLAIN:
             return None
         if (state.history is not None) != kernel.repetition:
             return None
         if state.last != NO_CELL and not kernel.has_again:
             return None  # a typed position's go-again cell in a game without go-again
         layout = kernel.layout
-        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + ((state.quiet,) if kernel.counter else ())
+        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra_words(state)
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
         history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
             if kernel.repetition else None
@@ -97,8 +98,8 @@ class CompiledPlay:
 
     @staticmethod
     def _state(kernel: Kernel, bits, board: str, turn: int, last: int, history=None) -> State:
-        """The state of a board, the player to move, the go-again cell and the counter's word if any."""
-        return State(board, int(turn), last, history, quiet=int(bits[-1]) if kernel.counter else 0)
+        """The state of a board, the player to move, the go-again cell and the extra words' fields if any."""
+        return State(board, int(turn), last, history, **kernel.extra_fields(bits))
 
     def playout(self, state: State, rng: RandomSource, cap: int) -> Playout | None:
         """:meth:`Game.playout` on the kernel (in machine code when it is ready and ``rng`` is a ``random.Random``)."""
