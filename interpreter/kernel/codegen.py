@@ -106,7 +106,7 @@ class Kernel:
     has_again: bool
     repetition: bool
     misere: bool  # the kernel's winners are before ``misere`` swaps them
-    opponent: tuple[int, int]  # each player's opponent
+    opponent: tuple[int, ...]  # each player's opponent (the seat order's: with more than two, the next to move)
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
@@ -174,8 +174,8 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if len(tables.player_names) != 2 or any(p.choices for p in active.all(m.Promote)) or tables.placing:
-            raise Unsupported("players or pieces")
+        if any(p.choices for p in active.all(m.Promote)) or tables.placing:
+            raise Unsupported("promotion choices or places")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
@@ -236,7 +236,9 @@ class _Builder:
         self.layout = bit_layout(tables.geometry)
         if max(self.layout.bit) >= MAX_BITS:
             raise Unsupported("a board too big for the kernel")
-        self.other = tables.seats.next_player  # with two players: the opponent, and who moves next
+        self.other = tables.seats.next_player  # who moves next
+        self.previous = tables.seats.previous_player  # who made the last ply (when no go-again turn goes on)
+        self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
 
     def bits(self, symbols) -> str:
@@ -561,7 +563,7 @@ class _Builder:
 
     # -- playout: one block per (player to move, continuing or not) ---------
     def playout_block(self, player: int, continuing: bool) -> list[str]:
-        mover = player if continuing else self.other[player]
+        mover = player if continuing else self.previous[player]
         lines, groups, passes = self.counted(player, continuing)
         lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
                                  self.mid_turn(continuing))
@@ -639,7 +641,7 @@ class _Builder:
 
     # -- expand: every child of one position --------------------------------
     def expand_block(self, player: int, continuing: bool) -> list[str]:
-        mover = player if continuing else self.other[player]
+        mover = player if continuing else self.previous[player]
         lines, groups = self.movegen(player, continuing, "last")
         passes = continuing and self.again is not None and self.again.may_pass
         # the end rules only ask whether there is a move (``no moves``), never how many
@@ -666,7 +668,7 @@ class _Builder:
 
     # -- perft -------------------------------------------------------------
     def perft_block(self, player: int, continuing: bool) -> list[str]:
-        mover = player if continuing else self.other[player]
+        mover = player if continuing else self.previous[player]
         lines, groups, passes = self.counted(player, continuing)
         lines += self.end_checks(mover, lambda result: ["return 0"], self.mid_turn(continuing))
         following = self.other[player]
@@ -699,7 +701,7 @@ class _Builder:
                 winner = "None"
             else:
                 who = conditions.player(rule.player or "mover")
-                winner = str(who if rule.result == "wins" else self.other[who])
+                winner = str(who if rule.result == "wins" else self.opponent[who])
             lines.append(f"if {test}:")
             lines += ["    " + line for line in finish(f"({winner}, {i})")]
         lines.append("if not total:")
@@ -709,8 +711,8 @@ class _Builder:
     def opponent_moves(self, mover: int) -> list[str]:
         """Statements setting ``om`` to a mask that is not zero when the other player (``mover``, who just
         moved) has a move, computed only when the player to move has none (``nobody can move``)."""
-        if self.continued:
-            raise Unsupported("nobody can move beside go-again or two-part turns")
+        if self.continued or len(self.other) != 2:
+            raise Unsupported("nobody can move beside go-again or two-part turns, or among more than two players")
         check, groups = self.movegen(mover, False, "last", prefix="o")
         found = " | ".join(f"o{i}" for i in range(len(groups))) or "0"
         return ["om = 1", f"if not {'raw' if self.stuck else 'total'}:"] + [
@@ -718,10 +720,10 @@ class _Builder:
 
     def function(self, head: str, block: Callable[[int, bool], list[str]], loop: bool) -> str:
         full = self.layout.full
-        body = [f"e = {full} ^ {self.bits(self.symbols)}", "if turn == 0:"]
-        for player in (0, 1):
-            if player == 1:
-                body.append("else:")
+        body = [f"e = {full} ^ {self.bits(self.symbols)}"]
+        count = len(self.other)
+        for player in range(count):
+            body.append("else:" if player == count - 1 else f"{'if' if player == 0 else 'elif'} turn == {player}:")
             if self.continued:
                 body.append("    if last:")
                 body += ["        " + line for line in block(player, True)]
@@ -748,7 +750,7 @@ class _Builder:
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
-                      (self.other[0], self.other[1]), source,
+                      tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None)
 
 
@@ -838,7 +840,7 @@ class _Conditions(m.ExprVisitor):
         if name == "mover":
             return self.mover
         if name == "opponent":
-            return self.builder.other[self.mover]
+            return self.builder.opponent[self.mover]
         return self.builder.tables.player_index(name)
 
     def generic_visit(self, expr: m.Expr) -> str:
