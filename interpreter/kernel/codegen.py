@@ -55,6 +55,7 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
+from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies
@@ -62,10 +63,11 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
-         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture)
+         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
+         m.Region)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach"}
+               "falling", "flanking", "reach", "region", "within"}
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
@@ -158,7 +160,7 @@ def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
         return _outcomes[key]
     try:
         kernel = _Builder(active, tables, options, start_board).build()
-    except (Unsupported, PlacementError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
+    except (Unsupported, PlacementError, RegionError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
         kernel = None  # the generic path plays every rule file
     if key is not None:
         _outcomes[key] = kernel
@@ -174,8 +176,10 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if any(p.choices for p in active.all(m.Promote)) or tables.placing:
-            raise Unsupported("promotion choices or places")
+        if any(p.choices for p in active.all(m.Promote)):
+            raise Unsupported("promotion choices")
+        if tables.placing:
+            raise Unsupported("places (finishes, is out)")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
@@ -214,6 +218,8 @@ class _Builder:
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        if any(reads_region(r) and r.action not in CONFINED for r in [*self.rules, *(self.then or ())]):
+            raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
             raise Unsupported("a push beside pieces nobody owns")
         if self.then is not None and self.freeze is not None:
@@ -306,6 +312,8 @@ class _Builder:
     def slide_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         """``KIND slide DIRS [to empty or enemy]``: one group per symbol, direction and distance."""
         tables = self.tables
+        if rule.flying or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
+            raise Unsupported(rule.action)
         if rule.over is not None or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
             raise Unsupported("a slide over pieces or of a piece that is promoted")
         targets = set(rule.targets or ("empty",))
@@ -314,19 +322,24 @@ class _Builder:
         out = []
         for sym in sorted(tables.symbols_of(player, rule.kind)):
             for vector in tables.vectors(rule.directions, player):
-                for r in ray_groups(self.layout, vector, self.var[sym], self.ray_number(rule, sym),
+                origin = origin_cells(rule, tables, self.layout, player, self.var[sym])
+                for r in ray_groups(self.layout, vector, origin, self.ray_number(rule, sym),
                                     longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
                                     None, [self.var[x] for x in sorted(theirs)]):
                     out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True))
-        return out
+        return confine(out, rule, tables, self.layout, player, origins_done=True)
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
-        tables, layout = self.tables, self.layout
-        if rule.action not in ("step", "jump", "push", "place", "slide") or rule.flying or rule.reach is not None \
-                or _extra_fields(rule, RULE_FIELDS):
-            raise Unsupported(rule.action)
         if rule.action == "slide":
             return self.slide_groups(rule, player)
+        return confine(self.plain_groups(rule, player), rule, self.tables, self.layout, player)
+
+    def plain_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """A rule's groups, before its regions confine them."""
+        tables, layout = self.tables, self.layout
+        if rule.action not in ("step", "jump", "push", "place") or rule.flying or rule.reach is not None \
+                or _extra_fields(rule, RULE_FIELDS):
+            raise Unsupported(rule.action)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
             return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
@@ -915,6 +928,10 @@ class _Conditions(m.ExprVisitor):
             raise Unsupported("a row length that is not a whole number")
         bits, _ = self.pieces(expr.player, None)
         return in_a_row(self.builder.tables, self.builder.layout, bits, length)
+
+    def visit_Fills(self, expr: m.Fills) -> str:
+        bits, player = self.pieces(expr.player, None)
+        return fills(self.builder.tables, self.builder.layout, bits, expr.region, player)
 
     def visit_HasNone(self, expr: m.HasNone) -> str:
         bits, _ = self.pieces(expr.player, None if expr.kind == "pieces" else expr.kind)
