@@ -57,8 +57,9 @@ from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
+from rulesdsl.interpreter.kernel.turn_words import TurnWords
 from rulesdsl.interpreter.reference.endings import board_side
-from rulesdsl.interpreter.reference.legality import counts_quiet_plies
+from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
@@ -68,7 +69,7 @@ KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
                "falling", "flanking", "reach", "region", "within"}
-AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
+AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
 
 
 MAX_BITS = 1024  # a bigger board (in its bounding box) stays on the generic path: its source would be huge
@@ -112,11 +113,12 @@ class Kernel:
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
+    words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, and the counter's."""
-        return len(self.symbols) + self.counter
+        """How many words a position's board takes: one per symbol, the counter's and the turn words."""
+        return len(self.symbols) + self.counter + len(self.words)
 
 
 @dataclass
@@ -194,7 +196,7 @@ class _Builder:
         if self.chain:  # a whole capture chain is one move: no turn goes on after it
             again = None
         if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)
-                                  or self.repetition):
+                                  or self.repetition or (again.new_cells and not again.same_piece)):
             raise Unsupported("again")
         if getattr(tables.geometry, "links", None) is not None:
             raise Unsupported("a board of points and lines")
@@ -213,6 +215,15 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
+        # the turns played and the cells a ``to new cells`` turn stood on, in words after those
+        width = len(self.symbols) + (self.counter is not None)
+        names = iter(f"v{width + i}" for i in range(2))
+        self.words = TurnWords(next(names) if counts_turns_played(active) else None,
+                               next(names) if again is not None and again.new_cells else None)
+        for name in self.words.names:
+            self.vars += f" {name},"
+        if self.words.names and (self.repetition or self.chain or then is not None):
+            raise Unsupported("turns played or new cells beside repetition, capture chains or two-part turns")
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
@@ -230,8 +241,8 @@ class _Builder:
             raise Unsupported("placements beside go-again turns or freeze")
         if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
             raise Unsupported("plies without capture beside passes or repetition")
-        if self.stuck and (self.continued or self.repetition):
-            raise Unsupported("a forced pass beside go-again turns or repetition")
+        if self.stuck and (then is not None or self.repetition):
+            raise Unsupported("a forced pass beside two-part turns or repetition")
         if self.chain and any(r.action not in ("step", "slide", "jump")
                               or (r.action in ("step", "slide") and set(r.targets or ("empty",)) != {"empty"})
                               or (r.action == "jump" and (not r.capture or r.over not in (None, "enemy")))
@@ -495,7 +506,7 @@ class _Builder:
         return group.action == after
 
     def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
-                empty: str = "e", existence: bool = False) -> tuple[list[str], list[Group]]:
+                empty: str = "e", existence: bool = False, visited: str | None = None) -> tuple[list[str], list[Group]]:
         """Statements setting ``m0, m1...`` to the landing cells of the player's move groups (``continuing``: of
         a go-again turn or a turn's second part; ``existence``: enough to tell whether there is a move, a group's
         ``exists`` in place of its mask where it has one)."""
@@ -520,6 +531,8 @@ class _Builder:
                 continue
             lines += [placed(line) for line in group.prelude]
             restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
+            if continuing and not second:  # ``to new cells``: not where the turn has stood
+                restrict += self.words.fresh(visited or self.words.visited or "")
             if self.freeze is not None:
                 restrict += self.frozen(group)
             lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
@@ -560,10 +573,17 @@ class _Builder:
                 lines.append(f"nf = ({' + '.join(f'len({c.found})' for c in self.chainers(player)) or '0'}) // 3")
                 total += " + nf"
             lines.append(f"total = {total}{' + 1' if passes else ''}")
-        if self.stuck:  # no move: the one move is a pass (``raw`` counts the others)
+        if self.stuck and not passes:  # no move: the one move is a pass (``raw`` counts the others)
             lines += [f"raw = {lines.pop().split(' = ', 1)[1]}", "total = raw", "if not total:", "    total = 1"]
             passes = True
+        elif self.stuck:  # a go-again turn's pass: the player always has a move (``raw`` too)
+            lines.append("raw = total")
         return lines, groups, passes
+
+    def forced(self, continuing: bool) -> bool:
+        """Whether the pass after the moves is the forced pass of a player without a move (else: a go-again
+        turn's optional pass, or none)."""
+        return self.stuck and not (continuing and self.again is not None and self.again.may_pass)
 
     def each_child(self, groups: list[Group], use: Callable[[Group], list[str]]) -> list[str]:
         """Statements that play every move of ``groups`` in turn (the bitboards saved in ``cur`` beforehand),
@@ -584,8 +604,8 @@ class _Builder:
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
         if self.chain:
-            return lines + self.chain_pick(player, self.pick(player, groups, passes))
-        return lines + self.pick(player, groups, passes)
+            return lines + self.chain_pick(player, self.pick(player, groups, passes, continuing))
+        return lines + self.pick(player, groups, passes, continuing)
 
     def chain_pick(self, player: int, rest: list[str]) -> list[str]:
         """Statements playing chain ``r`` when ``r < nf``, else ``rest`` with ``r`` counted past the chains."""
@@ -616,7 +636,7 @@ class _Builder:
                       + self.chain_done(player) + use + [f"{self.vars} = cur"]]
         return lines
 
-    def pick(self, player: int, groups: list[Group], passes: bool) -> list[str]:
+    def pick(self, player: int, groups: list[Group], passes: bool, continuing: bool) -> list[str]:
         """Statements playing move ``r`` of the groups (or the pass after them)."""
         lines: list[str] = []
         for i, group in enumerate(groups):
@@ -624,20 +644,26 @@ class _Builder:
             body = [] if i == 0 else [f"r -= c{i - 1}"]
             body += ["for i in range(r):", f"    m{i} &= m{i} - 1", f"t = m{i} & -m{i}"]
             body += group.apply
-            body += ["plies += 1"] + self.after_move(player, group, "turn", "last")
+            body += ["plies += 1"] + self.after_move(player, group, "turn", "last", continuing)
             lines += ["    " + line for line in body]
         if passes:
             lines.append("else:" if groups else "if True:")
-            lines += ["    plies += 1", f"    turn = {self.other[player]}", "    last = 0"]
+            lines += ["    " + line for line in ["plies += 1", f"turn = {self.other[player]}", "last = 0",
+                                                    *self.words.handover()]]
         return lines
 
-    def after_move(self, player: int, group: Group, turn: str, last: str) -> list[str]:
-        """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other."""
+    def after_move(self, player: int, group: Group, turn: str, last: str, continuing: bool) -> list[str]:
+        """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other
+        (``continuing``: the move was made inside a go-again turn)."""
         hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        hand_over += self.words.handover()
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
+        if self.words.visited and group.walks:
+            raise Unsupported("to new cells after a move that walks back to its origin")
         lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
-        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True)
+        lines += self.words.landed(continuing, group.origin_shift)
+        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True, visited="nv")
         if not groups:
             return lines + hand_over
         if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
@@ -646,7 +672,8 @@ class _Builder:
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
             lines.append(f"if {tests}:")
-        lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
+        lines += ["    " + line for line in [f"{turn} = {player}", f"{last} = g", *self.words.go_on()]]
+        lines += ["else:"] + ["    " + line for line in hand_over]
         if group.promotes:  # a piece crowned ends its turn
             return ([f"if {group.target} & {group.promotes}:"] + ["    " + line for line in hand_over] + ["else:"]
                     + ["    " + line for line in lines])
@@ -669,14 +696,16 @@ class _Builder:
         if not self.continued:  # the next player is known: no statements per child to find it
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
-            lines += self.each_child(groups, lambda group: [f"put(({self.vars} {self.other[player]}, 0))"])
+            lines += self.each_child(groups, lambda group: [*self.words.handover(),
+                                                            f"put(({self.vars} {self.other[player]}, 0))"])
         else:
-            lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
+            lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
                                      + [f"put(({self.vars} nt, nl))"])
+        passed = [*self.words.handover(), f"put(({self.vars} {self.other[player]}, 0))"]
         if passes:
-            lines.append(f"put(({self.vars} {self.other[player]}, 0))")
+            lines += passed
         elif self.stuck:
-            lines += ["if not raw:", f"    put(({self.vars} {self.other[player]}, 0))"]
+            lines += ["if not raw:"] + ["    " + line for line in passed]
         return lines + ["return None"]
 
     # -- perft -------------------------------------------------------------
@@ -692,12 +721,13 @@ class _Builder:
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
         if self.chain:
             lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
-        lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
+        lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
                                  + (["nl = 0"] if not self.continued else [])
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
-            lines += (["if not raw:"] if self.stuck else ["if True:"])
-            lines.append(f"    n += perft({self.vars} {following}, 0, hist, depth - 1)")
+            lines += (["if not raw:"] if self.forced(continuing) else ["if True:"])
+            lines += ["    " + line for line in [*self.words.handover(),
+                                                 f"n += perft({self.vars} {following}, 0, hist, depth - 1)"]]
         return lines + ["return n"]
 
     def mid_turn(self, continuing: bool) -> bool:
@@ -764,7 +794,8 @@ class _Builder:
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
-                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None)
+                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
+                      self.words.fields)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -902,6 +933,9 @@ class _Conditions(m.ExprVisitor):
         if self.builder.counter is None:
             raise Unsupported("plies without capture")
         return self.builder.counter
+
+    def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> str:
+        return self.builder.words.turns or "0"
 
     def visit_NoMoves(self, expr: m.NoMoves) -> str:
         return "(not total)"
