@@ -105,7 +105,7 @@ class Chosen:
 
 
 GAMES = ["three-way-race", "camps", "hops"]
-CASES = [(name, {}) for name in GAMES] + [("chinese-checkers", {"players": "3"}), ("chinese-checkers", {"players": "6"})]
+CASES = [(name, {}) for name in GAMES] + [("chinese-checkers", {"players": p}) for p in ("3", "6")]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 
 
