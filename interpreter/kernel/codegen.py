@@ -13,7 +13,9 @@ lists one position's children as bitboards for the strong solver
 
 The source is made only from the checked model's integers (masks, shifts,
 counts, player indices) and fixed words of this module; no text of the rule
-file enters it. What it covers: two players; ``step`` (to empty and/or enemy
+file enters it. What it covers: any number of players (the turn passes in the
+seat order of :mod:`rulesdsl.interpreter.compile.seats`; the mover is the seat
+before the player to move, a loser's win goes to its opponent); ``step`` (to empty and/or enemy
 cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
 capture) and ``push`` (one symbol a side: lines of own pieces, numerical
 superiority, push-off, ``forbid corner push-off``); ``slide`` to empty cells
@@ -29,7 +31,12 @@ piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
-``beyond``, ``N in a row`` and ``connects``. Anything else
+``beyond``, ``N in a row`` and ``connects``; regions read by ``from``,
+``within`` and ``fills`` (constant masks per player,
+:mod:`rulesdsl.interpreter.kernel.regions`); ``turns played`` and hop chains
+``to new cells`` (words after the bitboards,
+:mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
+go. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
