@@ -8,7 +8,8 @@ a region per player (``goal``), one counted from each player's side
 (``middle``), read by ``from``, ``within`` and ``fills``. Hops (and the
 bundled chinese-checkers, with 3 and 6 players) keeps words beside the
 bitboards: ``turns played``, and the cells a ``to new cells`` hop chain has
-stood on; a player without a move passes, a hop chain may stop. On random positions
+stood on; a player without a move passes, a hop chain may stop; straight
+Konane keeps the direction of an ``in same direction`` jump chain. On random positions
 reached by random play: one ply of a playout reaches exactly the positions the
 legal moves reach (the legal move sets), every ply of a seeded whole playout
 is a legal move and its end is the outcome the rules give, and perft to depth
@@ -105,7 +106,8 @@ class Chosen:
 
 
 GAMES = ["three-way-race", "camps", "hops"]
-CASES = [(name, {}) for name in GAMES] + [("chinese-checkers", {"players": p}) for p in ("3", "6")]
+CASES = [(name, {}) for name in GAMES] + [("chinese-checkers", {"players": p}) for p in ("3", "6")] + [
+    ("konane-straight", {"rows": "6", "cols": "6"})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 
 
@@ -218,3 +220,23 @@ def test_chinese_checkers_counts_from_the_kernel(players, counts):
     assert game.has_fast_playout
     state = game.initial_state()
     assert [game.perft(state, depth) for depth in (1, 2, 3)] == counts  # OpenSpiel's (the rule file's examples)
+
+
+def test_a_straight_jump_chain_goes_on_in_its_direction_only():
+    game = load_game("konane-straight")
+    # The rule file's hand-made cases: white a1 jumps b1 to c1, then may jump d1 to e1 (straight on) or stop;
+    # black's turn then has no move: perft 1, 2, 1, 0.
+    game, state = load_position(game, '(w "" wb-b-)')
+    assert game.has_fast_playout
+    assert [game.perft(state, depth) for depth in (1, 2, 3, 4)] == [1, 2, 1, 0]
+    # White a1 jumps b1 to c1; from c1 the one jump left turns north (over c2 to c3): not straight on, so the turn
+    # ends there and black, whose c2 has no jump, has no move: perft 1, 0, 0 (the rule file's first case). In
+    # plain Konane white's turn goes on from c1: c1-c3 (black has no piece left) or a pass (black's c2 has no
+    # jump): perft 1, 2, 0.
+    for name, counts in (("konane-straight", [1, 0, 0]), ("konane", [1, 2, 0])):
+        game, state = load_position(load_game(name), '(w "" --- --b wb-)')
+        assert game.has_fast_playout
+        after = game.playout(state, Chosen(0), 1).state
+        assert after == game.apply(state, game.legal_moves(state)[0])
+        assert (after.turn == 0) == (name == "konane")
+        assert [game.perft(state, depth) for depth in (1, 2, 3)] == counts

@@ -33,8 +33,8 @@ numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
 ``beyond``, ``N in a row`` and ``connects``; regions read by ``from``,
 ``within`` and ``fills`` (constant masks per player,
-:mod:`rulesdsl.interpreter.kernel.regions`); ``turns played`` and hop chains
-``to new cells`` (words after the bitboards,
+:mod:`rulesdsl.interpreter.kernel.regions`); ``turns played``, hop chains
+``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
 go. Anything else
 (and any statement or field this module does not know) leaves the game on the
@@ -144,6 +144,7 @@ class Group:
     walks: bool = False  # the origin is not a fixed shift back: playing a move finds it (slides)
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
     promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
+    heading: int = -1  # a jump's direction among the board's directions (``in same direction``), -1: not a jump
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -202,7 +203,7 @@ class _Builder:
             and not again.may_pass and not _extra_fields(again, AGAIN_FIELDS)
         if self.chain:  # a whole capture chain is one move: no turn goes on after it
             again = None
-        if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)
+        if again is not None and (again.chain or _extra_fields(again, AGAIN_FIELDS)
                                   or self.repetition or (again.new_cells and not again.same_piece)):
             raise Unsupported("again")
         if getattr(tables.geometry, "links", None) is not None:
@@ -224,9 +225,10 @@ class _Builder:
             self.vars += f" {self.counter},"
         # the turns played and the cells a ``to new cells`` turn stood on, in words after those
         width = len(self.symbols) + (self.counter is not None)
-        names = iter(f"v{width + i}" for i in range(2))
+        names = iter(f"v{width + i}" for i in range(3))
         self.words = TurnWords(next(names) if counts_turns_played(active) else None,
-                               next(names) if again is not None and again.new_cells else None)
+                               next(names) if again is not None and again.new_cells else None,
+                               next(names) if again is not None and again.same_direction else None)
         for name in self.words.names:
             self.vars += f" {name},"
         if self.words.names and (self.repetition or self.chain or then is not None):
@@ -409,7 +411,7 @@ class _Builder:
                         apply += ([f"{taken[0]} ^= {mid}"] if len(taken) == 1
                                   else [f"{v} &= ~{mid}" for v in taken])
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
-                                     promotes=promotes))
+                                     promotes=promotes, heading=tables.heading(vector)))
         return out
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
@@ -513,7 +515,8 @@ class _Builder:
         return group.action == after
 
     def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
-                empty: str = "e", existence: bool = False, visited: str | None = None) -> tuple[list[str], list[Group]]:
+                empty: str = "e", existence: bool = False, visited: str | None = None,
+                heading: str | None = None) -> tuple[list[str], list[Group]]:
         """Statements setting ``m0, m1...`` to the landing cells of the player's move groups (``continuing``: of
         a go-again turn or a turn's second part; ``existence``: enough to tell whether there is a move, a group's
         ``exists`` in place of its mask where it has one)."""
@@ -543,6 +546,8 @@ class _Builder:
             if self.freeze is not None:
                 restrict += self.frozen(group)
             lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
+            if continuing and not second:  # ``in same direction``: not along another direction than the turn's
+                lines += self.words.straight(group.heading, heading, f"{prefix}{i}")
             groups.append(group)
         taking = []
         if self.chain and not existence:
@@ -670,7 +675,8 @@ class _Builder:
             raise Unsupported("to new cells after a move that walks back to its origin")
         lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
         lines += self.words.landed(continuing, group.origin_shift)
-        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True, visited="nv")
+        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True, visited="nv",
+                                     heading=str(group.heading + 1))
         if not groups:
             return lines + hand_over
         if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
@@ -679,7 +685,7 @@ class _Builder:
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
             lines.append(f"if {tests}:")
-        lines += ["    " + line for line in [f"{turn} = {player}", f"{last} = g", *self.words.go_on()]]
+        lines += ["    " + line for line in [f"{turn} = {player}", f"{last} = g", *self.words.go_on(group.heading)]]
         lines += ["else:"] + ["    " + line for line in hand_over]
         if group.promotes:  # a piece crowned ends its turn
             return ([f"if {group.target} & {group.promotes}:"] + ["    " + line for line in hand_over] + ["else:"]

@@ -26,7 +26,7 @@ from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Play
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
-from rulesdsl.interpreter.kernel.turn_words import decode, encode
+from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, decode, encode
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
 
@@ -83,7 +83,7 @@ class CompiledPlay:
         if kernel is None:
             return None
         kept = {"quiet": 0} if kernel.counter else {}
-        kept.update((name, 0) for name in kernel.words)
+        kept.update((name, DEFAULTS[name]) for name in kernel.words)
         if (state._replace(**kept) if kept else state)[4:] != PLAIN:
             return None
         if (state.history is not None) != kernel.repetition:
