@@ -779,7 +779,8 @@ class _Builder:
         body = [f"e = {full} ^ {self.bits(self.symbols)}"]
         count = len(self.other)
         for player in range(count):
-            body.append("else:" if player == count - 1 else f"{'if' if player == 0 else 'elif'} turn == {player}:")
+            body.append("if True:" if count == 1 else "else:" if player == count - 1
+                        else f"{'if' if player == 0 else 'elif'} turn == {player}:")
             if self.continued:
                 body.append("    if last:")
                 body += ["        " + line for line in block(player, True)]
