@@ -71,7 +71,8 @@ class TurnWords:
         if self.heading is None:
             return []
         heading = heading or self.heading
-        return [f"if {heading} and {heading} != {group_heading + 1}:", f"    {mask} = 0"]
+        # ``^=`` itself, not ``= 0``: the native mobility count drops ``must capture``'s ``= 0`` filters, not this
+        return [f"if {heading} and {heading} != {group_heading + 1}:", f"    {mask} ^= {mask}"]
 
     def fresh(self, visited: str) -> str:
         """A filter on a continuation's landing cells: none it has stood on (``visited``: the word's name now)."""
