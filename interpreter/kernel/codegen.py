@@ -13,7 +13,9 @@ lists one position's children as bitboards for the strong solver
 
 The source is made only from the checked model's integers (masks, shifts,
 counts, player indices) and fixed words of this module; no text of the rule
-file enters it. What it covers: two players; ``step`` (to empty and/or enemy
+file enters it. What it covers: any number of players (the turn passes in the
+seat order of :mod:`rulesdsl.interpreter.compile.seats`; the mover is the seat
+before the player to move, a loser's win goes to its opponent); ``step`` (to empty and/or enemy
 cells), ``jump`` (not flying; over enemy, friend or any piece; with or without
 capture) and ``push`` (one symbol a side: lines of own pieces, numerical
 superiority, push-off, ``forbid corner push-off``); ``slide`` to empty cells
@@ -26,12 +28,16 @@ pieces nobody owns; ``plies without capture`` (one more word after the
 bitboards); ``place`` on empty cells,
 ``falling``, ``flanking`` (one symbol a side) and ``pass when no moves``
 (:mod:`rulesdsl.interpreter.kernel.place`); ``again after ...`` (same
-piece or any, ``in same direction``: the last jump's direction in one more
-word, optional pass); ``forbid repetition`` (earlier boards as a set of
+piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
-``beyond``, ``N in a row``, ``connects`` and ``forms one group``. Anything else
+``beyond``, ``N in a row``, ``connects`` and ``forms one group``; regions read by ``from``,
+``within`` and ``fills`` (constant masks per player,
+:mod:`rulesdsl.interpreter.kernel.regions`); ``turns played``, hop chains
+``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
+:mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
+go. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -58,18 +64,21 @@ from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
+from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
+from rulesdsl.interpreter.kernel.turn_words import TurnWords
 from rulesdsl.interpreter.reference.endings import board_side
-from rulesdsl.interpreter.reference.legality import counts_quiet_plies
+from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
-         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture)
+         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
+         m.Region)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "by_line"}
-AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
+               "falling", "flanking", "reach", "region", "within", "by_line"}
+AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
 
 
 MAX_BITS = 1024  # a bigger board (in its bounding box) stays on the generic path: its source would be huge
@@ -82,10 +91,8 @@ class Unsupported(Exception):
 
 @dataclass
 class Kernel:
-    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order), one
-    more, the plies since the last capture, in a game that counts them (``counter``), and one more, the
-    direction of the jump a go-again turn keeps plus one (0: any), in a game whose turns go on ``in same
-    direction`` (``heading``); ``*bits`` below holds them all.
+    """The compiled functions of one game, over one integer per piece symbol (``symbols`` order), and one
+    more, the plies since the last capture, in a game that counts them (``counter``; ``*bits`` below holds it).
 
     ``playout(*bits, turn, last, history, randrange, cap)`` returns
     ``(*bits, turn, last, result, plies)``: the final bitboards, the player to
@@ -111,33 +118,16 @@ class Kernel:
     has_again: bool
     repetition: bool
     misere: bool  # the kernel's winners are before ``misere`` swaps them
-    opponent: tuple[int, int]  # each player's opponent
+    opponent: tuple[int, ...]  # each player's opponent (the seat order's: with more than two, the next to move)
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
-    heading: bool = False  # one more word after those: the last jump's direction + 1 (``in same direction``)
+    words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, the counter's and the heading's."""
-        return len(self.symbols) + self.counter + self.heading
-
-    @property
-    def extras(self) -> tuple[str, ...]:
-        """The names of the state fields held by the words after the bitboards."""
-        return ("quiet",) * self.counter + ("heading",) * self.heading
-
-    def extra_words(self, state) -> tuple[int, ...]:
-        """The words after the bitboards for a state: its plies since a capture, its heading (0: any)."""
-        return ((state.quiet,) if self.counter else ()) + ((state.heading + 1,) if self.heading else ())
-
-    def extra_fields(self, words) -> dict[str, int]:
-        """The state fields held by the words after the bitboards (``words``: a whole position's words)."""
-        n = len(self.symbols)
-        fields_ = {"quiet": int(words[n])} if self.counter else {}
-        if self.heading:
-            fields_["heading"] = int(words[n + self.counter]) - 1
-        return fields_
+        """How many words a position's board takes: one per symbol, the counter's and the turn words."""
+        return len(self.symbols) + self.counter + len(self.words)
 
 
 @dataclass
@@ -156,7 +146,7 @@ class Group:
     walks: bool = False  # the origin is not a fixed shift back: playing a move finds it (slides)
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
     promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
-    heading: int = -1  # the direction's index among the board's (a jump's ``heading``), -1: none
+    heading: int = -1  # a jump's direction among the board's directions (``in same direction``), -1: not a jump
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -182,7 +172,7 @@ def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
         return _outcomes[key]
     try:
         kernel = _Builder(active, tables, options, start_board).build()
-    except (Unsupported, PlacementError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
+    except (Unsupported, PlacementError, RegionError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
         kernel = None  # the generic path plays every rule file
     if key is not None:
         _outcomes[key] = kernel
@@ -198,8 +188,10 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if len(tables.player_names) != 2 or any(p.choices for p in active.all(m.Promote)) or tables.placing:
-            raise Unsupported("players or pieces")
+        if any(p.choices for p in active.all(m.Promote)):
+            raise Unsupported("promotion choices")
+        if tables.placing:
+            raise Unsupported("places (finishes, is out)")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
@@ -213,7 +205,8 @@ class _Builder:
             and not again.may_pass and not _extra_fields(again, AGAIN_FIELDS)
         if self.chain:  # a whole capture chain is one move: no turn goes on after it
             again = None
-        if again is not None and (again.chain or _extra_fields(again, AGAIN_FIELDS) or self.repetition):
+        if again is not None and (again.chain or _extra_fields(again, AGAIN_FIELDS)
+                                  or self.repetition or (again.new_cells and not again.same_piece)):
             raise Unsupported("again")
         if getattr(tables.geometry, "links", None) is not None:
             raise Unsupported("a board of points and lines")
@@ -232,16 +225,23 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
-        # the direction of the jump that began a go-again turn, plus one (0: any), one more word (``in same direction``)
-        self.heading = f"v{len(self.symbols) + (self.counter is not None)}" \
-            if again is not None and again.same_direction else None
-        if self.heading is not None:
-            self.vars += f" {self.heading},"
+        # the turns played and the cells a ``to new cells`` turn stood on, in words after those
+        width = len(self.symbols) + (self.counter is not None)
+        names = iter(f"v{width + i}" for i in range(3))
+        self.words = TurnWords(next(names) if counts_turns_played(active) else None,
+                               next(names) if again is not None and again.new_cells else None,
+                               next(names) if again is not None and again.same_direction else None)
+        for name in self.words.names:
+            self.vars += f" {name},"
+        if self.words.names and (self.repetition or self.chain or then is not None):
+            raise Unsupported("turns played or new cells beside repetition, capture chains or two-part turns")
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        if any(reads_region(r) and r.action not in CONFINED for r in [*self.rules, *(self.then or ())]):
+            raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
             raise Unsupported("a push beside pieces nobody owns")
         if self.then is not None and self.freeze is not None:
@@ -252,8 +252,8 @@ class _Builder:
             raise Unsupported("placements beside go-again turns or freeze")
         if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
             raise Unsupported("plies without capture beside passes or repetition")
-        if self.stuck and (self.continued or self.repetition):
-            raise Unsupported("a forced pass beside go-again turns or repetition")
+        if self.stuck and (then is not None or self.repetition):
+            raise Unsupported("a forced pass beside two-part turns or repetition")
         if self.chain and any(r.action not in ("step", "slide", "jump")
                               or (r.action in ("step", "slide") and set(r.targets or ("empty",)) != {"empty"})
                               or (r.action == "jump" and (not r.capture or r.over not in (None, "enemy")))
@@ -264,7 +264,9 @@ class _Builder:
         self.layout = bit_layout(tables.geometry)
         if max(self.layout.bit) >= MAX_BITS:
             raise Unsupported("a board too big for the kernel")
-        self.other = tables.seats.next_player  # with two players: the opponent, and who moves next
+        self.other = tables.seats.next_player  # who moves next
+        self.previous = tables.seats.previous_player  # who made the last ply (when no go-again turn goes on)
+        self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
 
     def bits(self, symbols) -> str:
@@ -332,6 +334,8 @@ class _Builder:
     def slide_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         """``KIND slide DIRS [to empty or enemy]``: one group per symbol, direction and distance."""
         tables = self.tables
+        if rule.flying or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
+            raise Unsupported(rule.action)
         if rule.over is not None or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
             raise Unsupported("a slide over pieces or of a piece that is promoted")
         targets = set(rule.targets or ("empty",))
@@ -340,11 +344,12 @@ class _Builder:
         out = []
         for sym in sorted(tables.symbols_of(player, rule.kind)):
             for vector in tables.vectors(rule.directions, player):
-                for r in ray_groups(self.layout, vector, self.var[sym], self.ray_number(rule, sym),
+                origin = origin_cells(rule, tables, self.layout, player, self.var[sym])
+                for r in ray_groups(self.layout, vector, origin, self.ray_number(rule, sym),
                                     longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
                                     None, [self.var[x] for x in sorted(theirs)]):
                     out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True))
-        return out
+        return confine(out, rule, tables, self.layout, player, origins_done=True)
 
     def line_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         """``KIND slide DIRS by pieces in line [over CLASS] [to empty or enemy]``: one group per symbol, direction
@@ -366,14 +371,18 @@ class _Builder:
         return out
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
-        tables, layout = self.tables, self.layout
-        if rule.action not in ("step", "jump", "push", "place", "slide") or rule.flying or rule.reach is not None \
-                or _extra_fields(rule, RULE_FIELDS):
-            raise Unsupported(rule.action)
         if rule.action == "slide" and rule.by_line:
-            return self.line_groups(rule, player)
+            return confine(self.line_groups(rule, player), rule, self.tables, self.layout, player)
         if rule.action == "slide":
             return self.slide_groups(rule, player)
+        return confine(self.plain_groups(rule, player), rule, self.tables, self.layout, player)
+
+    def plain_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """A rule's groups, before its regions confine them."""
+        tables, layout = self.tables, self.layout
+        if rule.action not in ("step", "jump", "push", "place") or rule.flying or rule.reach is not None \
+                or _extra_fields(rule, RULE_FIELDS):
+            raise Unsupported(rule.action)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
             return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
@@ -528,12 +537,12 @@ class _Builder:
             return group.captures
         return group.action == after
 
-    def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m", empty: str = "e",
-                existence: bool = False, heading: int | None = None) -> tuple[list[str], list[Group]]:
+    def movegen(self, player: int, continuing: bool, last: str, prefix: str = "m",
+                empty: str = "e", existence: bool = False, visited: str | None = None,
+                heading: str | None = None) -> tuple[list[str], list[Group]]:
         """Statements setting ``m0, m1...`` to the landing cells of the player's move groups (``continuing``: of
         a go-again turn or a turn's second part; ``existence``: enough to tell whether there is a move, a group's
-        ``exists`` in place of its mask where it has one; ``heading``: the direction a go-again turn keeps, known
-        when the source is written, -1 any; ``None``: read from the heading word)."""
+        ``exists`` in place of its mask where it has one)."""
         lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
         groups = []
         second = continuing and self.then is not None
@@ -542,11 +551,8 @@ class _Builder:
             text = text.replace("E", empty)
             return re.sub(rf"\b{LAST}\b", last, text) if second else text
 
-        keeps = continuing and not second and self.heading is not None  # ``in same direction``
         for group in (self.then_groups(player) if second else self.groups(player)):
             if continuing and not second and not self.continues(group):
-                continue
-            if keeps and heading is not None and heading >= 0 and group.heading != heading:
                 continue
             i = len(groups)
             same = continuing and self.again is not None and self.again.same_piece
@@ -558,11 +564,13 @@ class _Builder:
                 continue
             lines += [placed(line) for line in group.prelude]
             restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
+            if continuing and not second:  # ``to new cells``: not where the turn has stood
+                restrict += self.words.fresh(visited or self.words.visited or "")
             if self.freeze is not None:
                 restrict += self.frozen(group)
             lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
-            if keeps and heading is None:  # another direction than the turn's: no move
-                lines += [f"if {self.heading} and {self.heading} != {group.heading + 1}:", f"    {prefix}{i} = 0"]
+            if continuing and not second:  # ``in same direction``: not along another direction than the turn's
+                lines += self.words.straight(group.heading, heading, f"{prefix}{i}")
             groups.append(group)
         taking = []
         if self.chain and not existence:
@@ -600,10 +608,17 @@ class _Builder:
                 lines.append(f"nf = ({' + '.join(f'len({c.found})' for c in self.chainers(player)) or '0'}) // 3")
                 total += " + nf"
             lines.append(f"total = {total}{' + 1' if passes else ''}")
-        if self.stuck:  # no move: the one move is a pass (``raw`` counts the others)
+        if self.stuck and not passes:  # no move: the one move is a pass (``raw`` counts the others)
             lines += [f"raw = {lines.pop().split(' = ', 1)[1]}", "total = raw", "if not total:", "    total = 1"]
             passes = True
+        elif self.stuck:  # a go-again turn's pass: the player always has a move (``raw`` too)
+            lines.append("raw = total")
         return lines, groups, passes
+
+    def forced(self, continuing: bool) -> bool:
+        """Whether the pass after the moves is the forced pass of a player without a move (else: a go-again
+        turn's optional pass, or none)."""
+        return self.stuck and not (continuing and self.again is not None and self.again.may_pass)
 
     def each_child(self, groups: list[Group], use: Callable[[Group], list[str]]) -> list[str]:
         """Statements that play every move of ``groups`` in turn (the bitboards saved in ``cur`` beforehand),
@@ -616,7 +631,7 @@ class _Builder:
 
     # -- playout: one block per (player to move, continuing or not) ---------
     def playout_block(self, player: int, continuing: bool) -> list[str]:
-        mover = player if continuing else self.other[player]
+        mover = player if continuing else self.previous[player]
         lines, groups, passes = self.counted(player, continuing)
         lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
                                  self.mid_turn(continuing))
@@ -624,8 +639,8 @@ class _Builder:
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
         if self.chain:
-            return lines + self.chain_pick(player, self.pick(player, groups, passes))
-        return lines + self.pick(player, groups, passes)
+            return lines + self.chain_pick(player, self.pick(player, groups, passes, continuing))
+        return lines + self.pick(player, groups, passes, continuing)
 
     def chain_pick(self, player: int, rest: list[str]) -> list[str]:
         """Statements playing chain ``r`` when ``r < nf``, else ``rest`` with ``r`` counted past the chains."""
@@ -656,7 +671,7 @@ class _Builder:
                       + self.chain_done(player) + use + [f"{self.vars} = cur"]]
         return lines
 
-    def pick(self, player: int, groups: list[Group], passes: bool) -> list[str]:
+    def pick(self, player: int, groups: list[Group], passes: bool, continuing: bool) -> list[str]:
         """Statements playing move ``r`` of the groups (or the pass after them)."""
         lines: list[str] = []
         for i, group in enumerate(groups):
@@ -664,22 +679,27 @@ class _Builder:
             body = [] if i == 0 else [f"r -= c{i - 1}"]
             body += ["for i in range(r):", f"    m{i} &= m{i} - 1", f"t = m{i} & -m{i}"]
             body += group.apply
-            body += ["plies += 1"] + self.after_move(player, group, "turn", "last")
+            body += ["plies += 1"] + self.after_move(player, group, "turn", "last", continuing)
             lines += ["    " + line for line in body]
         if passes:
             lines.append("else:" if groups else "if True:")
-            lines += ["    plies += 1", f"    turn = {self.other[player]}", "    last = 0", *self.any_heading("    ")]
+            lines += ["    " + line for line in ["plies += 1", f"turn = {self.other[player]}", "last = 0",
+                                                    *self.words.handover()]]
         return lines
 
-    def after_move(self, player: int, group: Group, turn: str, last: str) -> list[str]:
-        """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other."""
-        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else []) \
-            + self.any_heading("")
+    def after_move(self, player: int, group: Group, turn: str, last: str, continuing: bool) -> list[str]:
+        """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other
+        (``continuing``: the move was made inside a go-again turn)."""
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        hand_over += self.words.handover()
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
+        if self.words.visited and group.walks:
+            raise Unsupported("to new cells after a move that walks back to its origin")
         lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
-        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True,
-                                     heading=group.heading)
+        lines += self.words.landed(continuing, group.origin_shift)
+        check, groups = self.movegen(player, True, "g", prefix="k", empty="ce", existence=True, visited="nv",
+                                     heading=str(group.heading + 1))
         if not groups:
             return lines + hand_over
         if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
@@ -688,9 +708,7 @@ class _Builder:
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
             lines.append(f"if {tests}:")
-        lines += [f"    {turn} = {player}", f"    {last} = g"]
-        if self.heading is not None:
-            lines.append(f"    {self.heading} = {group.heading + 1}")
+        lines += ["    " + line for line in [f"{turn} = {player}", f"{last} = g", *self.words.go_on(group.heading)]]
         lines += ["else:"] + ["    " + line for line in hand_over]
         if group.promotes:  # a piece crowned ends its turn
             return ([f"if {group.target} & {group.promotes}:"] + ["    " + line for line in hand_over] + ["else:"]
@@ -699,7 +717,7 @@ class _Builder:
 
     # -- expand: every child of one position --------------------------------
     def expand_block(self, player: int, continuing: bool) -> list[str]:
-        mover = player if continuing else self.other[player]
+        mover = player if continuing else self.previous[player]
         lines, groups = self.movegen(player, continuing, "last")
         passes = continuing and self.again is not None and self.again.may_pass
         # the end rules only ask whether there is a move (``no moves``), never how many
@@ -714,19 +732,21 @@ class _Builder:
         if not self.continued:  # the next player is known: no statements per child to find it
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
-            lines += self.each_child(groups, lambda group: [f"put(({self.vars} {self.other[player]}, 0))"])
+            lines += self.each_child(groups, lambda group: [*self.words.handover(),
+                                                            f"put(({self.vars} {self.other[player]}, 0))"])
         else:
-            lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
+            lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
                                      + [f"put(({self.vars} nt, nl))"])
+        passed = [*self.words.handover(), f"put(({self.vars} {self.other[player]}, 0))"]
         if passes:
-            lines += self.any_heading("") + [f"put(({self.vars} {self.other[player]}, 0))"]
+            lines += passed
         elif self.stuck:
-            lines += ["if not raw:", f"    put(({self.vars} {self.other[player]}, 0))"]
+            lines += ["if not raw:"] + ["    " + line for line in passed]
         return lines + ["return None"]
 
     # -- perft -------------------------------------------------------------
     def perft_block(self, player: int, continuing: bool) -> list[str]:
-        mover = player if continuing else self.other[player]
+        mover = player if continuing else self.previous[player]
         lines, groups, passes = self.counted(player, continuing)
         lines += self.end_checks(mover, lambda result: ["return 0"], self.mid_turn(continuing))
         following = self.other[player]
@@ -737,17 +757,14 @@ class _Builder:
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
         if self.chain:
             lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
-        lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
+        lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
                                  + (["nl = 0"] if not self.continued else [])
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
-            lines += (["if not raw:"] if self.stuck else ["if True:"])
-            lines += self.any_heading("    ") + [f"    n += perft({self.vars} {following}, 0, hist, depth - 1)"]
+            lines += (["if not raw:"] if self.forced(continuing) else ["if True:"])
+            lines += ["    " + line for line in [*self.words.handover(),
+                                                 f"n += perft({self.vars} {following}, 0, hist, depth - 1)"]]
         return lines + ["return n"]
-
-    def any_heading(self, indent: str) -> list[str]:
-        """The statement that forgets the heading of a go-again turn (its word, if the game has one)."""
-        return [f"{indent}{self.heading} = 0"] if self.heading is not None else []
 
     def mid_turn(self, continuing: bool) -> bool:
         """Between the two parts of a turn: the end rules wait for the turn to be complete."""
@@ -763,7 +780,7 @@ class _Builder:
                 winner = "None"
             else:
                 who = conditions.player(rule.player or "mover")
-                winner = str(who if rule.result == "wins" else self.other[who])
+                winner = str(who if rule.result == "wins" else self.opponent[who])
             lines.append(f"if {test}:")
             lines += ["    " + line for line in finish(f"({winner}, {i})")]
         lines.append("if not total:")
@@ -773,8 +790,8 @@ class _Builder:
     def opponent_moves(self, mover: int) -> list[str]:
         """Statements setting ``om`` to a mask that is not zero when the other player (``mover``, who just
         moved) has a move, computed only when the player to move has none (``nobody can move``)."""
-        if self.continued:
-            raise Unsupported("nobody can move beside go-again or two-part turns")
+        if self.continued or len(self.other) != 2:
+            raise Unsupported("nobody can move beside go-again or two-part turns, or among more than two players")
         check, groups = self.movegen(mover, False, "last", prefix="o")
         found = " | ".join(f"o{i}" for i in range(len(groups))) or "0"
         return ["om = 1", f"if not {'raw' if self.stuck else 'total'}:"] + [
@@ -782,10 +799,11 @@ class _Builder:
 
     def function(self, head: str, block: Callable[[int, bool], list[str]], loop: bool) -> str:
         full = self.layout.full
-        body = [f"e = {full} ^ {self.bits(self.symbols)}", "if turn == 0:"]
-        for player in (0, 1):
-            if player == 1:
-                body.append("else:")
+        body = [f"e = {full} ^ {self.bits(self.symbols)}"]
+        count = len(self.other)
+        for player in range(count):
+            body.append("if True:" if count == 1 else "else:" if player == count - 1
+                        else f"{'if' if player == 0 else 'elif'} turn == {player}:")
             if self.continued:
                 body.append("    if last:")
                 body += ["        " + line for line in block(player, True)]
@@ -812,9 +830,9 @@ class _Builder:
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
-                      (self.other[0], self.other[1]), source,
+                      tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      self.heading is not None)
+                      self.words.fields)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -903,7 +921,7 @@ class _Conditions(m.ExprVisitor):
         if name == "mover":
             return self.mover
         if name == "opponent":
-            return self.builder.other[self.mover]
+            return self.builder.opponent[self.mover]
         return self.builder.tables.player_index(name)
 
     def generic_visit(self, expr: m.Expr) -> str:
@@ -953,12 +971,24 @@ class _Conditions(m.ExprVisitor):
             raise Unsupported("plies without capture")
         return self.builder.counter
 
+    def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> str:
+        return self.builder.words.turns or "0"
+
     def visit_NoMoves(self, expr: m.NoMoves) -> str:
         return "(not total)"
 
     def visit_NobodyMoves(self, expr: m.NobodyMoves) -> str:
         self.nobody = True
         return f"(not {'raw' if self.builder.stuck else 'total'} and not om)"
+
+    def visit_OneGroup(self, expr: m.OneGroup) -> str:
+        bits, player = self.pieces(expr.player, None)
+        builder = self.builder
+        along = expr.directions or (m.DirRef(expr.span, "all"),)
+        lines, test = one_group(builder.layout, builder.tables.vectors(along, player), bits,
+                                sum(line.startswith("ogp") for line in self.before))
+        self.before += lines
+        return test
 
     def visit_Connects(self, expr: m.Connects) -> str:
         bits, player = self.pieces(expr.player, None)
@@ -970,15 +1000,6 @@ class _Conditions(m.ExprVisitor):
         self.before += lines
         return test
 
-    def visit_OneGroup(self, expr: m.OneGroup) -> str:
-        bits, player = self.pieces(expr.player, None)
-        builder = self.builder
-        along = expr.directions or (m.DirRef(expr.span, "all"),)
-        lines, test = one_group(builder.layout, builder.tables.vectors(along, player), bits,
-                                sum(line.startswith("ogp") for line in self.before))
-        self.before += lines
-        return test
-
     def visit_InARow(self, expr: m.InARow) -> str:
         from rulesdsl.expr import evaluate
 
@@ -987,6 +1008,10 @@ class _Conditions(m.ExprVisitor):
             raise Unsupported("a row length that is not a whole number")
         bits, _ = self.pieces(expr.player, None)
         return in_a_row(self.builder.tables, self.builder.layout, bits, length)
+
+    def visit_Fills(self, expr: m.Fills) -> str:
+        bits, player = self.pieces(expr.player, None)
+        return fills(self.builder.tables, self.builder.layout, bits, expr.region, player)
 
     def visit_HasNone(self, expr: m.HasNone) -> str:
         bits, _ = self.pieces(expr.player, None if expr.kind == "pieces" else expr.kind)

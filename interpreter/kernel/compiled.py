@@ -26,6 +26,7 @@ from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Play
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
+from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, decode, encode
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
 
@@ -80,14 +81,19 @@ class CompiledPlay:
     def _encode(self, state: State):
         """``(kernel, bitboards, last bit, history keys)``, or ``None`` for a state the kernel does not take."""
         kernel = self.kernel()
-        if kernel is None or state._replace(**{k: PLAIN_STATE[k] for k in kernel.extras})[4:] != PLAIN:
+        if kernel is None:
+            return None
+        kept = {"quiet": 0} if kernel.counter else {}
+        kept.update((name, DEFAULTS[name]) for name in kernel.words)
+        if (state._replace(**kept) if kept else state)[4:] != PLAIN:
             return None
         if (state.history is not None) != kernel.repetition:
             return None
         if state.last != NO_CELL and not kernel.has_again:
             return None  # a typed position's go-again cell in a game without go-again
         layout = kernel.layout
-        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra_words(state)
+        bits = (tuple(layout.encode(state.board, s) for s in kernel.symbols)
+                + ((state.quiet,) if kernel.counter else ()) + encode(state, kernel.words, layout))
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
         history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
             if kernel.repetition else None
@@ -98,8 +104,10 @@ class CompiledPlay:
 
     @staticmethod
     def _state(kernel: Kernel, bits, board: str, turn: int, last: int, history=None) -> State:
-        """The state of a board, the player to move, the go-again cell and the extra words' fields if any."""
-        return State(board, int(turn), last, history, **kernel.extra_fields(bits))
+        """The state of a board, the player to move, the go-again cell, the counter's word and the turn words."""
+        width = len(kernel.symbols)
+        return State(board, int(turn), last, history, quiet=int(bits[width]) if kernel.counter else 0,
+                     **decode(bits[width + kernel.counter:], kernel.words, kernel.layout))
 
     def playout(self, state: State, rng: RandomSource, cap: int) -> Playout | None:
         """:meth:`Game.playout` on the kernel (in machine code when it is ready and ``rng`` is a ``random.Random``)."""

@@ -93,7 +93,10 @@ class KernelView:
 
 def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
     """The game's kernel view when its machine code is ready (``wait``: make it now) and its evaluation is
-    made of features the kernel computes, else ``None``."""
+    made of features the kernel computes, else ``None`` (and with more than two players: this search is
+    two-sided)."""
+    if len(game.players) != 2:
+        return None
     native = game.native_kernel(wait)
     if native is None or native.module is None:
         return None

@@ -42,11 +42,22 @@ def _clamp(name: str, indent: str) -> list[str]:
                                        f"elif {name} < -limit:", f"    {name} = -limit")]
 
 
-def search_source(symbols: int, opponent: tuple[int, int]) -> str:
+def _lookup(table: tuple[int, ...], index: str) -> str:
+    """The expression of ``table[index]`` for a player index, in arithmetic (the kernel's source has no tests
+    inside expressions): a line through two players, a turn of the seats among more."""
+    if len(table) == 2:
+        return f"({table[0]} + ({table[1] - table[0]}) * {index})"  # table[p] for p in 0, 1
+    count = len(table)
+    shift = (table[0]) % count
+    if all(table[p] == (p + shift) % count for p in range(count)):
+        return f"(({index} + {shift}) % {count})"
+    return "(" + " + ".join(f"{table[p]} * ({index} == {p})" for p in range(count)) + ")"
+
+
+def search_source(symbols: int, opponent: tuple[int, ...]) -> str:
     """The helpers' source for a kernel of ``symbols`` bitboards whose players' opponents are ``opponent``."""
-    step = opponent[1] - opponent[0]  # the opponent of player p (0 or 1) is opponent[0] + step * p
-    other = f"({opponent[0]} + ({step}) * turn)"
-    other_winner = f"({opponent[0]} + ({step}) * ow)"
+    other = _lookup(opponent, "turn")
+    other_winner = _lookup(opponent, "ow")
     v = "".join(f"v{i}, " for i in range(symbols))
     row = f"{_words('row', symbols)}i64(row[{symbols}]), row[{symbols + 1}]"
     child = f"{_words('c', symbols)}tn, c[{symbols + 1}]"
