@@ -45,7 +45,7 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
 # Rule files whose building blocks the kernel covers: their playouts must not fall back.
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
-            "hex", "amazons", "checkers", "draughts"}
+            "hex", "amazons", "checkers", "draughts", "nine-mens-morris"}
 
 
 class Chosen:

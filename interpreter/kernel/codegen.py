@@ -54,18 +54,20 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.mills import complete_windows, fly, link_steps, removal, windows
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
-from rulesdsl.interpreter.reference.legality import counts_quiet_plies
+from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
-         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture)
+         m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
+         m.Lines, m.Hand)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach"}
+               "falling", "flanking", "reach", "from_hand", "when"}
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
@@ -110,11 +112,36 @@ class Kernel:
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
+    hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
+    turns: bool = False  # one more after them: the turns played (``turns played``)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, and the counter's."""
-        return len(self.symbols) + self.counter
+        """How many words a position's board takes: one per symbol, the counter's, the hands' and the turns'."""
+        return len(self.symbols) + self.counter + 2 * self.hands + self.turns
+
+    def extra(self, state) -> tuple[int, ...]:
+        """The words a state keeps after its bitboards (the counter, the hands, the turns played)."""
+        return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
+            + ((state.turns,) if self.turns else ())
+
+    def fields(self, words) -> dict[str, object]:
+        """The state's fields (keywords) held by the words after the bitboards."""
+        words = [int(w) for w in words[len(self.symbols):self.width]]
+        out: dict[str, object] = {}
+        if self.counter:
+            out["quiet"] = words.pop(0)
+        if self.hands:
+            out["hand"] = (words.pop(0), words.pop(0))
+        if self.turns:
+            out["turns"] = words.pop(0)
+        return out
+
+    def plain(self, state):
+        """The state with the fields the kernel keeps in words set to their defaults."""
+        kept = {"quiet": 0} if self.counter else {}
+        kept.update({"hand": None} if self.hands else {}, **({"turns": 0} if self.turns else {}))
+        return state._replace(**kept)
 
 
 @dataclass
@@ -133,6 +160,7 @@ class Group:
     walks: bool = False  # the origin is not a fixed shift back: playing a move finds it (slides)
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
     promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
+    guard: str | None = None  # the group has moves only where this holds (``when``, the hand's phases)
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -192,12 +220,11 @@ class _Builder:
         if again is not None and (again.chain or again.same_direction or _extra_fields(again, AGAIN_FIELDS)
                                   or self.repetition):
             raise Unsupported("again")
-        if getattr(tables.geometry, "links", None) is not None:
-            raise Unsupported("a board of points and lines")
         self.again = again
         then = active.first(m.Then)
-        if then is not None and (again is not None or then.after_row is not None or self.repetition):
-            raise Unsupported("a turn in two parts beside go-again turns, a row condition or repetition")
+        if then is not None and (again is not None or self.repetition):
+            raise Unsupported("a turn in two parts beside go-again turns or repetition")
+        self.after_row = int(_value(then.after_row, options)) if then is not None and then.after_row else 0
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
         musts = active.all(m.MustCapture)
@@ -209,6 +236,12 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
+        self.hand_vars = self.hands(active, tables)  # each player's pieces in hand, two more words
+        self.vars += "".join(f" {h}," for h in self.hand_vars)
+        self.turns = f"v{len(self.symbols) + (self.counter is not None) + len(self.hand_vars)}" \
+            if counts_turns_played(active) else None  # the turns played, one more word
+        if self.turns is not None:
+            self.vars += f" {self.turns},"
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
@@ -222,8 +255,13 @@ class _Builder:
             raise Unsupported("promotion beside moves that are not steps or jumps")
         if any(r.action == "place" for r in self.rules) and (again is not None or self.freeze is not None):
             raise Unsupported("placements beside go-again turns or freeze")
-        if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
-            raise Unsupported("plies without capture beside passes or repetition")
+        if (self.counter is not None or self.turns is not None or self.hand_vars) \
+                and (self.stuck or self.repetition or (again is not None and again.may_pass)):
+            raise Unsupported("plies without capture, turns played or hands beside passes or repetition")
+        if (self.turns is not None or self.hand_vars) and self.chain:
+            raise Unsupported("turns played or hands beside capture chains")
+        if tables.geometry.has_lines and any(r.action not in ("step", "place", "fly") for r in self.rules):
+            raise Unsupported("a board of points and lines beside moves that are not steps, placements or flights")
         if self.stuck and (self.continued or self.repetition):
             raise Unsupported("a forced pass beside go-again turns or repetition")
         if self.chain and any(r.action not in ("step", "slide", "jump")
@@ -239,6 +277,18 @@ class _Builder:
         self.other = tables.seats.next_player  # with two players: the opponent, and who moves next
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
 
+    def hands(self, active, tables: Tables) -> list[str]:
+        """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
+        if not active.all(m.Hand):
+            return []
+        moves = active.first(m.Moves)
+        rules = moves.rules if moves else ()
+        if len(tables.hand_kinds) != 1 or active.all(m.CapturedToHand) \
+                or not any(r.from_hand for r in rules):
+            raise Unsupported("a hand of several kinds, of captured pieces, or not placed from")
+        first = len(self.symbols) + (self.counter is not None)
+        return [f"v{first}", f"v{first + 1}"]
+
     def bits(self, symbols) -> str:
         """The expression of the cells holding any of ``symbols``."""
         names = [self.var[s] for s in sorted(symbols)]
@@ -252,8 +302,23 @@ class _Builder:
         out: list[Group] = []
         for rule in self.rules:
             if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
-                out.extend(self.rule_groups(rule, player))
+                out.extend(self.guarded(rule, player, self.rule_groups(rule, player)))
         return self.counted_plies(out)
+
+    def guarded(self, rule: m.MoveRule, player: int, groups: list[Group]) -> list[Group]:
+        """A rule's groups with the condition of their moves: the rule's ``when`` (``mover``: the player to
+        move), and in a game with a hand, a placement from it while the hand lasts, any other move after."""
+        tests = []
+        if self.hand_vars:
+            tests.append(f"{self.hand_vars[player]} {'>' if rule.from_hand else '=='} 0")
+        elif rule.from_hand:
+            raise Unsupported("a placement from hand without a hand")
+        if rule.when is not None:
+            tests.append(_Conditions(self, player).visit(rule.when))
+        if rule.from_hand:
+            groups = [replace(g, apply=[*g.apply, f"{self.hand_vars[player]} -= 1"]) for g in groups]
+        guard = " and ".join(f"({t})" for t in tests) or None
+        return [replace(g, guard=guard) for g in groups]
 
     def chainers(self, player: int) -> list[Chainer]:
         """The player's symbols that jump, each with its jumps (capture chains as one move)."""
@@ -284,6 +349,14 @@ class _Builder:
         the first part ended on."""
         out: list[Group] = []
         for rule in self.then or ():
+            if rule.action == "remove" and not _extra_fields(rule, {"span", "kind", "action", "directions",
+                                                                    "spared", "option_spans"}):
+                spared = int(_value(rule.spared, self.options)) if rule.spared is not None else 0
+                made = removal(rule, self.tables, self.layout, player, self.var, self.bits, spared)
+                if made is not None:
+                    prelude, mask, apply, exists = made
+                    out.append(Group(prelude, mask, apply, "t", 0, "remove", True, (), exists, False, True))
+                continue
             if rule.action != "place" or rule.reach is None or rule.falling is not None or rule.flanking \
                     or _extra_fields(rule, RULE_FIELDS):
                 raise Unsupported("a second part that is not a placement from the last cell")
@@ -320,9 +393,14 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables, layout = self.tables, self.layout
-        if rule.action not in ("step", "jump", "push", "place", "slide") or rule.flying or rule.reach is not None \
-                or _extra_fields(rule, RULE_FIELDS):
+        if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
+                or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action == "fly":
+            if any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
+                raise Unsupported("flying with promotion")
+            return [Group([], mask, apply, "t", 0, "fly", False, walks=True)
+                    for mask, apply, _ in fly(rule, tables, layout, player, self.var)]
         if rule.action == "slide":
             return self.slide_groups(rule, player)
         if rule.action == "place":
@@ -350,7 +428,13 @@ class _Builder:
             for vector in tables.vectors(rule.directions, player):
                 s = layout.shift_of(vector)
                 pre = layout.has_next(vector)
-                if rule.action == "step":
+                if rule.action == "step" and tables.geometry.has_lines:  # to the next point of a line
+                    if set(rule.targets or ("empty",)) != {"empty"}:
+                        raise Unsupported("a step along lines to cells that are not empty")
+                    for s, pre in link_steps(layout, vector):
+                        out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & E", _moved(mover, crowned, far, s),
+                                         "t", s, "step", False, (s,), promotes=promotes))
+                elif rule.action == "step":
                     targets = set(rule.targets or ("empty",))
                     kinds = [t for t in ("empty", "enemy") if t in targets]
                     split = (self.again is not None and self.again.after == "capture") or self.must \
@@ -499,15 +583,18 @@ class _Builder:
             same = continuing and self.again is not None and self.again.same_piece
             if group.walks and (same or self.freeze is not None):
                 raise Unsupported("a slide beside a go-again turn of the same piece or freeze")
+            here: list[str] = []
             if existence and group.exists is not None:
-                lines.append(f"{prefix}{i} = {placed(group.exists)}")
-                groups.append(group)
-                continue
-            lines += [placed(line) for line in group.prelude]
-            restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
-            if self.freeze is not None:
-                restrict += self.frozen(group)
-            lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
+                here.append(f"{prefix}{i} = {placed(group.exists)}")
+            else:
+                here += [placed(line) for line in group.prelude]
+                restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
+                if self.freeze is not None:
+                    restrict += self.frozen(group)
+                here.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
+            if group.guard is not None:  # no moves where the guard fails
+                here = [f"{prefix}{i} = 0", f"if {group.guard}:"] + ["    " + line for line in here]
+            lines += here
             groups.append(group)
         taking = []
         if self.chain and not existence:
@@ -618,7 +705,8 @@ class _Builder:
 
     def after_move(self, player: int, group: Group, turn: str, last: str) -> list[str]:
         """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other."""
-        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else []) \
+            + ([f"{self.turns} += 1"] if self.turns is not None else [])
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
         lines = [f"g = {group.target}", f"ce = {self.layout.full} ^ {self.bits(self.symbols)}"]
@@ -627,10 +715,14 @@ class _Builder:
             return lines + hand_over
         if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
             lines += check
-            lines.append(f"if {' or '.join(f'k{i}' for i in range(len(groups)))}:")
+            tests = " or ".join(f"k{i}" for i in range(len(groups)))
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
-            lines.append(f"if {tests}:")
+        if self.after_row:  # the second part only when the piece landed in a row: ``rw`` holds the rows' cells
+            rows = windows(self.tables, self.layout, self.after_row)
+            lines += complete_windows(self.bits(self.tables.symbols_of(player)), rows, "rw")
+            tests = f"rw & g and ({tests})"
+        lines.append(f"if {tests}:")
         lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
         if group.promotes:  # a piece crowned ends its turn
             return ([f"if {group.target} & {group.promotes}:"] + ["    " + line for line in hand_over] + ["else:"]
@@ -749,7 +841,8 @@ class _Builder:
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       (self.other[0], self.other[1]), source,
-                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None)
+                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
+                      bool(self.hand_vars), self.turns is not None)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -874,6 +967,11 @@ class _Conditions(m.ExprVisitor):
         kind = expr.args[1] if len(expr.args) > 1 else None
         bits, player = self.pieces(expr.args[0], kind)
         now = f"{bits}.bit_count()" if bits != "0" else "0"
+        builder = self.builder
+        if builder.hand_vars and kind in (None, builder.tables.hand_kind):  # the pieces in hand count too
+            if expr.function != "count":
+                raise Unsupported("lost beside a hand")
+            now = f"{now} + {builder.hand_vars[player]}"
         if expr.function == "count":
             return f"({now})"
         if expr.function == "lost":
@@ -888,6 +986,11 @@ class _Conditions(m.ExprVisitor):
             raise Unsupported("plies without capture")
         return self.builder.counter
 
+    def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> str:
+        if self.builder.turns is None:
+            raise Unsupported("turns played")
+        return self.builder.turns
+
     def visit_NoMoves(self, expr: m.NoMoves) -> str:
         return "(not total)"
 
@@ -896,6 +999,8 @@ class _Conditions(m.ExprVisitor):
         return f"(not {'raw' if self.builder.stuck else 'total'} and not om)"
 
     def visit_Connects(self, expr: m.Connects) -> str:
+        if self.builder.tables.geometry.has_lines:
+            raise Unsupported("connects on a board of points and lines")
         bits, player = self.pieces(expr.player, None)
         builder = self.builder
         first, goal = (board_side(builder.tables.geometry, side.name) for side in expr.sides)
@@ -911,6 +1016,8 @@ class _Conditions(m.ExprVisitor):
         length = evaluate(expr.length, self.builder.options)
         if isinstance(length, bool) or not isinstance(length, int) or length < 1:
             raise Unsupported("a row length that is not a whole number")
+        if self.builder.tables.geometry.has_lines:
+            raise Unsupported("rows on a board of points and lines")
         bits, _ = self.pieces(expr.player, None)
         return in_a_row(self.builder.tables, self.builder.layout, bits, length)
 
@@ -970,6 +1077,10 @@ def _number(value: Value) -> str:
 
 
 def _truth(expr: m.Expr, options: Mapping[str, Value]) -> bool:
+    return bool(_value(expr, options))
+
+
+def _value(expr: m.Expr, options: Mapping[str, Value]) -> Value:
     from rulesdsl.expr import evaluate
 
-    return bool(evaluate(expr, options))
+    return evaluate(expr, options)

@@ -79,14 +79,14 @@ class CompiledPlay:
     def _encode(self, state: State):
         """``(kernel, bitboards, last bit, history keys)``, or ``None`` for a state the kernel does not take."""
         kernel = self.kernel()
-        if kernel is None or (state._replace(quiet=0) if kernel.counter else state)[4:] != PLAIN:
+        if kernel is None or kernel.plain(state)[4:] != PLAIN or (kernel.hands and state.hand is None):
             return None
         if (state.history is not None) != kernel.repetition:
             return None
         if state.last != NO_CELL and not kernel.has_again:
             return None  # a typed position's go-again cell in a game without go-again
         layout = kernel.layout
-        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + ((state.quiet,) if kernel.counter else ())
+        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra(state)
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
         history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
             if kernel.repetition else None
@@ -97,8 +97,8 @@ class CompiledPlay:
 
     @staticmethod
     def _state(kernel: Kernel, bits, board: str, turn: int, last: int, history=None) -> State:
-        """The state of a board, the player to move, the go-again cell and the counter's word if any."""
-        return State(board, int(turn), last, history, quiet=int(bits[-1]) if kernel.counter else 0)
+        """The state of a board, the player to move, the go-again cell and the words after the bitboards."""
+        return State(board, int(turn), last, history, **kernel.fields(bits))
 
     def playout(self, state: State, rng: RandomSource, cap: int) -> Playout | None:
         """:meth:`Game.playout` on the kernel (in machine code when it is ready and ``rng`` is a ``random.Random``)."""

@@ -77,7 +77,7 @@ def kernel_playouts(game: Game, state: State, seconds: float, seed: int = 0) -> 
     native = game.native_kernel()
     kernel = native.kernel
     words = native.words([*(kernel.layout.encode(state.board, s) for s in kernel.symbols),
-                          *((state.quiet,) if kernel.counter else ())])
+                          *kernel.extra(state)])
     last = np.uint64(1 << kernel.layout.bit[state.last] if state.last >= 0 else 0)
     rs = np.array([random.Random(seed).getrandbits(64) | 1], dtype=np.uint64)
     games = plies = 0
