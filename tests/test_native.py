@@ -33,7 +33,8 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
          ("othello", {"size": "6"}), ("hex", {"size": "8"}), ("hex", {"size": "4"}), ("amazons", {"size": "6"}),
          ("amazons", {"size": "8"}), ("checkers", {"chains": "jump"}),
          ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}), ("checkers", {}),
-         ("checkers", {"size": "6", "quiet": "6"}), ("draughts", {"size": "8", "quiet": "10"})]
+         ("checkers", {"size": "6", "quiet": "6"}), ("draughts", {"size": "8", "quiet": "10"}),
+         ("nine-mens-morris", {})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")

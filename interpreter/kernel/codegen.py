@@ -29,7 +29,11 @@ piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
-``beyond``, ``N in a row`` and ``connects``. Anything else
+``beyond``, ``N in a row`` and ``connects``; boards of points and ``lines`` (steps along
+the lines), hands (``place ... from hand``: one more word a player), rules
+``when`` a condition holds, ``fly``, ``then after N in a row`` and ``remove
+KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`), and
+``turns played`` (one more word). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -161,6 +165,7 @@ class Group:
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
     promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
     guard: str | None = None  # the group has moves only where this holds (``when``, the hand's phases)
+    origins: str | None = None  # pairs: any of these cells (bit ``f``) to any landing cell is a move (``fly``)
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -399,8 +404,8 @@ class _Builder:
         if rule.action == "fly":
             if any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
                 raise Unsupported("flying with promotion")
-            return [Group([], mask, apply, "t", 0, "fly", False, walks=True)
-                    for mask, apply, _ in fly(rule, tables, layout, player, self.var)]
+            return [Group([], "E", apply, "t", 0, "fly", False, walks=True, origins=origins)
+                    for origins, apply in fly(rule, tables, player, self.var)]
         if rule.action == "slide":
             return self.slide_groups(rule, player)
         if rule.action == "place":
@@ -570,6 +575,7 @@ class _Builder:
         ``exists`` in place of its mask where it has one)."""
         lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
         groups = []
+        guards: dict[str, str] = {}
         second = continuing and self.then is not None
 
         def placed(text: str) -> str:
@@ -591,9 +597,17 @@ class _Builder:
                 restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
                 if self.freeze is not None:
                     restrict += self.frozen(group)
-                here.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
-            if group.guard is not None:  # no moves where the guard fails
-                here = [f"{prefix}{i} = 0", f"if {group.guard}:"] + ["    " + line for line in here]
+                if group.origins is not None:  # no landing cells without an origin
+                    here += [f"{prefix}o{i} = {group.origins}", f"{prefix}{i} = 0", f"if {prefix}o{i}:",
+                             f"    {prefix}{i} = {placed(group.mask)}{restrict}"]
+                else:
+                    here.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
+            if group.guard is not None:  # no moves where the guard fails (each guard worked out once)
+                if group.guard not in guards:
+                    guards[group.guard] = f"{prefix}g{len(guards)}"
+                    lines.append(f"{guards[group.guard]} = {group.guard}")
+                here = [f"{prefix}{i} = 0", *([f"{prefix}o{i} = 0"] if group.origins is not None else []),
+                        f"if {guards[group.guard]}:"] + ["    " + line for line in here]
             lines += here
             groups.append(group)
         taking = []
@@ -619,7 +633,7 @@ class _Builder:
         lines, groups = self.movegen(player, continuing, "last")
         passes = continuing and self.again is not None and self.again.may_pass
         for i in range(len(groups)):
-            lines.append(f"n{i} = m{i}.bit_count()")
+            lines.append(f"n{i} = m{i}.bit_count()" + (f" * mo{i}.bit_count()" if groups[i].origins else ""))
             lines.append(f"c{i} = n0" if i == 0 else f"c{i} = c{i - 1} + n{i}")
         if self.repetition:
             lines += [f"cur = {self.vars}", "found = []"]
@@ -642,8 +656,14 @@ class _Builder:
         run ``use(group)``'s statements on the child, and restore the bitboards."""
         lines = []
         for i, group in enumerate(groups):
+            body = group.apply + use(group) + [f"{self.vars} = cur"]
+            if group.origins is not None:  # each origin, then each landing cell
+                lines += [f"while mo{i}:", f"    f = mo{i} & -mo{i}", f"    mo{i} ^= f", f"    mm = m{i}"]
+                lines += ["    while mm:", "        t = mm & -mm", "        mm ^= t"]
+                lines += ["        " + line for line in body]
+                continue
             lines += [f"while m{i}:", f"    t = m{i} & -m{i}", f"    m{i} ^= t"]
-            lines += ["    " + line for line in group.apply + use(group) + [f"{self.vars} = cur"]]
+            lines += ["    " + line for line in body]
         return lines
 
     # -- playout: one block per (player to move, continuing or not) ---------
@@ -694,6 +714,9 @@ class _Builder:
         for i, group in enumerate(groups):
             lines.append(f"{'if' if i == 0 else 'elif'} r < c{i}:")
             body = [] if i == 0 else [f"r -= c{i - 1}"]
+            if group.origins is not None:  # move r: origin r // (landing cells), landing cell r % (landing cells)
+                body += [f"nm = m{i}.bit_count()", "for i in range(r // nm):", f"    mo{i} &= mo{i} - 1",
+                         f"f = mo{i} & -mo{i}", "r = r % nm"]
             body += ["for i in range(r):", f"    m{i} &= m{i} - 1", f"t = m{i} & -m{i}"]
             body += group.apply
             body += ["plies += 1"] + self.after_move(player, group, "turn", "last")

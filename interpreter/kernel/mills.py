@@ -19,8 +19,9 @@ and shifts (integers) and fixed words, as the rest of the kernel's source:
   masks for all windows of one shape).
 - ``remove KIND except N in a row``: the enemy pieces of KIND outside every
   complete enemy window, or all of them when none is outside.
-- ``fly KIND``: one move group per piece symbol and cell of the board: the
-  empty cells, when that cell holds the symbol.
+- ``fly KIND``: one move group per piece symbol, of pairs: any piece of the
+  symbol to any empty cell (the codegen counts a group's moves as origins
+  times landing cells, and picks move r as origin r // landing cells).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, shifted
 
 MAX_WINDOWS = 4096  # rows of more windows stay on the generic path
-MAX_FLY_CELLS = 128  # so does flying on a bigger board (one move group a cell)
 
 
 def link_steps(layout: BitLayout, vector: tuple[int, int]) -> list[tuple[int, int]]:
@@ -106,16 +106,7 @@ def removal(rule: m.MoveRule, tables: Tables, layout: BitLayout, player: int, va
     return prelude, "rv", apply, them
 
 
-def fly(rule: m.MoveRule, tables: Tables, layout: BitLayout, player: int,
-        var: dict[str, str]) -> list[tuple[str, list[str], int]]:
-    """``(mask, apply, bit)`` of each move group of ``fly KIND``: per symbol and cell, the empty cells ``E``
-    when that cell (bit ``bit``) holds the symbol; playing one moves the piece to bit ``t``."""
-    cells = sorted(layout.bit[c.index] for c in tables.geometry.cells)
-    if len(cells) > MAX_FLY_CELLS:
-        raise ValueError("flying on a board this big")
-    out = []
-    for symbol in sorted(tables.symbols_of(player, rule.kind)):
-        v = var[symbol]
-        for b in cells:
-            out.append((f"E * (({v} >> {b}) & 1)", [f"{v} ^= {1 << b} | t"], b))
-    return out
+def fly(rule: m.MoveRule, tables: Tables, player: int, var: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """``(origins, apply)`` of each move group of ``fly KIND``, one per symbol: its pieces (any of them, bit
+    ``f``, to any empty cell, bit ``t``), and the statements moving one."""
+    return [(var[s], [f"{var[s]} ^= f | t"]) for s in sorted(tables.symbols_of(player, rule.kind))]
