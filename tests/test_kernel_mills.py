@@ -12,8 +12,9 @@ move at every ply, outcomes agree, and perft to depth 3 counts what the
 generic path counts. A variant with diagonal lines, twelve men and removals
 that spare nobody checks the same on another board. The perft counts of the
 rule file's examples come from OpenSpiel; the random games against
-OpenSpiel's nine_mens_morris compare the kernel's children with OpenSpiel's
-at every ply.
+OpenSpiel's nine_mens_morris (200 by default, ``RULESDSL_OPENSPIEL_GAMES``)
+compare the kernel's children (the Python kernel's, and the machine code's
+where numba imports) with OpenSpiel's at every ply.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import pytest
 
 from rulesdsl.interpreter.compile.game import NO_CELL, generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
+from rulesdsl.interpreter.kernel import native as native_module
 from rulesdsl.loader import bundled_dir
 
 # Nine men's morris with diagonal lines through the corners, twelve men a side, a removal that may take any
@@ -66,7 +68,7 @@ def random_positions(game, seed: int, count: int, every: int = 7):
     return found
 
 
-def kernel_children(game, state):
+def python_children(game, state):
     """The outcome and the children of ``state`` from the Python kernel's ``expand``."""
     compiled = game._compiled
     kernel, bits, last, _ = compiled._encode(state)
@@ -88,7 +90,7 @@ def test_the_kernels_children_and_outcomes_are_the_generic_ones(tmp_path, name):
     phases = Counter()
     for state in random_positions(game, seed=3, count=120):
         moves, outcome = game.status(state)
-        got, children = kernel_children(game, state)
+        got, children = python_children(game, state)
         assert got == outcome, game.format_position(state)
         assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
         board_men = [sum(state.board.count(s) for s in game._compiled.tables.symbols_of(p)) for p in (0, 1)]
@@ -154,9 +156,20 @@ def ours_key(state) -> tuple[str, int, tuple[int, int]]:
     return state.board, state.turn, tuple(state.hand)
 
 
-def test_random_games_on_the_kernel_agree_with_openspiel():
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_random_games_on_the_kernel_agree_with_openspiel(engine):
     pyspiel = pytest.importorskip("pyspiel")
     game, spiel = load_game("nine-mens-morris"), pyspiel.load_game("nine_mens_morris")
+    if engine == "native":
+        if not (native_module.enabled() and native_module.numba_available()):
+            pytest.skip("numba is not installed or RULESDSL_NATIVE=0")
+        native = game._compiled.native(wait=True)
+        assert native is not None
+
+        def kernel_children(game, state):  # noqa: F811 - the machine code's children in place of the Python's
+            return game._compiled.children(state, native)
+    else:
+        kernel_children = python_children
     for seed in range(OPENSPIEL_GAMES):
         rng = random.Random(seed)
         ours, theirs = game.initial_state(), spiel.new_initial_state()
