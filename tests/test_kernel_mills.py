@@ -10,7 +10,8 @@ is drawn after 200 turns. On positions of random games played to the end
 generic path's (as many times each), one ply of a seeded playout is a legal
 move at every ply, outcomes agree, and perft to depth 3 counts what the
 generic path counts. A variant with diagonal lines, twelve men and removals
-that spare nobody checks the same on another board. The perft counts of the
+that spare nobody checks the same on another board, and a small placement
+game the same for ``when`` and ``turns played`` without a hand. The perft counts of the
 rule file's examples come from OpenSpiel; the random games against
 OpenSpiel's nine_mens_morris (200 by default, ``RULESDSL_OPENSPIEL_GAMES``)
 compare the kernel's children (the Python kernel's, and the machine code's
@@ -40,14 +41,33 @@ TWELVE = TWELVE.replace("hand man 9", "hand man 12").replace("remove man except 
 TWELVE = TWELVE.replace("man step orthogonal", "man step all")
 
 
-def twelve(tmp_path):
-    path = tmp_path / "twelve.rules"
-    path.write_text(TWELVE)
-    return load_game(str(path))
+# Without a hand or a second part: a rule that holds from three stones on, and a draw after nine turns.
+TURNS = """game "Turns"
+players white "w", black "b"
+board grid 4 x 4
+position (turn rows) top first
+piece stone white "W", black "B"
+start {}
+moves {
+  place stone
+  stone step orthogonal when count(mover) >= 3
+}
+end {
+  draw if turns played >= 9
+  white wins if white has 3 in a row
+  black wins if black has 3 in a row
+}
+"""
+TEXTS = {"twelve": TWELVE, "turns": TURNS}
+NAMES = ["nine-mens-morris", "twelve", "turns"]
 
 
 def games(tmp_path, name: str):
-    return twelve(tmp_path) if name == "twelve" else load_game(name)
+    if name not in TEXTS:
+        return load_game(name)
+    path = tmp_path / f"{name}.rules"
+    path.write_text(TEXTS[name])
+    return load_game(str(path))
 
 
 def random_positions(game, seed: int, count: int, every: int = 7):
@@ -83,7 +103,7 @@ def python_children(game, state):
     return None, children
 
 
-@pytest.mark.parametrize("name", ["nine-mens-morris", "twelve"])
+@pytest.mark.parametrize("name", NAMES)
 def test_the_kernels_children_and_outcomes_are_the_generic_ones(tmp_path, name):
     game = games(tmp_path, name)
     assert game.has_fast_playout
@@ -93,13 +113,15 @@ def test_the_kernels_children_and_outcomes_are_the_generic_ones(tmp_path, name):
         got, children = python_children(game, state)
         assert got == outcome, game.format_position(state)
         assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
-        board_men = [sum(state.board.count(s) for s in game._compiled.tables.symbols_of(p)) for p in (0, 1)]
-        phases["placing" if state.hand[state.turn] else "removing" if state.last != NO_CELL
-               else "flying" if board_men[state.turn] <= 3 else "moving"] += 1
-    assert min(phases[p] for p in ("placing", "removing", "moving", "flying")) > 0, phases
+        if state.hand is not None:
+            board_men = [sum(state.board.count(s) for s in game._compiled.tables.symbols_of(p)) for p in (0, 1)]
+            phases["placing" if state.hand[state.turn] else "removing" if state.last != NO_CELL
+                   else "flying" if board_men[state.turn] <= 3 else "moving"] += 1
+    if name != "turns":
+        assert min(phases[p] for p in ("placing", "removing", "moving", "flying")) > 0, phases
 
 
-@pytest.mark.parametrize("name", ["nine-mens-morris", "twelve"])
+@pytest.mark.parametrize("name", NAMES)
 def test_every_ply_of_a_seeded_playout_is_a_legal_move(tmp_path, name):
     game = games(tmp_path, name)
     for seed in range(6):
@@ -117,7 +139,7 @@ def test_every_ply_of_a_seeded_playout_is_a_legal_move(tmp_path, name):
         assert whole.outcome == game.status(whole.state)[1]
 
 
-@pytest.mark.parametrize("name", ["nine-mens-morris", "twelve"])
+@pytest.mark.parametrize("name", NAMES)
 def test_perft_to_depth_3_counts_what_the_generic_path_counts(tmp_path, name):
     game = games(tmp_path, name)
     for state in random_positions(game, seed=5, count=40, every=23):

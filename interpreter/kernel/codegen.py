@@ -72,6 +72,8 @@ KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
                "falling", "flanking", "reach", "from_hand", "when"}
+# What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
+WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction"}
 
 
@@ -265,7 +267,8 @@ class _Builder:
             raise Unsupported("plies without capture, turns played or hands beside passes or repetition")
         if (self.turns is not None or self.hand_vars) and self.chain:
             raise Unsupported("turns played or hands beside capture chains")
-        if tables.geometry.has_lines and any(r.action not in ("step", "place", "fly") for r in self.rules):
+        if tables.geometry.has_lines and any(r.action not in ("step", "place", "fly") or r.falling is not None
+                                             or r.flanking for r in self.rules):
             raise Unsupported("a board of points and lines beside moves that are not steps, placements or flights")
         if self.stuck and (self.continued or self.repetition):
             raise Unsupported("a forced pass beside go-again turns or repetition")
@@ -319,6 +322,8 @@ class _Builder:
         elif rule.from_hand:
             raise Unsupported("a placement from hand without a hand")
         if rule.when is not None:
+            if not all(isinstance(node, WHEN_NODES) for node in m.walk(rule.when)):
+                raise Unsupported("a 'when' that reads more than counts, numbers and turns")
             tests.append(_Conditions(self, player).visit(rule.when))
         if rule.from_hand:
             groups = [replace(g, apply=[*g.apply, f"{self.hand_vars[player]} -= 1"]) for g in groups]
@@ -363,6 +368,7 @@ class _Builder:
                     out.append(Group(prelude, mask, apply, "t", 0, "remove", True, (), exists, False, True))
                 continue
             if rule.action != "place" or rule.reach is None or rule.falling is not None or rule.flanking \
+                    or rule.when is not None or rule.from_hand \
                     or _extra_fields(rule, RULE_FIELDS):
                 raise Unsupported("a second part that is not a placement from the last cell")
             symbol = self.tables.placed_symbol(player, rule.kind)
@@ -766,13 +772,13 @@ class _Builder:
             lines.append(f"total = {'1' if passes else found}")
         lines += self.end_checks(mover, lambda result: [f"return {result}"], self.mid_turn(continuing))
         lines.append(f"cur = {self.vars}")
-        if not self.continued:  # the next player is known: no statements per child to find it
+        if not self.continued and self.turns is None:  # the next player is known: no statements per child
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
             lines += self.each_child(groups, lambda group: [f"put(({self.vars} {self.other[player]}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl")
-                                     + [f"put(({self.vars} nt, nl))"])
+                                     + (["nl = 0"] if not self.continued else []) + [f"put(({self.vars} nt, nl))"])
         if passes:
             lines.append(f"put(({self.vars} {self.other[player]}, 0))")
         elif self.stuck:
@@ -1057,6 +1063,8 @@ class _Conditions(m.ExprVisitor):
         return f"bool({bits} & {far})"
 
     def visit_Beyond(self, expr: m.Beyond) -> str:
+        if self.builder.tables.geometry.has_lines:
+            raise Unsupported("beyond on a board of points and lines")
         mine, player = self.pieces(expr.player, expr.kind)
         theirs, _ = self.pieces(expr.other, expr.other_kind)
         builder = self.builder
