@@ -4,9 +4,10 @@
 functions over integers; this module hands them a :class:`State` and turns
 their answer back into states and outcomes. Each function answers ``None``
 when the game has no kernel, or for a state the kernel does not take (one
-that remembers more than the board, the turn, the go-again cell and, in a
-game that forbids repetition, its earlier boards): the caller then takes the
-generic path.
+that remembers more than the board, the turn, the go-again cell, the words
+the kernel keeps after the bitboards (plies without capture, the hands, the
+turns played: :meth:`Kernel.extra`) and, in a game that forbids repetition,
+its earlier boards): the caller then takes the generic path.
 
 Where numba imports, the kernel is also compiled to machine code
 (:mod:`rulesdsl.interpreter.kernel.native`) in a background thread at the first
