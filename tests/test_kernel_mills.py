@@ -15,7 +15,8 @@ game the same for ``when`` and ``turns played`` without a hand. The perft counts
 rule file's examples come from OpenSpiel; the random games against
 OpenSpiel's nine_mens_morris (200 by default, ``RULESDSL_OPENSPIEL_GAMES``)
 compare the kernel's children (the Python kernel's, and the machine code's
-where numba imports) with OpenSpiel's at every ply.
+where numba imports) with OpenSpiel's at every ply; ``-m deep`` plays 1,000
+on the machine code.
 """
 
 from __future__ import annotations
@@ -178,26 +179,26 @@ def ours_key(state) -> tuple[str, int, tuple[int, int]]:
     return state.board, state.turn, tuple(state.hand)
 
 
-@pytest.mark.parametrize("engine", ["python", "native"])
-def test_random_games_on_the_kernel_agree_with_openspiel(engine):
+def against_openspiel(engine: str, seeds: range) -> None:
+    """Random games of OpenSpiel's nine_mens_morris with the kernel's children (``python`` or ``native``) beside
+    OpenSpiel's at every ply: the same positions as many times each, the same end and winner."""
     pyspiel = pytest.importorskip("pyspiel")
     game, spiel = load_game("nine-mens-morris"), pyspiel.load_game("nine_mens_morris")
+    children_of = python_children
     if engine == "native":
         if not (native_module.enabled() and native_module.numba_available()):
             pytest.skip("numba is not installed or RULESDSL_NATIVE=0")
         native = game._compiled.native(wait=True)
         assert native is not None
 
-        def kernel_children(game, state):  # noqa: F811 - the machine code's children in place of the Python's
+        def children_of(game, state):  # the machine code's children in place of the Python kernel's
             return game._compiled.children(state, native)
-    else:
-        kernel_children = python_children
-    for seed in range(OPENSPIEL_GAMES):
+    for seed in seeds:
         rng = random.Random(seed)
         ours, theirs = game.initial_state(), spiel.new_initial_state()
         while True:
             assert ours_key(ours) == openspiel_key(theirs), (seed, str(theirs))
-            outcome, children = kernel_children(game, ours)
+            outcome, children = children_of(game, ours)
             assert (outcome is not None) == theirs.is_terminal(), (seed, str(theirs))
             if outcome is not None:
                 returns = theirs.returns()
@@ -207,3 +208,13 @@ def test_random_games_on_the_kernel_agree_with_openspiel(engine):
             assert Counter(map(ours_key, children)) == Counter(openspiel_key(theirs.child(a)) for a in actions)
             theirs.apply_action(rng.choice(actions))
             ours = next(child for child in children if ours_key(child) == openspiel_key(theirs))
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_random_games_on_the_kernel_agree_with_openspiel(engine):
+    against_openspiel(engine, range(OPENSPIEL_GAMES))
+
+
+@pytest.mark.deep
+def test_a_thousand_random_games_on_the_native_kernel_agree_with_openspiel():
+    against_openspiel("native", range(1000))
