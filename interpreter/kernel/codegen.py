@@ -58,7 +58,7 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
-from rulesdsl.interpreter.kernel.mills import complete_windows, fly, link_steps, removal, windows
+from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.reference.endings import board_side
@@ -747,10 +747,9 @@ class _Builder:
             tests = " or ".join(f"k{i}" for i in range(len(groups)))
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
-        if self.after_row:  # the second part only when the piece landed in a row: ``rw`` holds the rows' cells
+        if self.after_row:  # the second part only when the piece landed in a row
             rows = windows(self.tables, self.layout, self.after_row)
-            lines += complete_windows(self.bits(self.tables.symbols_of(player)), rows, "rw")
-            tests = f"rw & g and ({tests})"
+            tests = f"{row_through(self.bits(self.tables.symbols_of(player)), rows, 'g')} and ({tests})"
         lines.append(f"if {tests}:")
         lines += [f"    {turn} = {player}", f"    {last} = g", "else:"] + ["    " + line for line in hand_over]
         if group.promotes:  # a piece crowned ends its turn

@@ -78,15 +78,30 @@ def complete_windows(own: str, rows: list[tuple[int, ...]], name: str) -> list[s
     Windows of one shape (the same offsets from their first bit) are tested together: the first bits of
     the complete ones are ``own`` shifted back by each offset, masked to the shape's first bits, and the
     union is those first bits shifted on by each offset again."""
+    lines = [f"{name} = 0"]
+    for i, (offsets, starts) in enumerate(sorted(_shapes(rows).items())):
+        full = " & ".join([str(starts), *(shifted(own, -k) for k in offsets)])
+        lines += [f"ws{i} = {full}", f"if ws{i}:", f"    {name} |= {' | '.join(shifted(f'ws{i}', k) for k in offsets)}"]
+    return lines
+
+
+def row_through(own: str, rows: list[tuple[int, ...]], cell: str) -> str:
+    """An expression, not zero when the bit ``cell`` stands in a window of ``rows`` that ``own`` fills: per
+    shape, the first bits of the complete windows meet ``cell`` moved back by one of the shape's offsets."""
+    terms = []
+    for offsets, starts in sorted(_shapes(rows).items()):
+        near = " | ".join(shifted(cell, -k) for k in offsets)
+        terms.append(" & ".join([f"({near})", str(starts), *(shifted(own, -k) for k in offsets)]))
+    return "(" + " | ".join(f"({t})" for t in terms) + ")" if terms else "0"
+
+
+def _shapes(rows: list[tuple[int, ...]]) -> dict[tuple[int, ...], int]:
+    """The windows by shape: their offsets from their first bit, and the mask of their first bits."""
     shapes: dict[tuple[int, ...], int] = {}
     for bits in rows:
         offsets = tuple(b - bits[0] for b in bits)
         shapes[offsets] = shapes.get(offsets, 0) | 1 << bits[0]
-    lines = [f"{name} = 0"]
-    for i, (offsets, starts) in enumerate(sorted(shapes.items())):
-        full = " & ".join([str(starts), *(shifted(own, -k) for k in offsets)])
-        lines += [f"ws{i} = {full}", f"if ws{i}:", f"    {name} |= {' | '.join(shifted(f'ws{i}', k) for k in offsets)}"]
-    return lines
+    return shapes
 
 
 def removal(rule: m.MoveRule, tables: Tables, layout: BitLayout, player: int, var: dict[str, str],
