@@ -243,7 +243,7 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
-        self.hand_vars = self.hands(active, tables)  # each player's pieces in hand, two more words
+        self.hand_vars = self.hands(active, tables, options)  # each player's pieces in hand, two more words
         self.vars += "".join(f" {h}," for h in self.hand_vars)
         self.turns = f"v{len(self.symbols) + (self.counter is not None) + len(self.hand_vars)}" \
             if counts_turns_played(active) else None  # the turns played, one more word
@@ -285,12 +285,12 @@ class _Builder:
         self.other = tables.seats.next_player  # with two players: the opponent, and who moves next
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
 
-    def hands(self, active, tables: Tables) -> list[str]:
+    def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
         if not active.all(m.Hand):
             return []
         moves = active.first(m.Moves)
-        rules = moves.rules if moves else ()
+        rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
         if len(tables.hand_kinds) != 1 or active.all(m.CapturedToHand) \
                 or not any(r.from_hand for r in rules):
             raise Unsupported("a hand of several kinds, of captured pieces, or not placed from")
