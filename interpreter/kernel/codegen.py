@@ -34,7 +34,10 @@ numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
 ``beyond``, ``N in a row``, ``connects`` and ``forms one group``; regions read by ``from``,
 ``within`` and ``fills`` (constant masks per player,
-:mod:`rulesdsl.interpreter.kernel.regions`); ``turns played``, hop chains
+:mod:`rulesdsl.interpreter.kernel.regions`); boards of points and ``lines`` (steps along
+the lines), hands (``place ... from hand``: one more word a player), rules
+``when`` a condition holds, ``fly``, ``then after N in a row`` and ``remove
+KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, hop chains
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
 go. Anything else
@@ -63,10 +66,13 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
+from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
-from rulesdsl.interpreter.kernel.turn_words import TurnWords
+from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
+from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
+from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
 
@@ -74,10 +80,12 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region)
+         m.Region, m.Lines, m.Hand)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when"}
+# What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
+WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
 
 
@@ -122,12 +130,37 @@ class Kernel:
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
+    hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, the counter's and the turn words."""
-        return len(self.symbols) + self.counter + len(self.words)
+        """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
+        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words)
+
+    def extra(self, state) -> tuple[int, ...]:
+        """The words a state keeps after its bitboards (the counter, the hands, the turn words)."""
+        return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
+            + encode_words(state, self.words, self.layout)
+
+    def fields(self, words) -> dict[str, object]:
+        """The state's fields (keywords) held by the words after the bitboards."""
+        words = [int(w) for w in words[len(self.symbols):self.width]]
+        out: dict[str, object] = {}
+        if self.counter:
+            out["quiet"] = words.pop(0)
+        if self.hands:
+            out["hand"] = (words.pop(0), words.pop(0))
+        out.update(decode_words(words, self.words, self.layout))
+        return out
+
+    def plain(self, state):
+        """The state with the fields the kernel keeps in words set to their defaults."""
+        kept: dict[str, object] = {"quiet": 0} if self.counter else {}
+        if self.hands:
+            kept["hand"] = None
+        kept.update((name, DEFAULTS[name]) for name in self.words)
+        return state._replace(**kept)
 
 
 @dataclass
@@ -147,6 +180,8 @@ class Group:
     second: bool = False  # a move of a turn's second part (``then``): the turn ends with it
     promotes: int = 0  # the cells where the moving piece changes kind (``promote``): the turn ends there
     heading: int = -1  # a jump's direction among the board's directions (``in same direction``), -1: not a jump
+    guard: str | None = None  # the group has moves only where this holds (``when``, the hand's phases)
+    origins: str | None = None  # pairs: any of these cells (bit ``f``) to any landing cell is a move (``fly``)
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -208,12 +243,11 @@ class _Builder:
         if again is not None and (again.chain or _extra_fields(again, AGAIN_FIELDS)
                                   or self.repetition or (again.new_cells and not again.same_piece)):
             raise Unsupported("again")
-        if getattr(tables.geometry, "links", None) is not None:
-            raise Unsupported("a board of points and lines")
         self.again = again
         then = active.first(m.Then)
-        if then is not None and (again is not None or then.after_row is not None or self.repetition):
-            raise Unsupported("a turn in two parts beside go-again turns, a row condition or repetition")
+        if then is not None and (again is not None or self.repetition):
+            raise Unsupported("a turn in two parts beside go-again turns or repetition")
+        self.after_row = int(_value(then.after_row, options)) if then is not None and then.after_row else 0
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
         musts = active.all(m.MustCapture)
@@ -225,16 +259,18 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
-        # the turns played and the cells a ``to new cells`` turn stood on, in words after those
-        width = len(self.symbols) + (self.counter is not None)
+        self.hand_vars = self.hands(active, tables, options)  # each player's pieces in hand, two more words
+        self.vars += "".join(f" {h}," for h in self.hand_vars)
+        # the turns played, the cells a ``to new cells`` turn stood on and a straight turn's direction, after those
+        width = len(self.symbols) + (self.counter is not None) + len(self.hand_vars)
         names = iter(f"v{width + i}" for i in range(3))
         self.words = TurnWords(next(names) if counts_turns_played(active) else None,
                                next(names) if again is not None and again.new_cells else None,
                                next(names) if again is not None and again.same_direction else None)
         for name in self.words.names:
             self.vars += f" {name},"
-        if self.words.names and (self.repetition or self.chain or then is not None):
-            raise Unsupported("turns played or new cells beside repetition, capture chains or two-part turns")
+        if self.words.names and (self.repetition or self.chain):
+            raise Unsupported("turns played or new cells beside repetition or capture chains")
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
@@ -252,6 +288,11 @@ class _Builder:
             raise Unsupported("placements beside go-again turns or freeze")
         if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
             raise Unsupported("plies without capture beside passes or repetition")
+        if self.hand_vars and (self.stuck or self.repetition or self.chain or (again is not None and again.may_pass)):
+            raise Unsupported("hands beside passes, repetition or capture chains")
+        if tables.geometry.has_lines and any(r.action not in ("step", "place", "fly") or r.falling is not None
+                                             or r.flanking for r in self.rules):
+            raise Unsupported("a board of points and lines beside moves that are not steps, placements or flights")
         if self.stuck and (then is not None or self.repetition):
             raise Unsupported("a forced pass beside two-part turns or repetition")
         if self.chain and any(r.action not in ("step", "slide", "jump")
@@ -269,6 +310,18 @@ class _Builder:
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
 
+    def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
+        """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
+        if not active.all(m.Hand):
+            return []
+        moves = active.first(m.Moves)
+        rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        if len(tables.hand_kinds) != 1 or active.all(m.CapturedToHand) or len(tables.player_names) != 2 \
+                or not any(r.from_hand for r in rules):
+            raise Unsupported("a hand of several kinds, of captured pieces, not placed from, or of three players")
+        first = len(self.symbols) + (self.counter is not None)
+        return [f"v{first}", f"v{first + 1}"]
+
     def bits(self, symbols) -> str:
         """The expression of the cells holding any of ``symbols``."""
         names = [self.var[s] for s in sorted(symbols)]
@@ -282,8 +335,25 @@ class _Builder:
         out: list[Group] = []
         for rule in self.rules:
             if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
-                out.extend(self.rule_groups(rule, player))
+                out.extend(self.guarded(rule, player, self.rule_groups(rule, player)))
         return self.counted_plies(out)
+
+    def guarded(self, rule: m.MoveRule, player: int, groups: list[Group]) -> list[Group]:
+        """A rule's groups with the condition of their moves: the rule's ``when`` (``mover``: the player to
+        move), and in a game with a hand, a placement from it while the hand lasts, any other move after."""
+        tests = []
+        if self.hand_vars:
+            tests.append(f"{self.hand_vars[player]} {'>' if rule.from_hand else '=='} 0")
+        elif rule.from_hand:
+            raise Unsupported("a placement from hand without a hand")
+        if rule.when is not None:
+            if not all(isinstance(node, WHEN_NODES) for node in m.walk(rule.when)):
+                raise Unsupported("a 'when' that reads more than counts, numbers and turns")
+            tests.append(_Conditions(self, player).visit(rule.when))
+        if rule.from_hand:
+            groups = [replace(g, apply=[*g.apply, f"{self.hand_vars[player]} -= 1"]) for g in groups]
+        guard = " and ".join(f"({t})" for t in tests) or None
+        return [replace(g, guard=guard) for g in groups]
 
     def chainers(self, player: int) -> list[Chainer]:
         """The player's symbols that jump, each with its jumps (capture chains as one move)."""
@@ -314,7 +384,16 @@ class _Builder:
         the first part ended on."""
         out: list[Group] = []
         for rule in self.then or ():
+            if rule.action == "remove" and not _extra_fields(rule, {"span", "kind", "action", "directions",
+                                                                    "spared", "option_spans"}):
+                spared = int(_value(rule.spared, self.options)) if rule.spared is not None else 0
+                made = removal(rule, self.tables, self.layout, player, self.var, self.bits, spared)
+                if made is not None:
+                    prelude, mask, apply, exists = made
+                    out.append(Group(prelude, mask, apply, "t", 0, "remove", True, (), exists, False, True))
+                continue
             if rule.action != "place" or rule.reach is None or rule.falling is not None or rule.flanking \
+                    or rule.when is not None or rule.from_hand \
                     or _extra_fields(rule, RULE_FIELDS):
                 raise Unsupported("a second part that is not a placement from the last cell")
             symbol = self.tables.placed_symbol(player, rule.kind)
@@ -371,6 +450,15 @@ class _Builder:
         return out
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        tables = self.tables
+        if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
+                or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
+            raise Unsupported(rule.action)
+        if rule.action == "fly":
+            if any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
+                raise Unsupported("flying with promotion")
+            return [Group([], "E", apply, "t", 0, "fly", False, walks=True, origins=origins)
+                    for origins, apply in fly(rule, tables, player, self.var)]
         if rule.action == "slide" and rule.by_line:
             return confine(self.line_groups(rule, player), rule, self.tables, self.layout, player)
         if rule.action == "slide":
@@ -408,7 +496,13 @@ class _Builder:
             for vector in tables.vectors(rule.directions, player):
                 s = layout.shift_of(vector)
                 pre = layout.has_next(vector)
-                if rule.action == "step":
+                if rule.action == "step" and tables.geometry.has_lines:  # to the next point of a line
+                    if set(rule.targets or ("empty",)) != {"empty"}:
+                        raise Unsupported("a step along lines to cells that are not empty")
+                    for s, pre in link_steps(layout, vector):
+                        out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & E", _moved(mover, crowned, far, s),
+                                         "t", s, "step", False, (s,), promotes=promotes))
+                elif rule.action == "step":
                     targets = set(rule.targets or ("empty",))
                     kinds = [t for t in ("empty", "enemy") if t in targets]
                     split = (self.again is not None and self.again.after == "capture") or self.must \
@@ -545,6 +639,7 @@ class _Builder:
         ``exists`` in place of its mask where it has one)."""
         lines: list[str] = self.threat_lines(self.other[player], empty) if self.freeze is not None else []
         groups = []
+        guards: dict[str, str] = {}
         second = continuing and self.then is not None
 
         def placed(text: str) -> str:
@@ -558,19 +653,30 @@ class _Builder:
             same = continuing and self.again is not None and self.again.same_piece
             if group.walks and (same or self.freeze is not None):
                 raise Unsupported("a slide beside a go-again turn of the same piece or freeze")
+            here: list[str] = []
             if existence and group.exists is not None:
-                lines.append(f"{prefix}{i} = {placed(group.exists)}")
-                groups.append(group)
-                continue
-            lines += [placed(line) for line in group.prelude]
-            restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
-            if continuing and not second:  # ``to new cells``: not where the turn has stood
-                restrict += self.words.fresh(visited or self.words.visited or "")
-            if self.freeze is not None:
-                restrict += self.frozen(group)
-            lines.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
-            if continuing and not second:  # ``in same direction``: not along another direction than the turn's
-                lines += self.words.straight(group.heading, heading, f"{prefix}{i}")
+                here.append(f"{prefix}{i} = {placed(group.exists)}")
+            else:
+                here += [placed(line) for line in group.prelude]
+                restrict = f" & {shifted(last, group.origin_shift)}" if same else ""
+                if continuing and not second:  # ``to new cells``: not where the turn has stood
+                    restrict += self.words.fresh(visited or self.words.visited or "")
+                if self.freeze is not None:
+                    restrict += self.frozen(group)
+                if group.origins is not None:  # no landing cells without an origin
+                    here += [f"{prefix}o{i} = {group.origins}", f"{prefix}{i} = 0", f"if {prefix}o{i}:",
+                             f"    {prefix}{i} = {placed(group.mask)}{restrict}"]
+                else:
+                    here.append(f"{prefix}{i} = {placed(group.mask)}{restrict}")
+                if continuing and not second:  # ``in same direction``: not along another direction than the turn's
+                    here += self.words.straight(group.heading, heading, f"{prefix}{i}")
+            if group.guard is not None:  # no moves where the guard fails (each guard worked out once)
+                if group.guard not in guards:
+                    guards[group.guard] = f"{prefix}g{len(guards)}"
+                    lines.append(f"{guards[group.guard]} = {group.guard}")
+                here = [f"{prefix}{i} = 0", *([f"{prefix}o{i} = 0"] if group.origins is not None else []),
+                        f"if {guards[group.guard]}:"] + ["    " + line for line in here]
+            lines += here
             groups.append(group)
         taking = []
         if self.chain and not existence:
@@ -595,7 +701,7 @@ class _Builder:
         lines, groups = self.movegen(player, continuing, "last")
         passes = continuing and self.again is not None and self.again.may_pass
         for i in range(len(groups)):
-            lines.append(f"n{i} = m{i}.bit_count()")
+            lines.append(f"n{i} = m{i}.bit_count()" + (f" * mo{i}.bit_count()" if groups[i].origins else ""))
             lines.append(f"c{i} = n0" if i == 0 else f"c{i} = c{i - 1} + n{i}")
         if self.repetition:
             lines += [f"cur = {self.vars}", "found = []"]
@@ -625,8 +731,14 @@ class _Builder:
         run ``use(group)``'s statements on the child, and restore the bitboards."""
         lines = []
         for i, group in enumerate(groups):
+            body = group.apply + use(group) + [f"{self.vars} = cur"]
+            if group.origins is not None:  # each origin, then each landing cell
+                lines += [f"while mo{i}:", f"    f = mo{i} & -mo{i}", f"    mo{i} ^= f", f"    mm = m{i}"]
+                lines += ["    while mm:", "        t = mm & -mm", "        mm ^= t"]
+                lines += ["        " + line for line in body]
+                continue
             lines += [f"while m{i}:", f"    t = m{i} & -m{i}", f"    m{i} ^= t"]
-            lines += ["    " + line for line in group.apply + use(group) + [f"{self.vars} = cur"]]
+            lines += ["    " + line for line in body]
         return lines
 
     # -- playout: one block per (player to move, continuing or not) ---------
@@ -677,6 +789,9 @@ class _Builder:
         for i, group in enumerate(groups):
             lines.append(f"{'if' if i == 0 else 'elif'} r < c{i}:")
             body = [] if i == 0 else [f"r -= c{i - 1}"]
+            if group.origins is not None:  # move r: origin r // (landing cells), landing cell r % (landing cells)
+                body += [f"nm = m{i}.bit_count()", "for i in range(r // nm):", f"    mo{i} &= mo{i} - 1",
+                         f"f = mo{i} & -mo{i}", "r = r % nm"]
             body += ["for i in range(r):", f"    m{i} &= m{i} - 1", f"t = m{i} & -m{i}"]
             body += group.apply
             body += ["plies += 1"] + self.after_move(player, group, "turn", "last", continuing)
@@ -704,10 +819,13 @@ class _Builder:
             return lines + hand_over
         if self.freeze is not None or len(check) != len(groups):  # statements besides the masks
             lines += check
-            lines.append(f"if {' or '.join(f'k{i}' for i in range(len(groups)))}:")
+            tests = " or ".join(f"k{i}" for i in range(len(groups)))
         else:  # stop at the first direction that has a move
             tests = " or ".join("(" + line.split(" = ", 1)[1] + ")" for line in check)
-            lines.append(f"if {tests}:")
+        if self.after_row:  # the second part only when the piece landed in a row
+            rows = windows(self.tables, self.layout, self.after_row)
+            tests = f"{row_through(self.bits(self.tables.symbols_of(player)), rows, 'g')} and ({tests})"
+        lines.append(f"if {tests}:")
         lines += ["    " + line for line in [f"{turn} = {player}", f"{last} = g", *self.words.go_on(group.heading)]]
         lines += ["else:"] + ["    " + line for line in hand_over]
         if group.promotes:  # a piece crowned ends its turn
@@ -832,7 +950,7 @@ class _Builder:
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      self.words.fields)
+                      bool(self.hand_vars), self.words.fields)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -957,6 +1075,11 @@ class _Conditions(m.ExprVisitor):
         kind = expr.args[1] if len(expr.args) > 1 else None
         bits, player = self.pieces(expr.args[0], kind)
         now = f"{bits}.bit_count()" if bits != "0" else "0"
+        builder = self.builder
+        if builder.hand_vars and kind in (None, builder.tables.hand_kind):  # the pieces in hand count too
+            if expr.function != "count":
+                raise Unsupported("lost beside a hand")
+            now = f"{now} + {builder.hand_vars[player]}"
         if expr.function == "count":
             return f"({now})"
         if expr.function == "lost":
@@ -991,6 +1114,8 @@ class _Conditions(m.ExprVisitor):
         return test
 
     def visit_Connects(self, expr: m.Connects) -> str:
+        if self.builder.tables.geometry.has_lines:
+            raise Unsupported("connects on a board of points and lines")
         bits, player = self.pieces(expr.player, None)
         builder = self.builder
         first, goal = (board_side(builder.tables.geometry, side.name) for side in expr.sides)
@@ -1006,6 +1131,8 @@ class _Conditions(m.ExprVisitor):
         length = evaluate(expr.length, self.builder.options)
         if isinstance(length, bool) or not isinstance(length, int) or length < 1:
             raise Unsupported("a row length that is not a whole number")
+        if self.builder.tables.geometry.has_lines:
+            raise Unsupported("rows on a board of points and lines")
         bits, _ = self.pieces(expr.player, None)
         return in_a_row(self.builder.tables, self.builder.layout, bits, length)
 
@@ -1026,6 +1153,8 @@ class _Conditions(m.ExprVisitor):
         return f"bool({bits} & {far})"
 
     def visit_Beyond(self, expr: m.Beyond) -> str:
+        if self.builder.tables.geometry.has_lines:
+            raise Unsupported("beyond on a board of points and lines")
         mine, player = self.pieces(expr.player, expr.kind)
         theirs, _ = self.pieces(expr.other, expr.other_kind)
         builder = self.builder
@@ -1069,6 +1198,10 @@ def _number(value: Value) -> str:
 
 
 def _truth(expr: m.Expr, options: Mapping[str, Value]) -> bool:
+    return bool(_value(expr, options))
+
+
+def _value(expr: m.Expr, options: Mapping[str, Value]) -> Value:
     from rulesdsl.expr import evaluate
 
-    return bool(evaluate(expr, options))
+    return evaluate(expr, options)

@@ -4,9 +4,10 @@
 functions over integers; this module hands them a :class:`State` and turns
 their answer back into states and outcomes. Each function answers ``None``
 when the game has no kernel, or for a state the kernel does not take (one
-that remembers more than the board, the turn, the go-again cell and, in a
-game that keeps them, its earlier boards, its plies since a capture or the
-direction its go-again turn keeps): the caller then takes the generic path.
+that remembers more than the board, the turn, the go-again cell, the words
+the kernel keeps after the bitboards (plies without capture, the hands, the
+turns played: :meth:`Kernel.extra`) and, in a game that forbids repetition,
+its earlier boards): the caller then takes the generic path.
 
 Where numba imports, the kernel is also compiled to machine code
 (:mod:`rulesdsl.interpreter.kernel.native`) in a background thread at the first
@@ -26,7 +27,6 @@ from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Play
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
-from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, decode, encode
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
 
@@ -81,19 +81,14 @@ class CompiledPlay:
     def _encode(self, state: State):
         """``(kernel, bitboards, last bit, history keys)``, or ``None`` for a state the kernel does not take."""
         kernel = self.kernel()
-        if kernel is None:
-            return None
-        kept = {"quiet": 0} if kernel.counter else {}
-        kept.update((name, DEFAULTS[name]) for name in kernel.words)
-        if (state._replace(**kept) if kept else state)[4:] != PLAIN:
+        if kernel is None or kernel.plain(state)[4:] != PLAIN or (kernel.hands and state.hand is None):
             return None
         if (state.history is not None) != kernel.repetition:
             return None
         if state.last != NO_CELL and not kernel.has_again:
             return None  # a typed position's go-again cell in a game without go-again
         layout = kernel.layout
-        bits = (tuple(layout.encode(state.board, s) for s in kernel.symbols)
-                + ((state.quiet,) if kernel.counter else ()) + encode(state, kernel.words, layout))
+        bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra(state)
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
         history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
             if kernel.repetition else None
@@ -104,10 +99,8 @@ class CompiledPlay:
 
     @staticmethod
     def _state(kernel: Kernel, bits, board: str, turn: int, last: int, history=None) -> State:
-        """The state of a board, the player to move, the go-again cell, the counter's word and the turn words."""
-        width = len(kernel.symbols)
-        return State(board, int(turn), last, history, quiet=int(bits[width]) if kernel.counter else 0,
-                     **decode(bits[width + kernel.counter:], kernel.words, kernel.layout))
+        """The state of a board, the player to move, the go-again cell and the words after the bitboards."""
+        return State(board, int(turn), last, history, **kernel.fields(bits))
 
     def playout(self, state: State, rng: RandomSource, cap: int) -> Playout | None:
         """:meth:`Game.playout` on the kernel (in machine code when it is ready and ``rng`` is a ``random.Random``)."""

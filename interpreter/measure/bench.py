@@ -12,7 +12,6 @@ import random
 import time
 
 from rulesdsl.interpreter.compile.game import Game, State
-from rulesdsl.interpreter.kernel.turn_words import encode
 from rulesdsl.interpreter.search.engine import think
 from rulesdsl.interpreter.search.minimax import perft
 
@@ -78,7 +77,7 @@ def kernel_playouts(game: Game, state: State, seconds: float, seed: int = 0) -> 
     native = game.native_kernel()
     kernel = native.kernel
     words = native.words([*(kernel.layout.encode(state.board, s) for s in kernel.symbols),
-                          *((state.quiet,) if kernel.counter else ()), *encode(state, kernel.words, kernel.layout)])
+                          *kernel.extra(state)])
     last = np.uint64(1 << kernel.layout.bit[state.last] if state.last >= 0 else 0)
     rs = np.array([random.Random(seed).getrandbits(64) | 1], dtype=np.uint64)
     games = plies = 0

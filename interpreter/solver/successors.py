@@ -134,7 +134,7 @@ class BitboardExpander:
     def takes(kernel: Kernel | None, codec: PositionCodec) -> bool:
         """Whether ``kernel`` can expand this codec's positions (its bitboards fit an int64)."""
         return (kernel is not None and kernel.expand is not None and max(kernel.layout.bit, default=0) < 63
-                and not kernel.counter and not kernel.words
+                and kernel.width == len(kernel.symbols)
                 and sorted(kernel.symbols) == sorted(codec.symbols[1:]))
 
     def __init__(self, kernel: Kernel, codec: PositionCodec, native: NativeKernel | None = None):
