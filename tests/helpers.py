@@ -72,3 +72,32 @@ def web_server(*args, **kwargs) -> Iterator[str]:
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+class Chosen:
+    """A random source that always answers ``index``."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def randrange(self, stop: int) -> int:
+        return self.index
+
+
+def kernel_plies_are_reference_moves(game, games: int, seed: int, cap: int, perft_every: int) -> None:
+    """On positions of seeded random games: one kernel ply per legal move reaches what the moves reach, a finished
+    position's playout is its outcome, and every ``perft_every``-th position's perft to depth 3 is the generic one."""
+    from collections import Counter
+
+    from rulesdsl.interpreter.compile.game import generic_perft
+
+    for number, state in enumerate(positions(game, games=games, seed=seed, cap=cap)):
+        moves, outcome = game.status(state)
+        if outcome is not None:
+            assert game.playout(state, Chosen(0), 1) == (state, outcome, 0), game.format_position(state)
+            continue
+        reached = Counter(game.playout(state, Chosen(i), 1).state for i in range(len(moves)))
+        assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
+        if number % perft_every == 0:
+            for depth in (1, 2, 3):
+                assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)

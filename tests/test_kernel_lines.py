@@ -17,12 +17,10 @@ counts the rule file derives by hand.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
-from helpers import positions
+from helpers import Chosen, kernel_plies_are_reference_moves
 
-from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
 
 CASES = [("lines-of-action", {}), ("konane-straight", {"rows": "8", "cols": "8"}),
@@ -30,30 +28,11 @@ CASES = [("lines-of-action", {}), ("konane-straight", {"rows": "8", "cols": "8"}
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 
 
-class Chosen:
-    """A random source that always answers ``index``."""
-
-    def __init__(self, index: int):
-        self.index = index
-
-    def randrange(self, stop: int) -> int:
-        return self.index
-
-
 @pytest.mark.parametrize("name,settings", CASES, ids=IDS)
 def test_the_kernel_reaches_the_reference_moves_and_outcomes(name, settings):
     game = load_game(name, settings)
     assert game.has_fast_playout
-    for number, state in enumerate(positions(game, games=4, seed=11, cap=120)):
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            assert game.playout(state, Chosen(0), 1) == (state, outcome, 0), game.format_position(state)
-            continue
-        reached = Counter(game.playout(state, Chosen(i), 1).state for i in range(len(moves)))
-        assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
-        if number % 15 == 0:
-            for depth in (1, 2, 3):
-                assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
+    kernel_plies_are_reference_moves(game, games=4, seed=11, cap=120, perft_every=15)
 
 
 @pytest.mark.parametrize("name,settings", CASES, ids=IDS)

@@ -23,7 +23,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import positions
+from helpers import Chosen, positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -93,16 +93,6 @@ def game_of(tmp_path, name: str, settings: dict | None = None):
         path.write_text(TEXTS[name])
         return load_game(str(path))
     return load_game(name, settings or {})
-
-
-class Chosen:
-    """A random source that always answers ``index``."""
-
-    def __init__(self, index: int):
-        self.index = index
-
-    def randrange(self, stop: int) -> int:
-        return self.index
 
 
 GAMES = ["three-way-race", "camps", "hops"]

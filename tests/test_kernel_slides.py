@@ -15,12 +15,9 @@ counts.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
-from helpers import positions
+from helpers import Chosen, kernel_plies_are_reference_moves
 
-from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
 
 SKIRMISH = """game "Skirmish"
@@ -75,30 +72,11 @@ def game_of(tmp_path, name: str, text: str):
     return load_game(str(path))
 
 
-class Chosen:
-    """A random source that always answers ``index``."""
-
-    def __init__(self, index: int):
-        self.index = index
-
-    def randrange(self, stop: int) -> int:
-        return self.index
-
-
 @pytest.mark.parametrize("name,text", [("skirmish", SKIRMISH), ("shots", SHOTS)])
 def test_the_kernel_plays_the_generic_moves_and_counts(tmp_path, name, text):
     game = game_of(tmp_path, name, text)
     assert game.has_fast_playout
-    for number, state in enumerate(positions(game, games=4, seed=7, cap=60)):
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            assert game.playout(state, Chosen(0), 1) == (state, outcome, 0)
-            continue
-        reached = Counter(game.playout(state, Chosen(i), 1).state for i in range(len(moves)))
-        assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
-        if number % 5 == 0:
-            for depth in (1, 2, 3):
-                assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
+    kernel_plies_are_reference_moves(game, games=4, seed=7, cap=60, perft_every=5)
 
 
 def test_a_slide_stops_at_the_first_piece_and_may_take_it(tmp_path):

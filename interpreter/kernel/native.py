@@ -329,12 +329,17 @@ def _many_playouts(symbols: int) -> str:
             f"    return total\n")
 
 
+def _row_arguments(name: str, symbols: int) -> str:
+    """The arguments of ``expand`` read from the row ``name``: its bitboards, the player to move, the go-again bit."""
+    return "".join(f"{name}[{i}], " for i in range(symbols)) + f"i64({name}[{symbols}]), {name}[{symbols + 1}]"
+
+
 def _expand_many(symbols: int, rows: int) -> str:
     """``expandall(boards, start, out, res)``: ``expand`` of the rows of ``boards`` from ``start`` on, their
     children one after another in ``out``, and per row its winner, rule and child count in ``res``; it stops
     before a row whose children might not fit in ``out`` and returns how far it got and the rows it wrote
     (the solver expands a batch of positions with one call from Python)."""
-    row = "".join(f"b[{i}], " for i in range(symbols)) + f"i64(b[{symbols}]), b[{symbols + 1}]"
+    row = _row_arguments("b", symbols)
     return (f"def expandall(boards, start, out, res):\n"
             f"    k = 0\n"
             f"    i = start\n"
@@ -356,7 +361,7 @@ def _perft_walk(symbols: int, rows: int) -> str:
     """Perft without recursion: ``expand`` fills one level of a stack of child rows per ply, and ``count``
     counts the moves of the last ply."""
     words = "".join(f"v{i}, " for i in range(symbols))
-    row = "".join(f"row[{i}], " for i in range(symbols)) + f"i64(row[{symbols}]), row[{symbols + 1}]"
+    row = _row_arguments("row", symbols)
     return (f"def perft({words}turn, last, hist, depth):\n"
             f"    if depth == 1:\n"
             f"        return count({words}turn, last, hist, 1)\n"
