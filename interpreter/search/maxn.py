@@ -21,7 +21,8 @@ import time
 from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
-from rulesdsl.interpreter.search.engine import MAX_DEPTH, Iteration, OutOfTime, Result, iterating
+from rulesdsl.interpreter.search.deepening import deepen
+from rulesdsl.interpreter.search.engine import Iteration, OutOfTime, Result
 from rulesdsl.interpreter.search.minimax import INFINITY, WIN, static_score
 from rulesdsl.interpreter.search.ordering import capture_rank, root_moves
 
@@ -97,19 +98,5 @@ def think_maxn(
     mover = game.to_move(state)
     started = time.perf_counter()
     search = MaxN(game, started + seconds if seconds is not None else INFINITY)
-    result = Result(moves[0], 0.0, 0, 0, 0.0, engine="maxn")
-    with iterating(result, [], catch_interrupt):
-        for d in range(1, (depth or MAX_DEPTH) + 1):
-            search.horizon = False
-            move, vector = search.root(state, moves, d)
-            result.move, result.score, result.depth = move, vector[mover], d
-            result.iterations.append(Iteration(d, vector[mover], search.nodes, time.perf_counter() - started,
-                                               (move,)))
-            if on_iteration is not None:
-                on_iteration(result.iterations[-1])
-            moves = [move, *(m for m in moves if m != move)]
-            if not search.horizon:
-                break
-    result.nodes = search.nodes
-    result.seconds = time.perf_counter() - started
-    return result
+    return deepen(search, state, moves, depth, started, "maxn", lambda vector: vector[mover], lambda _: False,
+                  on_iteration, catch_interrupt)

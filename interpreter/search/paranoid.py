@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
-from rulesdsl.interpreter.search.engine import MAX_DEPTH, Iteration, OutOfTime, Result, iterating
+from rulesdsl.interpreter.search.deepening import deepen
+from rulesdsl.interpreter.search.engine import Iteration, OutOfTime, Result
 from rulesdsl.interpreter.search.minimax import INFINITY, WIN, static_score
 from rulesdsl.interpreter.search.ordering import capture_rank, root_moves
 
@@ -100,18 +101,5 @@ def think_paranoid(
         depth = 3
     started = time.perf_counter()
     search = Paranoid(game, game.to_move(state), started + seconds if seconds is not None else INFINITY)
-    result = Result(moves[0], 0.0, 0, 0, 0.0, engine="paranoid")
-    with iterating(result, [], catch_interrupt):
-        for d in range(1, (depth or MAX_DEPTH) + 1):
-            search.horizon = False
-            move, score = search.root(state, moves, d)
-            result.move, result.score, result.depth = move, score, d
-            result.iterations.append(Iteration(d, score, search.nodes, time.perf_counter() - started, (move,)))
-            if on_iteration is not None:
-                on_iteration(result.iterations[-1])
-            moves = [move, *(m for m in moves if m != move)]
-            if not search.horizon or abs(score) >= WIN / 2:
-                break
-    result.nodes = search.nodes
-    result.seconds = time.perf_counter() - started
-    return result
+    return deepen(search, state, moves, depth, started, "paranoid", float, lambda score: abs(score) >= WIN / 2,
+                  on_iteration, catch_interrupt)
