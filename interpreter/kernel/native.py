@@ -502,7 +502,9 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         module = load()
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
                               groups * WORD + 1 + chains * (MAX_CHAINS - WORD), module)
-        # compile (or load) each function now, on the types every later call passes
+        if marker.is_file():  # in the cache: each function loads at its first call (only those a command uses)
+            return native
+        # compile each function now, on the types every later call passes, so that all land in the cache
         words = native.words(0 for _ in range(kernel.width))
         native.perft(*words, 0, np.uint64(0), None, 1)
         native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
