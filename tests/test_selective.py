@@ -89,6 +89,8 @@ def test_an_unfinished_iterations_move_is_said_to_be_one():
     same = Result(first, 1.0, 2, 100, 0.5, [Iteration(2, 1.0, 100, 0.5, (first,))])
     _adopt_partial(same, [first, 1.5])
     assert same.partial == 0 and "unfinished" not in describe_choice(game, state, same)
+    assert same.score == 1.0  # the score said beside "depth 2" is depth 2's, as its iteration line says
+    assert "(depth 2, score +1.00)" in describe_choice(game, state, same)
 
 
 def test_verbose_names_the_move_played_and_where_it_comes_from(connect6):

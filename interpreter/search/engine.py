@@ -396,7 +396,6 @@ def _adopt_partial(result: Result, partial: list) -> None:
     the searching side's own moves, so its scores never exceed a full
     search's: a deeper narrowed score is a fair comparison.)
     """
-    if partial:
-        if partial[0] != result.move or not result.depth:
-            result.partial = result.depth + 1
+    if partial and (partial[0] != result.move or not result.depth):  # the same move keeps its finished score
+        result.partial = result.depth + 1
         result.move, result.score = partial
