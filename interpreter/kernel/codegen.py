@@ -69,6 +69,7 @@ from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
+from rulesdsl.interpreter.kernel.rotations import TURN_FIELDS, TurnError, turn_applies
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
@@ -80,7 +81,7 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand)
+         m.Region, m.Lines, m.Hand, m.Block)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
                "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when"}
@@ -207,7 +208,7 @@ def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
         return _outcomes[key]
     try:
         kernel = _Builder(active, tables, options, start_board).build()
-    except (Unsupported, PlacementError, RegionError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
+    except (Unsupported, PlacementError, RegionError, TurnError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
         kernel = None  # the generic path plays every rule file
     if key is not None:
         _outcomes[key] = kernel
@@ -392,6 +393,9 @@ class _Builder:
                     prelude, mask, apply, exists = made
                     out.append(Group(prelude, mask, apply, "t", 0, "remove", True, (), exists, False, True))
                 continue
+            if rule.action == "turn":
+                out += self.turn_groups(rule, True)
+                continue
             if rule.action != "place" or rule.reach is None or rule.falling is not None or rule.flanking \
                     or rule.when is not None or rule.from_hand \
                     or _extra_fields(rule, RULE_FIELDS):
@@ -405,6 +409,14 @@ class _Builder:
                                     None, self.var[symbol], []):
                     out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "place", False, (), r.exists, True, True))
         return self.counted_plies(out)
+
+    def turn_groups(self, rule: m.MoveRule, second: bool) -> list[Group]:
+        """``turn BLOCKS WAY``: one group a block and way, whose one move (mask ``1``) permutes every bitboard
+        (:mod:`rulesdsl.interpreter.kernel.rotations`)."""
+        if _extra_fields(rule, TURN_FIELDS) or (not second and self.continued):
+            raise Unsupported("a turn of a block with modifiers, or beside go-again or two-part turns")
+        applies = turn_applies(rule, self.tables, self.layout, [self.var[s] for s in self.symbols])
+        return [Group([], "1", apply, "t", 0, "turn", False, second=second) for apply in applies]
 
     def ray_number(self, rule: m.MoveRule, symbol: str) -> int:
         """The number that tells one rule's slide rays for one symbol apart in the names of the source."""
@@ -451,6 +463,8 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables = self.tables
+        if rule.action == "turn":
+            return self.turn_groups(rule, False)
         if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
                 or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
