@@ -67,6 +67,7 @@ from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
+from rulesdsl.interpreter.kernel.nested import allowed_cells, boards_in_a_row
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.rotations import TURN_FIELDS, TurnError, turn_applies
@@ -81,10 +82,10 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand, m.Block)
+         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "sent"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -251,6 +252,10 @@ class _Builder:
         self.after_row = int(_value(then.after_row, options)) if then is not None and then.after_row else 0
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
+        # small boards: ``last`` is the bit of the last placement's cell, kept across turns (kernel/nested.py)
+        self.keeps_last = tables.nest is not None
+        if self.keeps_last and (self.continued or self.repetition or self.chain or active.all(m.PassWhenStuck)):
+            raise Unsupported("small boards beside go-again or two-part turns, repetition, chains or passes")
         musts = active.all(m.MustCapture)
         if any(must.landing for must in musts) or (any(must.most for must in musts) and not self.chain):
             raise Unsupported("must capture by landing, or most beside moves that are not capture chains")
@@ -487,6 +492,8 @@ class _Builder:
             raise Unsupported(rule.action)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
+            if made is not None and (self.keeps_last or rule.sent):
+                made = self.on_small_boards(rule, made)
             return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
         if rule.falling is not None or rule.flanking:
             raise Unsupported("falling or flanking beside a move that is not a placement")
@@ -544,6 +551,15 @@ class _Builder:
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
                                      promotes=promotes, heading=tables.heading(vector)))
         return out
+
+    def on_small_boards(self, rule: m.MoveRule, made: tuple[list[str], str, list[str]]):
+        """A placement's ``(prelude, mask, apply)`` confined to the small boards it may go in now."""
+        prelude, mask, apply = made
+        if not self.keeps_last or mask != "E" or prelude:
+            raise Unsupported("a placement on small boards that falls or flanks, or in sent board without boards")
+        players = [self.bits(self.tables.symbols_of(p)) for p in range(len(self.other))]
+        more, allowed = allowed_cells(self.tables, self.layout, players, rule.sent)
+        return more, allowed, apply
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
         """A push along one direction: one group per line length ``k`` (the landing bit is the cell past the line)."""
@@ -819,7 +835,8 @@ class _Builder:
     def after_move(self, player: int, group: Group, turn: str, last: str, continuing: bool) -> list[str]:
         """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other
         (``continuing``: the move was made inside a go-again turn)."""
-        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = {group.target}"] if self.keeps_last
+                                                           else [f"{last} = 0"] if self.continued else [])
         hand_over += self.words.handover()
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
@@ -861,7 +878,7 @@ class _Builder:
             lines.append(f"total = {'1' if passes else found}")
         lines += self.end_checks(mover, lambda result: [f"return {result}"], self.mid_turn(continuing))
         lines.append(f"cur = {self.vars}")
-        if not self.continued:  # the next player is known: no statements per child to find it
+        if not self.continued and not self.keeps_last:  # the next player is known: no statements per child
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
             lines += self.each_child(groups, lambda group: [*self.words.handover(),
@@ -890,7 +907,7 @@ class _Builder:
         if self.chain:
             lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
-                                 + (["nl = 0"] if not self.continued else [])
+                                 + (["nl = 0"] if not self.continued and not self.keeps_last else [])
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.forced(continuing) else ["if True:"])
@@ -961,7 +978,7 @@ class _Builder:
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
-                      self.continued, self.repetition, bool(self.active.all(m.Misere)),
+                      self.continued or self.keeps_last, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
                       bool(self.hand_vars), self.words.fields)
@@ -1149,6 +1166,18 @@ class _Conditions(m.ExprVisitor):
             raise Unsupported("rows on a board of points and lines")
         bits, _ = self.pieces(expr.player, None)
         return in_a_row(self.builder.tables, self.builder.layout, bits, length)
+
+    def visit_BoardsInARow(self, expr: m.BoardsInARow) -> str:
+        from rulesdsl.expr import evaluate
+
+        if self.builder.tables.nest is None:
+            raise Unsupported("in a row of boards without small boards")
+        bits, _ = self.pieces(expr.player, None)
+        lines, test = boards_in_a_row(self.builder.tables, self.builder.layout, bits,
+                                      int(evaluate(expr.length, self.builder.options)),
+                                      f"bw{sum(line.startswith('bw') for line in self.before)}")
+        self.before += lines
+        return test
 
     def visit_Fills(self, expr: m.Fills) -> str:
         bits, player = self.pieces(expr.player, None)
