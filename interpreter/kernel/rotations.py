@@ -29,7 +29,8 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, shifted
 from rulesdsl.interpreter.reference.turning import QUARTER_WAYS, block_moves
 
-TURN_FIELDS = {"span", "guard", "kind", "action", "directions", "blocks", "way", "option_spans"}  # what a turn rule may set
+# the fields of a move rule that a turn may set (any other keeps the game on the generic path)
+TURN_FIELDS = {"span", "guard", "kind", "action", "directions", "blocks", "way", "option_spans"}
 
 
 class TurnError(Exception):
