@@ -40,7 +40,8 @@ the lines), hands (``place ... from hand``: one more word a player), rules
 KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, hop chains
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
-go. Anything else
+go; ``turn`` of ``rectangle`` blocks (:mod:`rulesdsl.interpreter.kernel.rotations`), small ``boards``, ``in sent
+board`` and ``N in a row of boards`` (:mod:`rulesdsl.interpreter.kernel.nested`). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
