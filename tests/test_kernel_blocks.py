@@ -6,10 +6,12 @@ a fixed permutation of bits (interpreter/kernel/rotations.py). Ultimate
 tic-tac-toe places in the small board the last mark sends to (``boards 3 x 3
 won by 3 in a row``, ``place mark in sent board``, ``3 in a row of boards``);
 the kernel works out the decided boards from the bitboards and keeps the last
-mark's cell (interpreter/kernel/nested.py). Two small rule files below cover
-the rest: a turn ``over`` and ``half round`` of blocks that are not square as
-a one-ply move, and small boards of 2 x 2 on a board of 36 cells (which runs
-in machine code; ultimate tic-tac-toe's 81 cells stay on the Python kernel).
+mark's cell (interpreter/kernel/nested.py). Small rule files below cover the
+rest: a turn ``over`` and ``half round`` of blocks that are not square as a
+one-ply move, and small boards on a board of 36 cells (which runs in machine
+code; ultimate tic-tac-toe's 81 cells stay on the Python kernel): of 2 x 2
+(with and without ``in sent board``) and of 3 x 3, whose outer cells send
+nowhere.
 
 The counts are the rule files' examples (OpenSpiel's) or counted by hand (the
 comments say how); the random positions are compared with the generic path.
@@ -65,9 +67,13 @@ end {
   draw if no moves
 }
 """
-TEXTS = {"flips": FLIPS, "quads": QUADS}
-GAMES = ["pentago", "ultimate-tic-tac-toe", "flips", "quads"]
-NATIVE = ["pentago", "quads"]  # at most 64 cells
+# Four small boards of 3 x 3 on 6 x 6: a mark on a small board's third row or column sends nowhere (the big
+# board has two of each), so the next mark may go in any open board; placed anywhere open, without sending.
+FOURS = QUADS.replace("2 x 2 won by 2", "3 x 3 won by 3").replace("3 in a row of boards", "2 in a row of boards")
+FREE = QUADS.replace("place mark in sent board", "place mark")
+TEXTS = {"flips": FLIPS, "quads": QUADS, "fours": FOURS, "free": FREE}
+GAMES = ["pentago", "ultimate-tic-tac-toe", "flips", "quads", "fours", "free"]
+NATIVE = ["pentago", "quads", "fours"]  # at most 64 cells
 
 
 def game_of(tmp_path, name: str):
