@@ -199,3 +199,21 @@ def test_the_machine_code_counts_and_plays_as_the_python_kernel(tmp_path, name):
         assert Counter(children) == Counter(game.apply(state, move) for move in moves), game.format_position(state)
         if number % 7 == 0:
             assert game.perft(state, 3) == generic_perft(game, state, 3)
+
+
+@pytest.mark.skipif(not (native_module.enabled() and native_module.numba_available()),
+                    reason="numba is not installed or RULESDSL_NATIVE=0")
+@pytest.mark.parametrize("name", NATIVE)
+def test_alpha_beta_on_the_machine_code_gives_the_minimax_value(tmp_path, name):
+    from rulesdsl.interpreter.search.engine import think
+    from rulesdsl.interpreter.search.minimax import alphabeta, minimax
+
+    game = game_of(tmp_path, name)
+    for number, state in enumerate(positions(game, games=1, seed=4, cap=30)):
+        if number % 6 or game.status(state)[1] is not None:
+            continue
+        for depth in (1, 2, 3):
+            result = think(game, state, depth=depth, kernel=True)
+            assert result.kernel == "native"
+            reference = minimax(game, state, depth) if depth < 3 else alphabeta(game, state, depth)
+            assert result.score == pytest.approx(reference, abs=1e-9), (depth, game.format_position(state))
