@@ -420,8 +420,8 @@ class _Builder:
     def turn_groups(self, rule: m.MoveRule, second: bool) -> list[Group]:
         """``turn BLOCKS WAY``: one group a block and way, whose one move (mask ``1``) permutes every bitboard
         (:mod:`rulesdsl.interpreter.kernel.rotations`)."""
-        if _extra_fields(rule, TURN_FIELDS) or (not second and self.continued):
-            raise Unsupported("a turn of a block with modifiers, or beside go-again or two-part turns")
+        if _extra_fields(rule, TURN_FIELDS) or (not second and self.continued) or self.keeps_last:
+            raise Unsupported("a turn of a block with modifiers, beside go-again or two-part turns or small boards")
         applies = turn_applies(rule, self.tables, self.layout, [self.var[s] for s in self.symbols])
         return [Group([], "1", apply, "t", 0, "turn", False, second=second) for apply in applies]
 
