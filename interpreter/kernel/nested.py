@@ -58,9 +58,9 @@ def allowed_cells(tables: Tables, layout: BitLayout, players: list[str], sent: b
     nest = tables.nest
     boards = board_masks(nest, layout)
     won = " | ".join(line_starts(nest, layout, own) for own in players) or "0"
-    lines = [f"nw = {won}", "nd = 0"]
+    lines = [f"nw = {won}", "nd = 0", "if nw:"]  # no line yet (most of a game's first plies): no test a board
     for mask in boards:
-        lines += [f"if nw & {mask}:", f"    nd |= {mask}"]
+        lines += [f"    if nw & {mask}:", f"        nd |= {mask}"]
     lines.append(f"no = E & ({layout.full} ^ nd)")
     if not sent:
         return lines, "no"
