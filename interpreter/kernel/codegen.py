@@ -40,7 +40,8 @@ the lines), hands (``place ... from hand``: one more word a player), rules
 KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, hop chains
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
-go. Anything else
+go; ``turn`` of ``rectangle`` blocks (:mod:`rulesdsl.interpreter.kernel.rotations`), small ``boards``, ``in sent
+board`` and ``N in a row of boards`` (:mod:`rulesdsl.interpreter.kernel.nested`). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -67,8 +68,10 @@ from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
+from rulesdsl.interpreter.kernel.nested import allowed_cells, boards_in_a_row
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
+from rulesdsl.interpreter.kernel.rotations import TURN_FIELDS, TurnError, turn_applies
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
@@ -80,10 +83,10 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand)
+         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "sent"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -207,7 +210,8 @@ def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
         return _outcomes[key]
     try:
         kernel = _Builder(active, tables, options, start_board).build()
-    except (Unsupported, PlacementError, RegionError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
+    except (Unsupported, PlacementError, RegionError, TurnError, RulesdslError, KeyError, ValueError, RecursionError,
+            MemoryError):
         kernel = None  # the generic path plays every rule file
     if key is not None:
         _outcomes[key] = kernel
@@ -250,6 +254,10 @@ class _Builder:
         self.after_row = int(_value(then.after_row, options)) if then is not None and then.after_row else 0
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
+        # small boards: ``last`` is the bit of the last placement's cell, kept across turns (kernel/nested.py)
+        self.keeps_last = tables.nest is not None
+        if self.keeps_last and (self.continued or self.repetition or self.chain or active.all(m.PassWhenStuck)):
+            raise Unsupported("small boards beside go-again or two-part turns, repetition, chains or passes")
         musts = active.all(m.MustCapture)
         if any(must.landing for must in musts) or (any(must.most for must in musts) and not self.chain):
             raise Unsupported("must capture by landing, or most beside moves that are not capture chains")
@@ -392,6 +400,9 @@ class _Builder:
                     prelude, mask, apply, exists = made
                     out.append(Group(prelude, mask, apply, "t", 0, "remove", True, (), exists, False, True))
                 continue
+            if rule.action == "turn":
+                out += self.turn_groups(rule, True)
+                continue
             if rule.action != "place" or rule.reach is None or rule.falling is not None or rule.flanking \
                     or rule.when is not None or rule.from_hand \
                     or _extra_fields(rule, RULE_FIELDS):
@@ -405,6 +416,14 @@ class _Builder:
                                     None, self.var[symbol], []):
                     out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "place", False, (), r.exists, True, True))
         return self.counted_plies(out)
+
+    def turn_groups(self, rule: m.MoveRule, second: bool) -> list[Group]:
+        """``turn BLOCKS WAY``: one group a block and way, whose one move (mask ``1``) permutes every bitboard
+        (:mod:`rulesdsl.interpreter.kernel.rotations`)."""
+        if _extra_fields(rule, TURN_FIELDS) or (not second and self.continued) or self.keeps_last:
+            raise Unsupported("a turn of a block with modifiers, beside go-again or two-part turns or small boards")
+        applies = turn_applies(rule, self.tables, self.layout, [self.var[s] for s in self.symbols])
+        return [Group([], "1", apply, "t", 0, "turn", False, second=second) for apply in applies]
 
     def ray_number(self, rule: m.MoveRule, symbol: str) -> int:
         """The number that tells one rule's slide rays for one symbol apart in the names of the source."""
@@ -451,6 +470,8 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables = self.tables
+        if rule.action == "turn":
+            return self.turn_groups(rule, False)
         if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
                 or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
@@ -473,6 +494,8 @@ class _Builder:
             raise Unsupported(rule.action)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
+            if made is not None and (self.keeps_last or rule.sent):
+                made = self.on_small_boards(rule, made)
             return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
         if rule.falling is not None or rule.flanking:
             raise Unsupported("falling or flanking beside a move that is not a placement")
@@ -530,6 +553,15 @@ class _Builder:
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
                                      promotes=promotes, heading=tables.heading(vector)))
         return out
+
+    def on_small_boards(self, rule: m.MoveRule, made: tuple[list[str], str, list[str]]):
+        """A placement's ``(prelude, mask, apply)`` confined to the small boards it may go in now."""
+        prelude, mask, apply = made
+        if not self.keeps_last or mask != "E" or prelude:
+            raise Unsupported("a placement on small boards that falls or flanks, or in sent board without boards")
+        players = [self.bits(self.tables.symbols_of(p)) for p in range(len(self.other))]
+        more, allowed = allowed_cells(self.tables, self.layout, players, rule.sent)
+        return more, allowed, apply
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
         """A push along one direction: one group per line length ``k`` (the landing bit is the cell past the line)."""
@@ -805,7 +837,8 @@ class _Builder:
     def after_move(self, player: int, group: Group, turn: str, last: str, continuing: bool) -> list[str]:
         """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other
         (``continuing``: the move was made inside a go-again turn)."""
-        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
+        hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = {group.target}"] if self.keeps_last
+                                                           else [f"{last} = 0"] if self.continued else [])
         hand_over += self.words.handover()
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
@@ -847,7 +880,7 @@ class _Builder:
             lines.append(f"total = {'1' if passes else found}")
         lines += self.end_checks(mover, lambda result: [f"return {result}"], self.mid_turn(continuing))
         lines.append(f"cur = {self.vars}")
-        if not self.continued:  # the next player is known: no statements per child to find it
+        if not self.continued and not self.keeps_last:  # the next player is known: no statements per child
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
             lines += self.each_child(groups, lambda group: [*self.words.handover(),
@@ -876,7 +909,7 @@ class _Builder:
         if self.chain:
             lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
-                                 + (["nl = 0"] if not self.continued else [])
+                                 + (["nl = 0"] if not self.continued and not self.keeps_last else [])
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.forced(continuing) else ["if True:"])
@@ -947,7 +980,7 @@ class _Builder:
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
-                      self.continued, self.repetition, bool(self.active.all(m.Misere)),
+                      self.continued or self.keeps_last, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
                       bool(self.hand_vars), self.words.fields)
@@ -1135,6 +1168,18 @@ class _Conditions(m.ExprVisitor):
             raise Unsupported("rows on a board of points and lines")
         bits, _ = self.pieces(expr.player, None)
         return in_a_row(self.builder.tables, self.builder.layout, bits, length)
+
+    def visit_BoardsInARow(self, expr: m.BoardsInARow) -> str:
+        from rulesdsl.expr import evaluate
+
+        if self.builder.tables.nest is None:
+            raise Unsupported("in a row of boards without small boards")
+        bits, _ = self.pieces(expr.player, None)
+        lines, test = boards_in_a_row(self.builder.tables, self.builder.layout, bits,
+                                      int(evaluate(expr.length, self.builder.options)),
+                                      f"bw{sum(line.startswith('bw') for line in self.before)}")
+        self.before += lines
+        return test
 
     def visit_Fills(self, expr: m.Fills) -> str:
         bits, player = self.pieces(expr.player, None)
