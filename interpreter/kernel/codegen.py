@@ -37,7 +37,9 @@ numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 :mod:`rulesdsl.interpreter.kernel.regions`); boards of points and ``lines`` (steps along
 the lines), hands (``place ... from hand``: one more word a player), rules
 ``when`` a condition holds, ``fly``, ``then after N in a row`` and ``remove
-KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, hop chains
+KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, placements ``in REGION
+enclosing KIND in REGION [again]`` (:mod:`rulesdsl.interpreter.kernel.enclosing`),
+``best score wins`` over ``score`` (:mod:`rulesdsl.interpreter.kernel.scores`), hop chains
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
 go. Anything else
@@ -65,10 +67,12 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.enclosing import region_placement
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
+from rulesdsl.interpreter.kernel.scores import best_score, score_parts
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
@@ -80,10 +84,10 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand)
+         m.Region, m.Lines, m.Hand, m.Score)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "enclose"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -182,6 +186,7 @@ class Group:
     heading: int = -1  # a jump's direction among the board's directions (``in same direction``), -1: not a jump
     guard: str | None = None  # the group has moves only where this holds (``when``, the hand's phases)
     origins: str | None = None  # pairs: any of these cells (bit ``f``) to any landing cell is a move (``fly``)
+    keeps: str | None = None  # after the move, not zero when the mover moves again (``enclosing ... again``)
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -276,7 +281,7 @@ class _Builder:
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
-        if any(reads_region(r) and r.action not in CONFINED for r in [*self.rules, *(self.then or ())]):
+        if any(reads_region(r) and r.action not in (*CONFINED, "place") for r in [*self.rules, *(self.then or ())]):
             raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
             raise Unsupported("a push beside pieces nobody owns")
@@ -463,6 +468,10 @@ class _Builder:
             return confine(self.line_groups(rule, player), rule, self.tables, self.layout, player)
         if rule.action == "slide":
             return self.slide_groups(rule, player)
+        if rule.action == "place" and (rule.region is not None or rule.enclose is not None):
+            made = region_placement(rule, tables, self.layout, player, self.var, self.bits(self.symbols))
+            return [Group([], mask, apply, "t", 0, "place", False, keeps=keeps)
+                    for mask, apply, keeps in ([made] if made is not None else [])]
         return confine(self.plain_groups(rule, player), rule, self.tables, self.layout, player)
 
     def plain_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
@@ -807,6 +816,10 @@ class _Builder:
         (``continuing``: the move was made inside a go-again turn)."""
         hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
         hand_over += self.words.handover()
+        if group.keeps is not None:  # the move earned another turn: the same player, from no cell
+            if self.continued:
+                raise Unsupported("a move that earns another turn beside go-again or two-part turns")
+            return [f"if {group.keeps}:", f"    {turn} = {player}", "else:"] + ["    " + line for line in hand_over]
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
         if self.words.visited and group.walks:
@@ -847,14 +860,14 @@ class _Builder:
             lines.append(f"total = {'1' if passes else found}")
         lines += self.end_checks(mover, lambda result: [f"return {result}"], self.mid_turn(continuing))
         lines.append(f"cur = {self.vars}")
-        if not self.continued:  # the next player is known: no statements per child to find it
+        if not self.continued and not any(g.keeps for g in groups):  # the next player is known
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
             lines += self.each_child(groups, lambda group: [*self.words.handover(),
                                                             f"put(({self.vars} {self.other[player]}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
-                                     + [f"put(({self.vars} nt, nl))"])
+                                     + [f"put(({self.vars} nt, {'nl' if self.continued else 0}))"])
         passed = [*self.words.handover(), f"put(({self.vars} {self.other[player]}, 0))"]
         if passes:
             lines += passed
@@ -894,6 +907,11 @@ class _Builder:
         conditions = _Conditions(self, mover)
         for i, rule in enumerate(end.rules if end and not mid_turn else ()):
             test = conditions.visit(rule.condition)
+            if rule.by_score:  # the scores decide who wins
+                scores = [conditions.visit(expr) for expr in score_parts(self.active, self.tables)]
+                lines += [f"if {test}:"] + ["    " + line for line in
+                                            best_score(scores, rule.result == "loses", i, finish)]
+                continue
             if rule.result == "draw":
                 winner = "None"
             else:
