@@ -138,13 +138,85 @@ def test_boxes_kernel_is_the_reference_on_random_positions(options):
             assert game.perft(state, 3) == generic_perft(game, state, 3), game.format_position(state)
 
 
+# -- mancala: counts, sow ... along TRACK skipping ... again in ... capture ... into ..., total(), best score --------
+def test_sowing_perft_from_the_start_is_the_published_count():
+    game = kernel_game("mancala")
+    assert [game.perft(game.initial_state(), d) for d in range(1, 5)] == [6, 35, 185, 942]  # the rule file, OpenSpiel
+
+
+def test_sowing_native_perft_6_is_openspiels():
+    pyspiel = pytest.importorskip("pyspiel")
+    from openspiel_side_by_side import spiel_perft
+
+    game = kernel_game("mancala")
+    if NATIVE:
+        assert game._compiled.native(wait=True) is not None, "14 cells: one word each"
+    assert game.perft(game.initial_state(), 6) == spiel_perft(pyspiel.load_game("mancala").new_initial_state(), 6)
+
+
+def reached(game, state) -> list:
+    """The positions one ply of a kernel playout reaches, one per legal move."""
+    return [game.playout(state, Chosen(i), 1).state for i in range(game.perft(state, 1))]
+
+
+def test_the_last_seed_in_the_store_and_the_mover_sows_again():
+    game = kernel_game("mancala")
+    start = game.initial_state()
+    _, again = load_position(game, "(S -,4,4,4,4,4,4 4,4,-,5,5,5,1)")  # d1's four seeds: e1 f1 g1 and the store
+    assert again in reached(game, start) and again.turn == 0
+    assert game.perft(again, 1) == 5  # the rule file's example: b1 c1 e1 f1 g1
+
+
+def test_a_seed_alone_in_an_empty_pit_takes_the_pit_across_and_ends_the_game():
+    game, state = load_position(kernel_game("mancala"), "(S -,-,5,-,-,-,- 1,-,-,-,-,-,-)")
+    _, taken = load_position(game, "(N -,-,-,-,-,-,- -,-,-,-,-,-,6)")
+    end = game.playout(state, random.Random(0))
+    assert (end.state, end.plies, end.outcome.winner) == (taken, 1, 0)  # south 6, north 0
+    assert [game.perft(state, d) for d in (1, 2)] == [1, 0]  # the rule file's example
+
+
+def test_a_lap_passes_the_other_store_and_ends_on_the_emptied_pit():
+    # b1's 13 seeds: one in each of the 12 cells after it (a2, north's store, passed over) and the last in b1,
+    # alone there with b2's 2 + 1 across: 1 + 3 go to h1.
+    game, state = load_position(kernel_game("mancala"), "(S -,2,-,-,-,-,- 13,-,-,-,-,-,-)")
+    _, after = load_position(game, "(N -,-,1,1,1,1,1 -,1,1,1,1,1,5)")
+    assert reached(game, state) == [after]
+    # g1's 14 seeds: a lap ends on g1, the 14th lands in the store: south sows again.
+    game, state = load_position(game, "(S -,1,-,-,-,-,- -,-,-,-,-,14,-)")
+    _, after = load_position(game, "(S -,2,1,1,1,1,1 1,1,1,1,1,1,2)")
+    assert reached(game, state) == [after]
+
+
+@pytest.mark.parametrize(("position", "winner"), [("(N -,-,-,-,-,-,- -,-,-,-,-,-,6)", 0),
+                                                  ("(N 3,-,-,-,-,-,- -,-,-,-,-,-,3)", None),
+                                                  ("(S 7,-,-,-,-,-,1 -,-,-,-,-,-,6)", 1)])
+def test_the_best_score_decides_when_a_side_is_empty(position, winner):
+    game, state = load_position(kernel_game("mancala"), position)
+    end = game.playout(state, random.Random(0))
+    assert end.plies == 0 and end.outcome.winner == winner and end.outcome == game.status(state)[1]
+    assert kernel_children(game, state) == (end.outcome, [])
+
+
+@pytest.mark.parametrize("seeds", ["1", "3", "12"])
+def test_sowing_kernel_is_the_reference_on_random_positions(seeds):
+    game = kernel_game("mancala", {"seeds": seeds})
+    for number, state in enumerate(positions(game, games=4, seed=int(seeds))):
+        moves, outcome = game.status(state)
+        got, children = python_children(game, state)
+        assert got == outcome, game.format_position(state)
+        assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
+        assert Counter(reached(game, state)) == Counter(game.apply(state, mv) for mv in moves)
+        if number % 5 == 0:
+            assert game.perft(state, 3) == generic_perft(game, state, 3), game.format_position(state)
+
+
 # -- kernel against OpenSpiel ---------------------------------------------------------------------------------------
-def play_kernel_against_openspiel(pair, seed: int) -> int:
-    """One seeded random game, the kernel's children against OpenSpiel's at every ply; returns its length."""
+def play_kernel_against_openspiel(game, pair, seed: int) -> int:
+    """One seeded random game of ``game`` (``pair.ours``), the kernel's children against OpenSpiel's at every ply;
+    returns its length."""
     import pyspiel
     from test_openspiel_counting import our_board
 
-    game = kernel_game(pair.ours, pair.options)
     theirs = pyspiel.load_game(pair.theirs).new_initial_state()
     ours = game.initial_state()
     rng = random.Random(seed)
@@ -179,21 +251,23 @@ def play_kernel_against_openspiel(pair, seed: int) -> int:
 
 def openspiel_pairs():
     pyspiel = pytest.importorskip("pyspiel")
-    from test_openspiel_counting import dots_pairing
+    from test_openspiel_counting import MANCALA, dots_pairing
 
     assert {"dots_and_boxes", "mancala"} <= set(pyspiel.registered_names())
-    return {"dots-2x2": dots_pairing(2, 2), "dots-2x3": dots_pairing(2, 3)}
+    return {"dots-2x2": dots_pairing(2, 2), "dots-2x3": dots_pairing(2, 3), "mancala": MANCALA}
 
 
-@pytest.mark.parametrize("name", ["dots-2x2", "dots-2x3"])
+@pytest.mark.parametrize("name", ["dots-2x2", "dots-2x3", "mancala"])
 def test_kernel_against_openspiel(name):
     pair = openspiel_pairs()[name]
-    lengths = [play_kernel_against_openspiel(pair, seed) for seed in range(OPENSPIEL_GAMES)]
+    game = kernel_game(pair.ours, pair.options)
+    lengths = [play_kernel_against_openspiel(game, pair, seed) for seed in range(OPENSPIEL_GAMES)]
     assert min(lengths) > 0
 
 
 @pytest.mark.deep
-@pytest.mark.parametrize("name", ["dots-2x2", "dots-2x3"])
+@pytest.mark.parametrize("name", ["dots-2x2", "dots-2x3", "mancala"])
 def test_kernel_against_openspiel_a_thousand_games(name):
     pair = openspiel_pairs()[name]
-    assert min(play_kernel_against_openspiel(pair, seed) for seed in range(1000)) > 0
+    game = kernel_game(pair.ours, pair.options)
+    assert min(play_kernel_against_openspiel(game, pair, seed) for seed in range(1000)) > 0

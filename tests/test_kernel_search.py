@@ -93,7 +93,7 @@ def test_without_numba_kernel_true_searches_the_generic_way(monkeypatch):
     assert result.score == pytest.approx(minimax(game, state, 3), abs=1e-9)
 
 
-def test_a_game_without_a_kernel_searches_the_generic_way():
-    game = load_game("mancala", {})  # sowing: no kernel yet
+def test_a_game_whose_evaluation_the_kernel_lacks_searches_the_generic_way():
+    game = load_game("mancala", {})  # its evaluation reads the scores, which the kernel's search does not compute
     result = think(game, game.initial_state(), depth=2, kernel=True)
     assert result.kernel == "generic"

@@ -42,7 +42,8 @@ enclosing KIND in REGION [again]`` (:mod:`rulesdsl.interpreter.kernel.enclosing`
 ``best score wins`` over ``score`` (:mod:`rulesdsl.interpreter.kernel.scores`), hop chains
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
-go. Anything else
+go; cells holding counts (``counts KIND``) and ``sow`` have a builder of their own, one word per cell
+(:mod:`rulesdsl.interpreter.kernel.sowing`). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -77,6 +78,7 @@ from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
+from rulesdsl.interpreter.reference.counts import count_of, count_symbol
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
 
@@ -136,20 +138,32 @@ class Kernel:
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
     hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
+    counted: tuple[int, ...] = ()  # cells whose count of pieces is one word each, last (:mod:`~.sowing`)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words)
+        """How many words a position's board takes: one per symbol, the counter's, the hands', the turn words and
+        the counted cells'."""
+        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) + len(self.counted)
 
     def extra(self, state) -> tuple[int, ...]:
-        """The words a state keeps after its bitboards (the counter, the hands, the turn words)."""
+        """The words a state keeps after its bitboards (the counter, the hands, the turn words, the counts)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
-            + encode_words(state, self.words, self.layout)
+            + encode_words(state, self.words, self.layout) + tuple(count_of(state.board[c]) for c in self.counted)
+
+    def board(self, empty: str, bits) -> str:
+        """The board string of a position's words: the bitboards' symbols, then the counted cells' counts."""
+        board = self.layout.decode(empty, tuple(zip(bits, self.symbols)))
+        if not self.counted:
+            return board
+        cells = list(board)
+        for cell, n in zip(self.counted, bits[self.width - len(self.counted):self.width]):
+            cells[cell] = count_symbol(int(n), empty)
+        return "".join(cells)
 
     def fields(self, words) -> dict[str, object]:
         """The state's fields (keywords) held by the words after the bitboards."""
-        words = [int(w) for w in words[len(self.symbols):self.width]]
+        words = [int(w) for w in words[len(self.symbols):self.width - len(self.counted)]]
         out: dict[str, object] = {}
         if self.counter:
             out["quiet"] = words.pop(0)
@@ -211,7 +225,12 @@ def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
         _outcomes.move_to_end(key)
         return _outcomes[key]
     try:
-        kernel = _Builder(active, tables, options, start_board).build()
+        if tables.counted is not None:  # counts of pieces per cell: words, not bitboards
+            from rulesdsl.interpreter.kernel.sowing import sowing_kernel
+
+            kernel = sowing_kernel(active, tables, options, start_board)
+        else:
+            kernel = _Builder(active, tables, options, start_board).build()
     except (Unsupported, PlacementError, RegionError, RulesdslError, KeyError, ValueError, RecursionError, MemoryError):
         kernel = None  # the generic path plays every rule file
     if key is not None:

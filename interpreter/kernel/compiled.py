@@ -95,7 +95,7 @@ class CompiledPlay:
         return kernel, bits, last, history
 
     def _board(self, kernel: Kernel, bits) -> str:
-        return kernel.layout.decode(self.empty, tuple(zip(bits, kernel.symbols)))
+        return kernel.board(self.empty, bits)
 
     @staticmethod
     def _state(kernel: Kernel, bits, board: str, turn: int, last: int, history=None) -> State:
