@@ -49,6 +49,7 @@ SOWING = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m
           m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Misere, m.End,
           m.Evaluate, m.Example, m.Region, m.Score, m.Counts, m.Track)
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "sow", "option_spans"}  # a sowing rule's fields read
+NESTED = 60  # a track of more cells drops its last seeds with tests side by side (Python nests 100 blocks at most)
 CONDITIONS = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.NoMoves)  # what an end rule may read
 
 
@@ -122,10 +123,7 @@ class _Sowing:
         w = self.word
         lines = [f"sn = {w(origin)}", f"{w(origin)} = 0"]
         lines += [f"while sn >= {size}:", f"    sn -= {size}"] + [f"    {w(c)} += 1" for c in after]
-        for k in range(1, size):
-            lines += [f"if sn >= {k}:", f"    {w(after[k - 1])} += 1"]
-        again = tables.region(sow.again_in, player) if sow.again_in else frozenset()
-        effects: list[tuple[int, list[str]]] = []  # (seeds left, statements) where the last seed has an effect
+        effects: dict[int, list[str]] = {}  # seeds left after the laps -> what the last seed does there
         if sow.capture is not None and sow.into is not None:
             stores = sorted(tables.region(sow.into, player))
             if len(stores) != 1:
@@ -134,17 +132,16 @@ class _Sowing:
             for k, cell in enumerate(after, start=1):
                 if cell in self.origins(sow, player) and across[cell] >= 0:
                     o = across[cell]
-                    effects.append((k % size, [f"if {w(cell)} == 1 and {w(o)}:",
-                                               f"    {w(stores[0])} += {w(o)} + 1",
-                                               f"    {w(cell)} = 0", f"    {w(o)} = 0"]))
+                    effects.setdefault(k % size, []).extend([
+                        f"if {w(cell)} == 1 and {w(o)}:", f"    {w(stores[0])} += {w(o)} + 1", f"    {w(cell)} = 0",
+                        f"    {w(o)} = 0"])
+        again = tables.region(sow.again_in, player) if sow.again_in else frozenset()
         keeps = [k % size for k, cell in enumerate(after, start=1) if cell in again]
         for seeds in keeps:
-            effects.append((seeds, ["sa = 1"]))
+            effects.setdefault(seeds, []).append("sa = 1")
         if keeps:
             lines.append("sa = 0")
-        for number, (seeds, body) in enumerate(effects):
-            lines += [f"{'if' if number == 0 else 'elif'} sn == {seeds}:"] + ["    " + line for line in body]
-        return origin, lines, "sa" if keeps else None
+        return origin, lines + _remainder([w(c) for c in after], effects), "sa" if keeps else None
 
     def after(self, player: int, keeps: str | None, turn: str) -> list[str]:
         """Statements setting ``turn`` to who moves next after a sowing of ``player``."""
@@ -237,6 +234,29 @@ def sowing_kernel(active, tables: Tables, options: Mapping[str, Value], start_bo
     return Kernel(namespace["playout"], namespace["perft"], namespace["expand"], bit_layout(tables.geometry), (),
                   False, False, bool(active.all(m.Misere)), tuple(builder.opponent), source,
                   counted=tuple(range(builder.cells)))
+
+
+def _remainder(words: list[str], effects: dict[int, list[str]]) -> list[str]:
+    """Statements dropping the ``sn`` seeds left (fewer than the track's cells) on the first cells of ``words``
+    (the track after the origin, the origin last) and running ``effects[k]`` when the last seed falls on the k-th
+    (``effects[0]``: on the origin, the laps' last seed): one test a seed, nested, so that the drop stops where
+    the seeds do; a track too long for nested blocks tests each cell and then the last seed's cell."""
+    size = len(words)
+    if size > NESTED:
+        lines = []
+        for k in range(1, size):
+            lines += [f"if sn >= {k}:", f"    {words[k - 1]} += 1"]
+        for number, (seeds, body) in enumerate(sorted(effects.items())):
+            lines += [f"{'if' if number == 0 else 'elif'} sn == {seeds}:"] + ["    " + line for line in body]
+        return lines
+    lines = effects.get(size - 1, [])  # the deepest level: the last seed on the cell before the origin
+    for k in range(size - 1, 0, -1):
+        deeper = [f"if sn > {k}:"] + ["    " + line for line in lines] if k < size - 1 else lines
+        if k < size - 1 and effects.get(k):
+            deeper += ["else:"] + ["    " + line for line in effects[k]]
+        lines = [f"{words[k - 1]} += 1", *deeper]
+    return ["if sn:"] + ["    " + line for line in lines] + (
+        ["else:"] + ["    " + line for line in effects[0]] if effects.get(0) else [])
 
 
 def _evaluate(expr: m.Expr, options: Mapping[str, Value]) -> Value:
