@@ -210,6 +210,26 @@ def test_sowing_kernel_is_the_reference_on_random_positions(seeds):
             assert game.perft(state, 3) == generic_perft(game, state, 3), game.format_position(state)
 
 
+@pytest.mark.parametrize("variant", ["little kalah", "plain sowing, best score loses"])
+def test_other_sowing_rules_on_the_kernel_are_the_reference(tmp_path, variant):
+    from test_counting import KALAH
+
+    text = KALAH
+    if variant != "little kalah":  # every cell on the track sown into, no effect of the last seed; misere of scores
+        text = text.replace("along round skipping store again in store capture forward into store", "along round")
+        text = text.replace("best score wins", "best score loses")
+    path = tmp_path / "sowing.rules"
+    path.write_text(text)
+    game = kernel_game(str(path), {})
+    for number, state in enumerate(positions(game, games=6, seed=3)):
+        moves, outcome = game.status(state)
+        got, children = python_children(game, state)
+        assert got == outcome, game.format_position(state)
+        assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
+        if number % 3 == 0:
+            assert game.perft(state, 4) == generic_perft(game, state, 4), game.format_position(state)
+
+
 # -- kernel against OpenSpiel ---------------------------------------------------------------------------------------
 def play_kernel_against_openspiel(game, pair, seed: int) -> int:
     """One seeded random game of ``game`` (``pair.ours``), the kernel's children against OpenSpiel's at every ply;
