@@ -25,6 +25,7 @@ from helpers import positions
 from rulesdsl.interpreter.compile.game import NO_CELL, generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
 from rulesdsl.interpreter.kernel import native as native_module
+from rulesdsl.loader import bundled_dir
 
 NATIVE = native_module.enabled() and native_module.numba_available()
 OPENSPIEL_GAMES = 100  # seeded random games compared with OpenSpiel per pairing (``-m deep``: 1,000)
@@ -136,6 +137,23 @@ def test_boxes_kernel_is_the_reference_on_random_positions(options):
             Counter(game.apply(state, mv) for mv in moves)
         if number % 5 == 0:
             assert game.perft(state, 3) == generic_perft(game, state, 3), game.format_position(state)
+
+
+def test_score_in_an_end_rule_on_the_kernel_is_the_reference(tmp_path):
+    """``first wins if score(first) >= 1``: the first box decides (tests/test_counting.py's race to points)."""
+    text = (bundled_dir() / "dots-and-boxes.rules").read_text()
+    text = text.replace("  best score wins if no moves", "  first wins if score(first) >= 1\n"
+                        "  second wins if score(second) >= 1")
+    (tmp_path / "race.rules").write_text(text)
+    game = kernel_game(str(tmp_path / "race.rules"), {"rows": "2", "cols": "3"})
+    _, state = load_position(game, "(1 |-- |------ |-- ------- ---)")  # b5 a4 b3 drawn: c4 closes b4
+    boxed = [child for child in reached(game, state) if "A" in child.board]
+    assert len(boxed) == 1 and game.playout(boxed[0], random.Random(0)).outcome.winner == 0
+    for state in positions(game, games=6, seed=5):
+        moves, outcome = game.status(state)
+        got, children = kernel_children(game, state)
+        assert got == outcome, game.format_position(state)
+        assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
 
 
 # -- mancala: counts, sow ... along TRACK skipping ... again in ... capture ... into ..., total(), best score --------

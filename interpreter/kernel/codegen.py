@@ -1107,6 +1107,8 @@ class _Conditions(m.ExprVisitor):
         return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
 
     def visit_Call(self, expr: m.Call) -> str:
+        if expr.function == "score":  # the player's score expression (a score is never made of scores)
+            return f"({self.visit(score_parts(self.builder.active, self.builder.tables)[self.player(expr.args[0])])})"
         if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", *self.builder.tables.player_names):
             raise Unsupported("a count over both players or in a region")
         kind = expr.args[1] if len(expr.args) > 1 else None

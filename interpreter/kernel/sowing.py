@@ -62,6 +62,8 @@ class _Totals(_Conditions):
         return super().visit(expr)
 
     def visit_Call(self, expr: m.Call) -> str:
+        if expr.function == "score":
+            return super().visit_Call(expr)
         if expr.function != "total" or len(expr.args) != 2:
             raise Unsupported(f"{expr.function}() over counted cells")
         player = self.player(expr.args[0])
