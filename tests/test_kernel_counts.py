@@ -156,6 +156,21 @@ def test_score_in_an_end_rule_on_the_kernel_is_the_reference(tmp_path):
         assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
 
 
+def test_a_score_of_piece_counts_is_a_weight_per_symbol_and_a_total_is_not(tmp_path):
+    from rulesdsl.interpreter.search.score_terms import score_terms
+
+    text = (bundled_dir() / "dots-and-boxes.rules").read_text().replace(
+        "score first count(first box), second count(second box)",
+        "score first 2 * count(first box) - count(second) + 3, second -count(second box) * 4")
+    (tmp_path / "scored.rules").write_text(text)
+    game = kernel_game(str(tmp_path / "scored.rules"))
+    compiled = game._compiled
+    # count(second) is every piece of second's: its box B (the lines belong to nobody)
+    assert score_terms(compiled.active, compiled.tables) == [({"A": 2.0, "B": -1.0}, 3.0), ({"B": -4.0}, 0.0)]
+    sowing = load_game("mancala")._compiled
+    assert score_terms(sowing.active, sowing.tables) is None
+
+
 # -- mancala: counts, sow ... along TRACK skipping ... again in ... capture ... into ..., total(), best score --------
 def test_sowing_perft_from_the_start_is_the_published_count():
     game = kernel_game("mancala")

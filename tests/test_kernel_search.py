@@ -27,7 +27,8 @@ CASES = [("breakthrough", {"rows": "5", "cols": "4"}), ("konane", {"rows": "6", 
          ("hex", {"size": "4"}), ("amazons", {"size": "6"}),
          ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}), ("checkers", {"size": "6", "quiet": "6"}),
          ("draughts", {"size": "6", "quiet": "8"}), ("konane-straight", {"rows": "6", "cols": "6"}),
-         ("lines-of-action", {}), ("nine-mens-morris", {})]
+         ("lines-of-action", {}), ("nine-mens-morris", {}), ("dots-and-boxes", {}),
+         ("dots-and-boxes", {"rows": "2", "cols": "3"})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")

@@ -50,6 +50,7 @@ from rulesdsl.interpreter.search.engine import (  # the engine's table rules, re
 from rulesdsl.interpreter.search.evaluation import linear_terms
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, INFINITY, WIN
 from rulesdsl.interpreter.search.ordering import static_order
+from rulesdsl.interpreter.search.score_terms import score_terms
 
 ENTRY_BYTES = 300  # a rough size of one table entry besides its children's rows
 # The fields of a table entry (a list per position seen): its children's rows (None when the game is over there),
@@ -101,7 +102,8 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
     if native is None or native.module is None:
         return None
     compiled = game._compiled
-    terms = linear_terms(compiled.features, compiled.tables, compiled.start_board)
+    terms = linear_terms(compiled.features, compiled.tables, compiled.start_board,
+                         score_terms(compiled.active, compiled.tables))
     if terms is None:
         return None
     return KernelView(game, native, terms)
