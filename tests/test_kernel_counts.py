@@ -156,7 +156,7 @@ def test_score_in_an_end_rule_on_the_kernel_is_the_reference(tmp_path):
         assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
 
 
-def test_a_score_of_piece_counts_is_a_weight_per_symbol_and_a_total_is_not(tmp_path):
+def test_a_score_of_piece_counts_or_totals_is_a_weight_per_symbol_and_cell(tmp_path):
     from rulesdsl.interpreter.search.score_terms import score_terms
 
     text = (bundled_dir() / "dots-and-boxes.rules").read_text().replace(
@@ -166,9 +166,13 @@ def test_a_score_of_piece_counts_is_a_weight_per_symbol_and_a_total_is_not(tmp_p
     game = kernel_game(str(tmp_path / "scored.rules"))
     compiled = game._compiled
     # count(second) is every piece of second's: its box B (the lines belong to nobody)
-    assert score_terms(compiled.active, compiled.tables) == [({"A": 2.0, "B": -1.0}, 3.0), ({"B": -4.0}, 0.0)]
-    sowing = load_game("mancala")._compiled
-    assert score_terms(sowing.active, sowing.tables) is None
+    cells = len(game.geometry.cells)
+    assert score_terms(compiled.active, compiled.tables) == [({"A": [2.0] * cells, "B": [-1.0] * cells}, 3.0),
+                                                             ({"B": [-4.0] * cells}, 0.0)]
+    sowing = load_game("mancala")  # total(PLAYER REGION): one a cell of the region, times its count
+    south = [1.0 if sowing.geometry.cells[c].name[1] == "1" else 0.0 for c in range(len(sowing.geometry.cells))]
+    north = [1.0 - w for w in south]
+    assert score_terms(sowing._compiled.active, sowing._compiled.tables) == [({"o": south}, 0.0), ({"o": north}, 0.0)]
 
 
 # -- mancala: counts, sow ... along TRACK skipping ... again in ... capture ... into ..., total(), best score --------

@@ -131,8 +131,8 @@ def _fold(features: list[m.Feature], tables: Tables, start_board: Callable[[], s
     opponent = tables.seats.opponent
     size = len(tables.geometry.cells)
     # of each feature, for each player q: f(board, q) as {symbol: weight per cell}, constant
-    terms = [[_square_term(f, q, tables, start_board) if f.name != "score" else
-              ({s: [w] * size for s, w in scores[q][0].items()}, scores[q][1]) for q in players] for f in features]
+    terms = [[_square_term(f, q, tables, start_board) if f.name != "score" else scores[q] for q in players]
+             for f in features]
     folded = []
     for p in players:
         rows: dict[str, list[float]] = {}

@@ -72,11 +72,15 @@ class KernelView:
         self.weights = np.zeros((2, self.width, 64), dtype=np.float64)
         self.consts = np.zeros(2, dtype=np.float64)
         index = {s: i for i, s in enumerate(kernel.symbols)}
+        counts = {c: self.width - len(kernel.counted) + k for k, c in enumerate(kernel.counted)}  # a count's word
         for player, (rows, constant) in enumerate(folded):
             self.consts[player] = constant
             for symbol, per_cell in rows:
                 for cell, weight in enumerate(per_cell):
-                    self.weights[player, index[symbol], kernel.layout.bit[cell]] += weight
+                    if symbol in index:
+                        self.weights[player, index[symbol], kernel.layout.bit[cell]] += weight
+                    else:  # the counted pieces: the weight of one, times the cell's count
+                        self.weights[player, counts[cell], 0] += weight
         self.misere = bool(kernel.misere)
 
     def row(self, state: State) -> np.ndarray | None:

@@ -4,11 +4,14 @@ The static evaluation's ``score`` feature is the player's score minus the
 opponent's (:mod:`rulesdsl.interpreter.search.evaluation`). Where every
 player's ``score`` expression is a sum of whole numbers times
 ``count(PLAYER [KIND])`` (boxes owned, pieces on the board) plus a constant, a
-score is a weight per piece symbol, the same on every cell, and the feature
+score is a weight per piece symbol and cell, and the feature
 folds into the per-symbol, per-cell tables that the kernel's search sums on
 bitboards (:func:`~rulesdsl.interpreter.search.evaluation.linear_terms`).
-Any other score (``total()`` of counted cells, areas, options, ``mover``)
-gives ``None``, and the search keeps the generic evaluation.
+In a game whose cells hold counts of one kind of piece
+(:mod:`rulesdsl.interpreter.kernel.sowing`), ``total(PLAYER REGION)`` is a
+weight of one per cell of the region, which the search multiplies by the
+cell's count. Any other score (areas, options, ``mover``) gives ``None``, and
+the search keeps the generic evaluation.
 """
 
 from __future__ import annotations
@@ -16,12 +19,12 @@ from __future__ import annotations
 from rulesdsl import model as m
 from rulesdsl.interpreter.compile.tables import Tables
 
-Linear = tuple[dict[str, float], float]  # a weight per symbol, and a constant
+Linear = tuple[dict[str, list[float]], float]  # a weight per symbol and cell, and a constant
 
 
 def score_terms(active, tables: Tables) -> list[Linear] | None:
-    """Each player's score as weights per symbol and a constant (seat order), or ``None`` when a score is not
-    made of piece counts (or the game keeps no score, or counts pieces in hand)."""
+    """Each player's score as weights per symbol and cell and a constant (seat order), or ``None`` when a score
+    is not made of piece counts (or the game keeps no score, or counts pieces in hand)."""
     stmt = active.first(m.Score) if active is not None else None
     if stmt is None or tables.hand_kinds:
         return None
@@ -38,16 +41,25 @@ def score_terms(active, tables: Tables) -> list[Linear] | None:
 
 
 def _linear(expr: m.Expr, tables: Tables) -> Linear | None:
-    """An expression as weights per symbol and a constant, or ``None`` when it is not linear in piece counts."""
+    """An expression as weights per symbol and cell and a constant, or ``None`` when it is not linear in piece
+    counts."""
+    size = len(tables.geometry.cells)
     if isinstance(expr, m.Literal) and type(expr.value) is int:
         return {}, float(expr.value)
     if isinstance(expr, m.Unary) and expr.op == "-":
         inner = _linear(expr.operand, tables)
         return _scaled(inner, -1.0) if inner is not None else None
-    if isinstance(expr, m.Call) and expr.function == "count" and 1 <= len(expr.args) <= 2 \
-            and expr.args[0] in tables.player_names:
-        kind = expr.args[1] if len(expr.args) > 1 else None
-        return {s: 1.0 for s in tables.symbols_of(tables.player_index(expr.args[0]), kind)}, 0.0
+    if isinstance(expr, m.Call) and len(expr.args) in (1, 2) and expr.args[0] in tables.player_names:
+        player = tables.player_index(expr.args[0])
+        if expr.function == "count":
+            kind = expr.args[1] if len(expr.args) > 1 else None
+            return {s: [1.0] * size for s in tables.symbols_of(player, kind)}, 0.0
+        counted = tables.neutral.get(tables.counted) if tables.counted else None
+        if expr.function == "total" and len(expr.args) == 2 and counted is not None \
+                and set(tables.owner) | set(tables.neutral.values()) == {counted}:  # counts only: one word a cell
+            cells = tables.region(expr.args[1], player)
+            return {counted: [1.0 if c in cells else 0.0 for c in range(size)]}, 0.0
+        return None
     if not isinstance(expr, m.Binary) or expr.op not in ("+", "-", "*"):
         return None
     left, right = _linear(expr.left, tables), _linear(expr.right, tables)
@@ -58,11 +70,13 @@ def _linear(expr: m.Expr, tables: Tables) -> Linear | None:
             return _scaled(right, left[1])
         return _scaled(left, right[1]) if not right[0] else None
     sign = 1.0 if expr.op == "+" else -1.0
-    weights = dict(left[0])
-    for symbol, weight in right[0].items():
-        weights[symbol] = weights.get(symbol, 0.0) + sign * weight
+    weights = {symbol: list(row) for symbol, row in left[0].items()}
+    for symbol, row in right[0].items():
+        mine = weights.setdefault(symbol, [0.0] * size)
+        for cell, weight in enumerate(row):
+            mine[cell] += sign * weight
     return weights, left[1] + sign * right[1]
 
 
 def _scaled(terms: Linear, factor: float) -> Linear:
-    return {s: w * factor for s, w in terms[0].items()}, terms[1] * factor
+    return {s: [w * factor for w in row] for s, row in terms[0].items()}, terms[1] * factor
