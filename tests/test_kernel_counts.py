@@ -267,6 +267,44 @@ def test_other_sowing_rules_on_the_kernel_are_the_reference(tmp_path, variant):
             assert game.perft(state, 4) == generic_perft(game, state, 4), game.format_position(state)
 
 
+THREE_SEATS = """
+game "Three-seat sowing"
+option seeds = 3 in 1..9 "seeds in each pit"
+players a "A", b "B", c "C"
+board grid 4 x 3 where not (row == 2 and (col == 2 or col == 3))
+piece seed "o"
+counts seed
+region pit a a1 b1, b d1 d2, c c3 b3 a3
+region store a c1, b d3, c a2
+track round a1 b1 c1 d1 d2 d3 c3 b3 a3 a2
+start {
+  put seeds seed in pit
+}
+notation from
+moves {
+  sow seed from pit along round skipping store again in store
+}
+score a total(a pit) + total(a store), b total(b pit) + total(b store), c total(c pit) + total(c store)
+end {
+  best score wins if total(a pit) == 0 or total(b pit) == 0 or total(c pit) == 0
+}
+"""
+
+
+@pytest.mark.parametrize("seeds", ["1", "3", "9"])
+def test_three_seats_sowing_on_the_kernel_is_the_reference(tmp_path, seeds):
+    """Three players round a ring of ten cells: the turn goes round the seats, each passes the others' stores."""
+    (tmp_path / "three.rules").write_text(THREE_SEATS)
+    game = kernel_game(str(tmp_path / "three.rules"), {"seeds": seeds})
+    for number, state in enumerate(positions(game, games=6, seed=1)):
+        moves, outcome = game.status(state)
+        got, children = python_children(game, state)
+        assert got == outcome, game.format_position(state)
+        assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
+        if number % 4 == 0:
+            assert game.perft(state, 4) == generic_perft(game, state, 4), game.format_position(state)
+
+
 # -- kernel against OpenSpiel ---------------------------------------------------------------------------------------
 def play_kernel_against_openspiel(game, pair, seed: int) -> int:
     """One seeded random game of ``game`` (``pair.ours``), the kernel's children against OpenSpiel's at every ply;
