@@ -19,6 +19,7 @@ from rulesdsl.interpreter.kernel import native as native_module
 from rulesdsl.interpreter.search.engine import think
 from rulesdsl.interpreter.search.kernel_search import kernel_view
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, alphabeta, minimax, static_score
+from rulesdsl.loader import bundled_dir
 
 CASES = [("breakthrough", {"rows": "5", "cols": "4"}), ("konane", {"rows": "6", "cols": "6"}),
          ("konane-misere", {"rows": "4", "cols": "5"}), ("fox-and-geese", {}), ("abalone-hex", {}),
@@ -27,7 +28,8 @@ CASES = [("breakthrough", {"rows": "5", "cols": "4"}), ("konane", {"rows": "6", 
          ("hex", {"size": "4"}), ("amazons", {"size": "6"}),
          ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}), ("checkers", {"size": "6", "quiet": "6"}),
          ("draughts", {"size": "6", "quiet": "8"}), ("konane-straight", {"rows": "6", "cols": "6"}),
-         ("lines-of-action", {}), ("nine-mens-morris", {})]
+         ("lines-of-action", {}), ("nine-mens-morris", {}), ("dots-and-boxes", {}),
+         ("dots-and-boxes", {"rows": "2", "cols": "3"}), ("mancala", {}), ("mancala", {"seeds": "2"})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
@@ -93,7 +95,9 @@ def test_without_numba_kernel_true_searches_the_generic_way(monkeypatch):
     assert result.score == pytest.approx(minimax(game, state, 3), abs=1e-9)
 
 
-def test_a_game_without_a_kernel_searches_the_generic_way():
-    game = load_game("mancala", {})  # sowing: no kernel yet
+def test_a_game_whose_evaluation_the_kernel_lacks_searches_the_generic_way(tmp_path):
+    text = (bundled_dir() / "mancala.rules").read_text() + "evaluate {\n  score 10\n  threatened -1\n}\n"
+    (tmp_path / "threats.rules").write_text(text)
+    game = load_game(str(tmp_path / "threats.rules"), {})  # 'threatened' is not computed on the kernel
     result = think(game, game.initial_state(), depth=2, kernel=True)
     assert result.kernel == "generic"

@@ -35,7 +35,8 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
          ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}), ("checkers", {}),
          ("checkers", {"size": "6", "quiet": "6"}), ("draughts", {"size": "8", "quiet": "10"}),
          ("konane-straight", {}), ("konane-straight", {"rows": "8", "cols": "8"}), ("lines-of-action", {}),
-         ("three-way-race", {}), ("nine-mens-morris", {})]
+         ("three-way-race", {}), ("nine-mens-morris", {}), ("dots-and-boxes", {}),
+         ("dots-and-boxes", {"rows": "3", "cols": "3"}), ("mancala", {})]
 IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")

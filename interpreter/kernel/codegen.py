@@ -37,11 +37,14 @@ numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 :mod:`rulesdsl.interpreter.kernel.regions`); boards of points and ``lines`` (steps along
 the lines), hands (``place ... from hand``: one more word a player), rules
 ``when`` a condition holds, ``fly``, ``then after N in a row`` and ``remove
-KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, hop chains
+KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, placements ``in REGION
+enclosing KIND in REGION [again]`` (:mod:`rulesdsl.interpreter.kernel.enclosing`),
+``best score wins`` over ``score`` (:mod:`rulesdsl.interpreter.kernel.scores`), hop chains
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
 go; ``turn`` of ``rectangle`` blocks (:mod:`rulesdsl.interpreter.kernel.rotations`), small ``boards``, ``in sent
-board`` and ``N in a row of boards`` (:mod:`rulesdsl.interpreter.kernel.nested`). Anything else
+board`` and ``N in a row of boards`` (:mod:`rulesdsl.interpreter.kernel.nested`); cells holding counts (``counts KIND``)
+and ``sow`` have a builder of their own, one word per cell (:mod:`rulesdsl.interpreter.kernel.sowing`). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -66,16 +69,19 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.enclosing import region_placement
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.nested import allowed_cells, boards_in_a_row
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.rotations import TURN_FIELDS, TurnError, turn_applies
+from rulesdsl.interpreter.kernel.scores import best_score, score_parts
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
+from rulesdsl.interpreter.reference.counts import count_of, count_symbol
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
 
@@ -83,10 +89,10 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards)
+         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards, m.Score)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "sent"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "sent", "enclose"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -135,20 +141,32 @@ class Kernel:
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
     hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
+    counted: tuple[int, ...] = ()  # cells whose count of pieces is one word each, last (:mod:`~.sowing`)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words)
+        """How many words a position's board takes: one per symbol, the counter's, the hands', the turn words and
+        the counted cells'."""
+        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) + len(self.counted)
 
     def extra(self, state) -> tuple[int, ...]:
-        """The words a state keeps after its bitboards (the counter, the hands, the turn words)."""
+        """The words a state keeps after its bitboards (the counter, the hands, the turn words, the counts)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
-            + encode_words(state, self.words, self.layout)
+            + encode_words(state, self.words, self.layout) + tuple(count_of(state.board[c]) for c in self.counted)
+
+    def board(self, empty: str, bits) -> str:
+        """The board string of a position's words: the bitboards' symbols, then the counted cells' counts."""
+        board = self.layout.decode(empty, tuple(zip(bits, self.symbols)))
+        if not self.counted:
+            return board
+        cells = list(board)
+        for cell, n in zip(self.counted, bits[self.width - len(self.counted):self.width]):
+            cells[cell] = count_symbol(int(n), empty)
+        return "".join(cells)
 
     def fields(self, words) -> dict[str, object]:
         """The state's fields (keywords) held by the words after the bitboards."""
-        words = [int(w) for w in words[len(self.symbols):self.width]]
+        words = [int(w) for w in words[len(self.symbols):self.width - len(self.counted)]]
         out: dict[str, object] = {}
         if self.counter:
             out["quiet"] = words.pop(0)
@@ -185,6 +203,7 @@ class Group:
     heading: int = -1  # a jump's direction among the board's directions (``in same direction``), -1: not a jump
     guard: str | None = None  # the group has moves only where this holds (``when``, the hand's phases)
     origins: str | None = None  # pairs: any of these cells (bit ``f``) to any landing cell is a move (``fly``)
+    keeps: str | None = None  # after the move, not zero when the mover moves again (``enclosing ... again``)
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -209,7 +228,12 @@ def compile_kernel(active, tables: Tables, options: Mapping[str, Value],
         _outcomes.move_to_end(key)
         return _outcomes[key]
     try:
-        kernel = _Builder(active, tables, options, start_board).build()
+        if tables.counted is not None:  # counts of pieces per cell: words, not bitboards
+            from rulesdsl.interpreter.kernel.sowing import sowing_kernel
+
+            kernel = sowing_kernel(active, tables, options, start_board)
+        else:
+            kernel = _Builder(active, tables, options, start_board).build()
     except (Unsupported, PlacementError, RegionError, TurnError, RulesdslError, KeyError, ValueError, RecursionError,
             MemoryError):
         kernel = None  # the generic path plays every rule file
@@ -284,7 +308,7 @@ class _Builder:
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
-        if any(reads_region(r) and r.action not in CONFINED for r in [*self.rules, *(self.then or ())]):
+        if any(reads_region(r) and r.action not in (*CONFINED, "place") for r in [*self.rules, *(self.then or ())]):
             raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
             raise Unsupported("a push beside pieces nobody owns")
@@ -484,6 +508,10 @@ class _Builder:
             return confine(self.line_groups(rule, player), rule, self.tables, self.layout, player)
         if rule.action == "slide":
             return self.slide_groups(rule, player)
+        if rule.action == "place" and (rule.region is not None or rule.enclose is not None):
+            made = region_placement(rule, tables, self.layout, player, self.var, self.bits(self.symbols))
+            return [Group([], mask, apply, "t", 0, "place", False, keeps=keeps)
+                    for mask, apply, keeps in ([made] if made is not None else [])]
         return confine(self.plain_groups(rule, player), rule, self.tables, self.layout, player)
 
     def plain_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
@@ -840,6 +868,10 @@ class _Builder:
         hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = {group.target}"] if self.keeps_last
                                                            else [f"{last} = 0"] if self.continued else [])
         hand_over += self.words.handover()
+        if group.keeps is not None:  # the move earned another turn: the same player, from no cell
+            if self.continued:
+                raise Unsupported("a move that earns another turn beside go-again or two-part turns")
+            return [f"if {group.keeps}:", f"    {turn} = {player}", "else:"] + ["    " + line for line in hand_over]
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
         if self.words.visited and group.walks:
@@ -880,14 +912,14 @@ class _Builder:
             lines.append(f"total = {'1' if passes else found}")
         lines += self.end_checks(mover, lambda result: [f"return {result}"], self.mid_turn(continuing))
         lines.append(f"cur = {self.vars}")
-        if not self.continued and not self.keeps_last:  # the next player is known: no statements per child
+        if not self.continued and not self.keeps_last and not any(g.keeps for g in groups):  # the next player is known
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
             lines += self.each_child(groups, lambda group: [*self.words.handover(),
                                                             f"put(({self.vars} {self.other[player]}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
-                                     + [f"put(({self.vars} nt, nl))"])
+                                     + [f"put(({self.vars} nt, {'nl' if self.continued else 0}))"])
         passed = [*self.words.handover(), f"put(({self.vars} {self.other[player]}, 0))"]
         if passes:
             lines += passed
@@ -927,6 +959,11 @@ class _Builder:
         conditions = _Conditions(self, mover)
         for i, rule in enumerate(end.rules if end and not mid_turn else ()):
             test = conditions.visit(rule.condition)
+            if rule.by_score:  # the scores decide who wins
+                scores = [conditions.visit(expr) for expr in score_parts(self.active, self.tables)]
+                lines += [f"if {test}:"] + ["    " + line for line in
+                                            best_score(scores, rule.result == "loses", i, finish)]
+                continue
             if rule.result == "draw":
                 winner = "None"
             else:
@@ -1103,6 +1140,8 @@ class _Conditions(m.ExprVisitor):
         return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
 
     def visit_Call(self, expr: m.Call) -> str:
+        if expr.function == "score":  # the player's score expression (a score is never made of scores)
+            return f"({self.visit(score_parts(self.builder.active, self.builder.tables)[self.player(expr.args[0])])})"
         if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", *self.builder.tables.player_names):
             raise Unsupported("a count over both players or in a region")
         kind = expr.args[1] if len(expr.args) > 1 else None

@@ -47,6 +47,7 @@ class CompiledPlay:
                  empty: str, misere: bool, reasons: list[str], fired: list[EndRuleRef]):
         self._make = lambda: compile_kernel(active, tables, options, start_board)
         self.tables, self.start_board = tables, start_board
+        self.active = active  # the statements in force (the search reads the ``score`` statement's expressions)
         self.features: tuple = ()  # the static evaluation's features (set by the compiler)
         self._made: list[Kernel | None] = []
         self.empty, self.misere, self.reasons, self.fired = empty, misere, reasons, fired
@@ -95,7 +96,7 @@ class CompiledPlay:
         return kernel, bits, last, history
 
     def _board(self, kernel: Kernel, bits) -> str:
-        return kernel.layout.decode(self.empty, tuple(zip(bits, kernel.symbols)))
+        return kernel.board(self.empty, bits)
 
     @staticmethod
     def _state(kernel: Kernel, bits, board: str, turn: int, last: int, history=None) -> State:

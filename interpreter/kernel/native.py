@@ -244,7 +244,7 @@ def native_source(kernel: Kernel) -> str | None:
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + _many_playouts(kernel.width)
     source += "\n\n" + _expand_many(kernel.width, rows)
-    source += "\n\n" + search_source(kernel.width, kernel.opponent)
+    source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted))
     return source
 
 

@@ -107,18 +107,23 @@ def compile_evaluation(
 LINEAR = frozenset({"material", "advancement", "centrality", "captures"})  # sums over pieces of a weight per cell
 
 
-def linear_terms(features: tuple[m.Feature, ...], tables: Tables, start_board: Callable[[], str]
+def linear_terms(features: tuple[m.Feature, ...], tables: Tables, start_board: Callable[[], str],
+                 scores: list[tuple[dict[str, float], float]] | None = None
                  ) -> tuple[list[tuple[list[tuple[str, list[float]]], float]], float] | None:
     """The evaluation as tables, for code that computes it on bitboards: for each player, (symbol, weight per
     cell) pairs and a constant (the linear features, mine minus the opponent's), and the summed weight of
-    ``mobility``; ``None`` when another feature is used (``threatened``)."""
-    if any(f.name not in LINEAR and f.name != "mobility" for f in features):
+    ``mobility``; ``None`` when another feature is used (``threatened``). ``scores``: each player's score as a
+    weight per symbol and a constant (:mod:`~rulesdsl.interpreter.search.score_terms`), which makes ``score``
+    linear too."""
+    linear = LINEAR | ({"score"} if scores is not None else set())
+    if any(f.name not in linear and f.name != "mobility" for f in features):
         return None
     mobility = sum(f.weight for f in features if f.name == "mobility")
-    return _fold([f for f in features if f.name in LINEAR], tables, start_board), mobility
+    return _fold([f for f in features if f.name in linear], tables, start_board, scores), mobility
 
 
-def _fold(features: list[m.Feature], tables: Tables, start_board: Callable[[], str]
+def _fold(features: list[m.Feature], tables: Tables, start_board: Callable[[], str],
+          scores: list[tuple[dict[str, float], float]] | None = None
           ) -> list[tuple[list[tuple[str, list[float]]], float]]:
     """For each player ``p``, the linear features' ``w * (f(board, p) - f(board, opponent))`` as a
     weight per (symbol, cell) plus a constant."""
@@ -126,7 +131,8 @@ def _fold(features: list[m.Feature], tables: Tables, start_board: Callable[[], s
     opponent = tables.seats.opponent
     size = len(tables.geometry.cells)
     # of each feature, for each player q: f(board, q) as {symbol: weight per cell}, constant
-    terms = [[_square_term(f, q, tables, start_board) for q in players] for f in features]
+    terms = [[_square_term(f, q, tables, start_board) if f.name != "score" else scores[q] for q in players]
+             for f in features]
     folded = []
     for p in players:
         rows: dict[str, list[float]] = {}

@@ -50,6 +50,7 @@ from rulesdsl.interpreter.search.engine import (  # the engine's table rules, re
 from rulesdsl.interpreter.search.evaluation import linear_terms
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, INFINITY, WIN
 from rulesdsl.interpreter.search.ordering import static_order
+from rulesdsl.interpreter.search.score_terms import score_terms
 
 ENTRY_BYTES = 300  # a rough size of one table entry besides its children's rows
 # The fields of a table entry (a list per position seen): its children's rows (None when the game is over there),
@@ -71,11 +72,15 @@ class KernelView:
         self.weights = np.zeros((2, self.width, 64), dtype=np.float64)
         self.consts = np.zeros(2, dtype=np.float64)
         index = {s: i for i, s in enumerate(kernel.symbols)}
+        counts = {c: self.width - len(kernel.counted) + k for k, c in enumerate(kernel.counted)}  # a count's word
         for player, (rows, constant) in enumerate(folded):
             self.consts[player] = constant
             for symbol, per_cell in rows:
                 for cell, weight in enumerate(per_cell):
-                    self.weights[player, index[symbol], kernel.layout.bit[cell]] += weight
+                    if symbol in index:
+                        self.weights[player, index[symbol], kernel.layout.bit[cell]] += weight
+                    else:  # the counted pieces: the weight of one, times the cell's count
+                        self.weights[player, counts[cell], 0] += weight
         self.misere = bool(kernel.misere)
 
     def row(self, state: State) -> np.ndarray | None:
@@ -101,7 +106,8 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
     if native is None or native.module is None:
         return None
     compiled = game._compiled
-    terms = linear_terms(compiled.features, compiled.tables, compiled.start_board)
+    terms = linear_terms(compiled.features, compiled.tables, compiled.start_board,
+                         score_terms(compiled.active, compiled.tables))
     if terms is None:
         return None
     return KernelView(game, native, terms)

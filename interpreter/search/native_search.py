@@ -28,9 +28,11 @@ def _words(prefix: str, symbols: int) -> str:
     return "".join(f"{prefix}[{i}], " for i in range(symbols))
 
 
-def _sum_bits(symbols: int, indent: str) -> list[str]:
-    lines = []
-    for i in range(symbols):
+def _sum_bits(symbols: int, indent: str, counted: int = 0) -> list[str]:
+    """The weights of each bitboard's set bits; the last ``counted`` words are counts, whose weight is that
+    word's first weight times the count."""
+    lines = [f"s += weights[turn, {i}, 0] * v{i}" for i in range(symbols - counted, symbols)]
+    for i in range(symbols - counted):
         lines += [f"x = v{i}", "while x:", "    low = x & (u64(0) - x)",
                   f"    s += weights[turn, {i}, popcount(low - u64(1))]", "    x ^= low"]
     return [indent + line for line in lines]
@@ -54,8 +56,9 @@ def _lookup(table: tuple[int, ...], index: str) -> str:
     return "(" + " + ".join(f"{table[p]} * ({index} == {p})" for p in range(count)) + ")"
 
 
-def search_source(symbols: int, opponent: tuple[int, ...]) -> str:
-    """The helpers' source for a kernel of ``symbols`` bitboards whose players' opponents are ``opponent``."""
+def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> str:
+    """The helpers' source for a kernel of ``symbols`` words (the last ``counted`` of them counts of pieces in
+    cells, the others bitboards) whose players' opponents are ``opponent``."""
     other = _lookup(opponent, "turn")
     other_winner = _lookup(opponent, "ow")
     v = "".join(f"v{i}, " for i in range(symbols))
@@ -63,7 +66,7 @@ def search_source(symbols: int, opponent: tuple[int, ...]) -> str:
     child = f"{_words('c', symbols)}tn, c[{symbols + 1}]"
     lines = ["def expandrow(row, out):", f"    return expand({row}, out)", "", "",
              f"def score({v}turn, weights, consts, mobw):", "    s = consts[turn]"]
-    lines += _sum_bits(symbols, "    ")
+    lines += _sum_bits(symbols, "    ", counted)
     lines += ["    if mobw:",
               f"        s += mobw * (mobility({v}turn, u64(0), None, 1) - mobility({v}{other}, u64(0), None, 1))",
               "    return s", "", "",
