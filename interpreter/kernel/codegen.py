@@ -65,14 +65,18 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.connections import joined, ring
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
+from rulesdsl.interpreter.kernel.links import LinkError, LinkWords, link_words
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
+from rulesdsl.interpreter.kernel.swapping import SwapError, swap_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
+from rulesdsl.interpreter.reference.connections import Outline, board_outline
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
 
@@ -80,7 +84,7 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand)
+         m.Region, m.Lines, m.Hand, m.Link)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
                "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when"}
@@ -132,16 +136,19 @@ class Kernel:
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
     hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
+    links: LinkWords | None = None  # the links between pieces, one word per link vector after those (:mod:`~.links`)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words)
+        """How many words a position's board takes: one per symbol, the counter's, the hands', the turn words and
+        the links'."""
+        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) \
+            + (len(self.links.names) if self.links else 0)
 
     def extra(self, state) -> tuple[int, ...]:
-        """The words a state keeps after its bitboards (the counter, the hands, the turn words)."""
+        """The words a state keeps after its bitboards (the counter, the hands, the turn words, the links)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
-            + encode_words(state, self.words, self.layout)
+            + encode_words(state, self.words, self.layout) + (self.links.encode(state.links) if self.links else ())
 
     def fields(self, words) -> dict[str, object]:
         """The state's fields (keywords) held by the words after the bitboards."""
@@ -151,7 +158,9 @@ class Kernel:
             out["quiet"] = words.pop(0)
         if self.hands:
             out["hand"] = (words.pop(0), words.pop(0))
-        out.update(decode_words(words, self.words, self.layout))
+        out.update(decode_words(words[:len(self.words)], self.words, self.layout))
+        if self.links:
+            out["links"] = self.links.decode(words[len(self.words):])
         return out
 
     def plain(self, state):
@@ -160,6 +169,8 @@ class Kernel:
         if self.hands:
             kept["hand"] = None
         kept.update((name, DEFAULTS[name]) for name in self.words)
+        if self.links:
+            kept["links"] = 0
         return state._replace(**kept)
 
 
@@ -276,7 +287,7 @@ class _Builder:
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
-        if any(reads_region(r) and r.action not in CONFINED for r in [*self.rules, *(self.then or ())]):
+        if any(reads_region(r) and r.action not in (*CONFINED, "swap") for r in [*self.rules, *(self.then or ())]):
             raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
             raise Unsupported("a push beside pieces nobody owns")
@@ -309,6 +320,7 @@ class _Builder:
         self.previous = tables.seats.previous_player  # who made the last ply (when no go-again turn goes on)
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
+        self.links = self.link_words()  # the links' words (``link KIND DIRS``), after the turn words
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
@@ -321,6 +333,28 @@ class _Builder:
             raise Unsupported("a hand of several kinds, of captured pieces, not placed from, or of three players")
         first = len(self.symbols) + (self.counter is not None)
         return [f"v{first}", f"v{first + 1}"]
+
+    def outline(self) -> tuple[BitLayout, list, Outline]:
+        """The layout, the board's own directions and its border, corners and edges (rings, corners, edges)."""
+        if self.tables.geometry.has_lines:
+            raise Unsupported("rings, corners or edges on a board of points and lines")
+        geometry = self.tables.geometry
+        vectors = [geometry.directions[name] for name in geometry.direction_sets["all"]]
+        return self.layout, vectors, board_outline(geometry)
+
+    def link_words(self) -> LinkWords | None:
+        """The words of the links between pieces (:mod:`~.links`), or ``None`` in a game without links."""
+        if self.tables.linking is None:
+            return None
+        if any(r.action not in ("place", "swap") or r.flanking for r in self.rules) or self.continued:
+            raise Unsupported("links beside moves that are not placements or swaps, or beside go-again turns")
+        first = len(self.symbols) + (self.counter is not None) + len(self.hand_vars) + len(self.words.names)
+        try:
+            words = link_words(self.tables.linking, self.layout, first)
+        except LinkError as error:
+            raise Unsupported(str(error)) from None
+        self.vars += "".join(f" {name}," for name in words.names)
+        return words
 
     def bits(self, symbols) -> str:
         """The expression of the cells holding any of ``symbols``."""
@@ -451,6 +485,12 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables = self.tables
+        if rule.action == "swap":
+            try:
+                made = swap_groups(rule, tables, self.layout, player, self.var, self.bits, self.constants)
+            except SwapError as error:
+                raise Unsupported(str(error)) from None
+            return [Group(*group, "t", 0, "swap", False) for group in made]
         if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
                 or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
@@ -473,7 +513,12 @@ class _Builder:
             raise Unsupported(rule.action)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
-            return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
+            if made is None:
+                return []
+            if self.links is not None:  # the piece placed links to its own pieces a link's leap away
+                symbol = tables.placed_symbol(player, rule.kind)
+                made = (*made[:2], made[2] + self.links.made(self.var[symbol], symbol))
+            return [Group(*made, "t", 0, "place", bool(rule.flanking))]
         if rule.falling is not None or rule.flanking:
             raise Unsupported("falling or flanking beside a move that is not a placement")
         movers = sorted(tables.symbols_of(player, rule.kind))
@@ -950,7 +995,7 @@ class _Builder:
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      bool(self.hand_vars), self.words.fields)
+                      bool(self.hand_vars), self.words.fields, self.links)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -961,7 +1006,8 @@ NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
 METHODS = {"bit_count", "append", "add", "discard", "pop"}
-NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+")
+NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+"
+                  r"|TURN[0-9]")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
 
 
@@ -1119,9 +1165,31 @@ class _Conditions(m.ExprVisitor):
         bits, player = self.pieces(expr.player, None)
         builder = self.builder
         first, goal = (board_side(builder.tables.geometry, side.name) for side in expr.sides)
+        if expr.links:  # a chain of linked pieces (:mod:`~.links`)
+            if builder.links is None:
+                raise Unsupported("connects by links without links")
+            name = f"cj{sum(line.startswith('cj') for line in self.before)}"
+            lines, test = builder.links.joins(bits, builder.layout.mask(first), builder.layout.mask(goal), name)
+            self.before += lines
+            return test
         along = expr.along or (m.DirRef(expr.span, "all"),)
         lines, test = joins(builder.tables, builder.layout, bits, player, first, goal, along,
                             f"cj{sum(line.startswith('cj') for line in self.before)}")
+        self.before += lines
+        return test
+
+    def visit_Ring(self, expr: m.Ring) -> str:
+        bits, _ = self.pieces(expr.player, None)
+        lines, test = ring(*self.builder.outline(), bits, len(self.before))
+        self.before += lines
+        return test
+
+    def visit_Joins(self, expr: m.Joins) -> str:
+        bits, _ = self.pieces(expr.player, None)
+        wanted = _value(expr.count, self.builder.options)
+        if isinstance(wanted, bool) or not isinstance(wanted, int):
+            raise Unsupported("a count of corners or edges that is not a whole number")
+        lines, test = joined(*self.builder.outline(), bits, expr.what, wanted, len(self.before))
         self.before += lines
         return test
 

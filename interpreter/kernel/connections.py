@@ -1,0 +1,71 @@
+"""Rings, corners and edges on bitboards: the kernel's source for ``PLAYER forms a ring``, ``PLAYER joins N
+corners`` and ``PLAYER joins N edges``.
+
+The board's border, corners and edges are the reference's
+(:func:`rulesdsl.interpreter.reference.connections.board_outline`), turned into
+masks once, when the game is compiled:
+
+- ``joins N corners`` / ``joins N edges``: the player's groups are flood-filled
+  one at a time (one shift and mask per direction a round), starting only from
+  the player's pieces on a corner (on an edge): a group that touches none
+  cannot count. A group holds N corners when its bit count on the corners'
+  mask is N or more; it touches N edges when N of the edges' masks meet it.
+- ``forms a ring``: a piece of the player's whose every neighbour is the
+  player's (one mask per direction, ANDed), or a cell that is not the
+  player's and that the cells not the player's do not reach from the border:
+  a flood fill of those cells from the border, and a test for what is left.
+
+Nothing here allocates: the source uses a handful of integer names per
+condition. tests/test_kernel_connections.py and tests/test_playout.py hold it to
+the reference path.
+"""
+
+from __future__ import annotations
+
+from rulesdsl.interpreter.kernel.bitboards import BitLayout, shifted
+from rulesdsl.interpreter.reference.connections import Outline
+
+
+def _around(layout: BitLayout, vectors, cells: str) -> str:
+    """The expression of the cells next to ``cells`` along ``vectors`` (each step masked so nothing wraps)."""
+    return " | ".join(shifted(f"({cells} & {layout.has_next(v)})", layout.shift_of(v)) for v in vectors) or "0"
+
+
+def _fill(layout: BitLayout, vectors, group: str, front: str, new: str, within: str) -> list[str]:
+    """Statements growing ``group`` (its newest cells ``front``) through the cells ``within``, until it stops."""
+    return [f"while {front}:", f"    {new} = ({_around(layout, vectors, front)}) & {within} & ~{group}",
+            f"    {group} |= {new}", f"    {front} = {new}"]
+
+
+def joined(layout: BitLayout, vectors, outline: Outline, own: str, what: str, wanted: int,
+           number: int) -> tuple[list[str], str]:
+    """Statements looking for one group of ``own``'s cells that holds ``wanted`` corners (``what``: "corners") or
+    touches ``wanted`` edges ("edges"), and the expression (a truth value) of having found one; ``number`` tells
+    the names apart."""
+    if own == "0":
+        return [], "False"
+    corners = layout.mask(c for c, is_corner in enumerate(outline.corner) if is_corner)
+    edges = [layout.mask(c for c, e in enumerate(outline.edge_of) if e == k) for k in range(outline.edges)]
+    touching = corners if what == "corners" else layout.mask(c for c, e in enumerate(outline.edge_of) if e >= 0)
+    p, g, f, n, w = (f"jn{x}{number}" for x in "pgfnw")
+    found = f"({g} & {corners}).bit_count()" if what == "corners" else \
+        " + ".join(f"(({g} & {mask}) != 0)" for mask in edges) or "0"
+    lines = [f"{w} = False", f"{p} = {own} & {touching}", f"while {p}:", f"    {g} = {p} & -{p}", f"    {f} = {g}"]
+    lines += ["    " + line for line in _fill(layout, vectors, g, f, n, own)]
+    lines += [f"    if {found} >= {wanted}:", f"        {w} = True", "        break", f"    {p} &= ~{g}"]
+    return lines, w
+
+
+def ring(layout: BitLayout, vectors, outline: Outline, own: str, number: int) -> tuple[list[str], str]:
+    """Statements looking for a ring of ``own``'s cells (see the module docstring), and the expression (a truth
+    value) of having found one; ``number`` tells the names apart."""
+    if own == "0":
+        return [], "False"
+    inside = layout.mask(c for c, near in enumerate(outline.around) if len(near) == outline.full)
+    border = layout.mask(outline.border)
+    o, r, f, n = (f"rg{x}{number}" for x in "ofrn")
+    # a piece ringed by pieces: every neighbour, along every direction, is the player's
+    ringed = " & ".join([f"{own} & {inside}", *(shifted(own, -layout.shift_of(v)) for v in vectors)])
+    lines = [f"{o} = {layout.full} & ~{own}", f"{r} = {o} & {border}", f"{f} = {r}"]
+    lines += _fill(layout, vectors, r, f, n, o)
+    return lines, f"bool(({ringed}) | ({o} & ~{r}))"
