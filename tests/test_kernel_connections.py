@@ -192,8 +192,35 @@ def test_the_swap_on_the_kernel():
 
 
 # -- kernel against the generic path on random positions ----------------------------------------------------------
+# The same conditions on a square grid of eight directions: a ring closes round a cell with eight stones, the
+# four corners are a1 e1 a5 e5, and the four edges the rest of the border.
+LOOPS = """game "Loops"
+players white "o", black "x"
+board grid 5 x 5
+position (turn rows) top first
+piece stone white "o", black "x"
+start {}
+moves {
+  place stone
+}
+end {
+  mover wins if mover forms a ring
+  mover wins if mover joins 3 corners
+  mover wins if mover joins 4 edges
+  draw if no moves
+}
+"""
 SETTINGS = [("havannah", {"size": "4"}), ("havannah", {"size": "5"}), ("havannah", {"size": "8"}),
-            ("twixt", {"size": "5"}), ("twixt", {"size": "6"}), ("twixt", {})]
+            ("twixt", {"size": "5"}), ("twixt", {"size": "6"}), ("twixt", {}), ("loops", {})]
+
+
+def loaded(tmp_path, name: str, settings: dict):
+    """A bundled game, or the rule file above."""
+    if name != "loops":
+        return load_game(name, settings)
+    path = tmp_path / "loops.rules"
+    path.write_text(LOOPS)
+    return load_game(str(path), settings)
 
 
 def random_positions(game, seed: int, count: int, every: int):
@@ -215,8 +242,8 @@ def random_positions(game, seed: int, count: int, every: int):
 
 
 @pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{s.get('size', '8')}" for n, s in SETTINGS])
-def test_the_kernels_children_and_outcomes_are_the_generic_ones(name, settings):
-    game = load_game(name, settings)
+def test_the_kernels_children_and_outcomes_are_the_generic_ones(tmp_path, name, settings):
+    game = loaded(tmp_path, name, settings)
     assert game.has_fast_playout
     ends = Counter()
     for state in random_positions(game, seed=3, count=60, every=5):
@@ -229,9 +256,10 @@ def test_the_kernels_children_and_outcomes_are_the_generic_ones(name, settings):
     assert ends  # the random games reached their ends
 
 
-@pytest.mark.parametrize("name,settings", [("havannah", {"size": "4"}), ("twixt", {"size": "5"}), ("twixt", {})])
-def test_kernel_plies_and_perft_are_the_generic_ones(name, settings):
-    kernel_plies_are_reference_moves(load_game(name, settings), games=3, seed=11, cap=200, perft_every=9)
+@pytest.mark.parametrize("name,settings", [("havannah", {"size": "4"}), ("twixt", {"size": "5"}), ("twixt", {}),
+                                           ("loops", {})])
+def test_kernel_plies_and_perft_are_the_generic_ones(tmp_path, name, settings):
+    kernel_plies_are_reference_moves(loaded(tmp_path, name, settings), games=3, seed=11, cap=200, perft_every=9)
 
 
 def test_every_end_rule_of_havannah_fires_on_the_kernel():

@@ -32,7 +32,10 @@ piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
-``beyond``, ``N in a row``, ``connects`` and ``forms one group``; regions read by ``from``,
+``beyond``, ``N in a row``, ``connects`` and ``forms one group``; ``forms a ring``, ``joins N corners`` and
+``joins N edges`` (:mod:`rulesdsl.interpreter.kernel.connections`); ``link KIND DIRS`` and ``connects ... by
+links`` (one word per link vector, :mod:`rulesdsl.interpreter.kernel.links`), ``swap`` and ``place ... in
+REGION`` (:mod:`rulesdsl.interpreter.kernel.swapping`); regions read by ``from``,
 ``within`` and ``fills`` (constant masks per player,
 :mod:`rulesdsl.interpreter.kernel.regions`); boards of points and ``lines`` (steps along
 the lines), hands (``place ... from hand``: one more word a player), rules

@@ -5,15 +5,17 @@ The board's border, corners and edges are the reference's
 (:func:`rulesdsl.interpreter.reference.connections.board_outline`), turned into
 masks once, when the game is compiled:
 
-- ``joins N corners`` / ``joins N edges``: the player's groups are flood-filled
-  one at a time (one shift and mask per direction a round), starting only from
-  the player's pieces on a corner (on an edge): a group that touches none
-  cannot count. A group holds N corners when its bit count on the corners'
-  mask is N or more; it touches N edges when N of the edges' masks meet it.
+- ``joins N corners`` / ``joins N edges``: when the player's pieces together
+  hold N corners (touch N edges), their groups are flood-filled one at a time
+  (one shift and mask per direction a round), starting only from the player's
+  pieces on a corner (on an edge): a group that touches none cannot count.
+  A group holds N corners when its bit count on the corners' mask is N or
+  more; it touches N edges when N of the edges' masks meet it.
 - ``forms a ring``: a piece of the player's whose every neighbour is the
   player's (one mask per direction, ANDed), or a cell that is not the
   player's and that the cells not the player's do not reach from the border:
-  a flood fill of those cells from the border, and a test for what is left.
+  a flood fill of those cells from the border, and a test for what is left;
+  none while the player has fewer pieces than a cell inside has neighbours.
 
 Nothing here allocates: the source uses a handful of integer names per
 condition. tests/test_kernel_connections.py and tests/test_playout.py hold it to
@@ -48,11 +50,17 @@ def joined(layout: BitLayout, vectors, outline: Outline, own: str, what: str, wa
     edges = [layout.mask(c for c, e in enumerate(outline.edge_of) if e == k) for k in range(outline.edges)]
     touching = corners if what == "corners" else layout.mask(c for c, e in enumerate(outline.edge_of) if e >= 0)
     p, g, f, n, w = (f"jn{x}{number}" for x in "pgfnw")
-    found = f"({g} & {corners}).bit_count()" if what == "corners" else \
-        " + ".join(f"(({g} & {mask}) != 0)" for mask in edges) or "0"
-    lines = [f"{w} = False", f"{p} = {own} & {touching}", f"while {p}:", f"    {g} = {p} & -{p}", f"    {f} = {g}"]
+
+    def found(cells: str) -> str:  # how many corners ``cells`` hold, or how many edges they touch
+        if what == "corners":
+            return f"({cells} & {corners}).bit_count()"
+        return " + ".join(f"(({cells} & {mask}) != 0)" for mask in edges) or "0"
+
+    # the groups are filled only when all the player's pieces together hold enough of them
+    lines = [f"{w} = False", f"{p} = {own} & {touching}", f"if {found(p)} < {wanted}:", f"    {p} = 0",
+             f"while {p}:", f"    {g} = {p} & -{p}", f"    {f} = {g}"]
     lines += ["    " + line for line in _fill(layout, vectors, g, f, n, own)]
-    lines += [f"    if {found} >= {wanted}:", f"        {w} = True", "        break", f"    {p} &= ~{g}"]
+    lines += [f"    if {found(g)} >= {wanted}:", f"        {w} = True", "        break", f"    {p} &= ~{g}"]
     return lines, w
 
 
@@ -66,6 +74,11 @@ def ring(layout: BitLayout, vectors, outline: Outline, own: str, number: int) ->
     o, r, f, n = (f"rg{x}{number}" for x in "ofrn")
     # a piece ringed by pieces: every neighbour, along every direction, is the player's
     ringed = " & ".join([f"{own} & {inside}", *(shifted(own, -layout.shift_of(v)) for v in vectors)])
-    lines = [f"{o} = {layout.full} & ~{own}", f"{r} = {o} & {border}", f"{f} = {r}"]
-    lines += _fill(layout, vectors, r, f, n, o)
+    # Fewer pieces than an inner cell has neighbours ring nothing (the cells a ring closes round, U, have all
+    # their neighbours on the board, and in the lattice |U + (D and 0)| >= |U| + |D|: |A + B| >= |A| + |B| - 1
+    # for finite sets of a group without torsion); ``r`` is then every cell that is not the player's.
+    fewest = outline.full if outline.full == len(vectors) else 0
+    lines = [f"{o} = {layout.full} & ~{own}", f"{r} = {o}", f"if {own}.bit_count() >= {fewest}:",
+             f"    {r} = {o} & {border}", f"    {f} = {r}"]
+    lines += ["    " + line for line in _fill(layout, vectors, r, f, n, o)]
     return lines, f"bool(({ringed}) | ({o} & ~{r}))"
