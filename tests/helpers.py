@@ -118,3 +118,21 @@ def kernel_children(game, state):
         where = kernel.layout.cell_of(cell) if cell else NO_CELL
         children.append(compiled._state(kernel, words, compiled._board(kernel, words), turn, where))
     return None, children
+
+
+def random_positions(game, seed: int, count: int, every: int = 7):
+    """Every ``every``-th position of seeded random games played to the end through the generic path."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state, ply = game.initial_state(), 0
+        while True:
+            if ply % every == 0:
+                found.append(state)
+            moves, outcome = game.status(state)
+            if outcome is not None:
+                found.append(state)
+                break
+            state = game.apply(state, rng.choice(moves))
+            ply += 1
+    return found

@@ -31,7 +31,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import kernel_children, kernel_plies_are_reference_moves
+from helpers import kernel_children, kernel_plies_are_reference_moves, random_positions
 
 from rulesdsl.interpreter.compile.load import load_game, load_position
 from rulesdsl.interpreter.kernel import native as native_module
@@ -221,24 +221,6 @@ def loaded(tmp_path, name: str, settings: dict):
     path = tmp_path / "loops.rules"
     path.write_text(LOOPS)
     return load_game(str(path), settings)
-
-
-def random_positions(game, seed: int, count: int, every: int):
-    """Every ``every``-th position of seeded random games played to the end through the generic path."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state, ply = game.initial_state(), 0
-        while True:
-            if ply % every == 0:
-                found.append(state)
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                found.append(state)
-                break
-            state = game.apply(state, rng.choice(moves))
-            ply += 1
-    return found
 
 
 @pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{s.get('size', '8')}" for n, s in SETTINGS])

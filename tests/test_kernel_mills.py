@@ -27,7 +27,7 @@ import re
 from collections import Counter
 
 import pytest
-from helpers import kernel_children
+from helpers import kernel_children, random_positions
 
 from rulesdsl.interpreter.compile.game import NO_CELL, generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -70,24 +70,6 @@ def games(tmp_path, name: str):
     path = tmp_path / f"{name}.rules"
     path.write_text(TEXTS[name])
     return load_game(str(path))
-
-
-def random_positions(game, seed: int, count: int, every: int = 7):
-    """Every ``every``-th position of seeded random games played to the end through the generic path."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state, ply = game.initial_state(), 0
-        while True:
-            if ply % every == 0:
-                found.append(state)
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                found.append(state)
-                break
-            state = game.apply(state, rng.choice(moves))
-            ply += 1
-    return found
 
 
 @pytest.mark.parametrize("name", NAMES)
