@@ -255,6 +255,30 @@ def test_every_end_rule_of_havannah_fires_on_the_kernel():
     assert seen >= {1, 2, 3}
 
 
+@pytest.mark.parametrize("name,settings", [("havannah", {"size": "5"}), ("havannah", {"size": "8"}), ("loops", {})])
+def test_no_end_is_missed_in_a_whole_playout(tmp_path, name, settings):
+    """A playout looks for a new corner or edge in the newest piece's group only (after each player's first
+    piece): at every ply of seeded whole playouts (the same seed plays the same game whatever the cap), the
+    position reached is over exactly when the playout ends there, with the same outcome."""
+    game = loaded(tmp_path, name, settings)
+    for seed in range(4 if name == "havannah" and settings["size"] == "8" else 12):
+        whole = game.playout(game.initial_state(), random.Random(seed))
+        for cap in range(whole.plies):
+            cut = game.playout(game.initial_state(), random.Random(seed), cap)
+            assert cut.plies == cap and game.status(cut.state)[1] is None, (seed, game.format_position(cut.state))
+        assert whole.outcome is not None and whole.outcome == game.status(whole.state)[1]
+
+
+def test_a_bridge_standing_before_the_playout_counts_at_its_first_ply():
+    """White's a1 b1 c1 stand when the playout begins with white to move (black made the last move, so nobody
+    asked about white's groups): whatever white plays, the bridge is white's at the first ply, by hand (four
+    stones make no ring, and touch one edge or two)."""
+    game, state = load_position(load_game("havannah", {"size": "3"}), "(o --- ---- ----- ---- ooo)")
+    for seed in range(12):
+        end = game.playout(state, random.Random(seed))
+        assert end.plies == 1 and (end.outcome.winner, end.outcome.rule.number) == (0, 2)
+
+
 # -- kernel against OpenSpiel -----------------------------------------------------------------------------------
 def children_source(game, engine: str):
     """``children(state)`` -> (outcome, children) from the Python kernel or the machine code."""

@@ -324,6 +324,12 @@ class _Builder:
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
         self.links = self.link_words()  # the links' words (``link KIND DIRS``), after the turn words
+        # a playout's last placed piece, in a game whose every move places a piece and changes nothing else, for
+        # the end rules that need only its group (``joins``)
+        end = active.first(m.End)
+        self.newest = "lpz" if self.rules and not (self.continued or self.stuck or self.repetition or self.chain) \
+            and all(r.action == "place" and not r.flanking for r in self.rules) and end is not None \
+            and any(isinstance(node, m.Joins) for rule in end.rules for node in m.walk(rule.condition)) else None
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
@@ -794,7 +800,7 @@ class _Builder:
         mover = player if continuing else self.previous[player]
         lines, groups, passes = self.counted(player, continuing)
         lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
-                                 self.mid_turn(continuing))
+                                 self.mid_turn(continuing), self.newest)
         lines.append("r = randrange(total)")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
@@ -841,7 +847,7 @@ class _Builder:
                 body += [f"nm = m{i}.bit_count()", "for i in range(r // nm):", f"    mo{i} &= mo{i} - 1",
                          f"f = mo{i} & -mo{i}", "r = r % nm"]
             body += ["for i in range(r):", f"    m{i} &= m{i} - 1", f"t = m{i} & -m{i}"]
-            body += group.apply
+            body += group.apply + ([f"{self.newest} = t"] if self.newest else [])
             body += ["plies += 1"] + self.after_move(player, group, "turn", "last", continuing)
             lines += ["    " + line for line in body]
         if passes:
@@ -936,10 +942,11 @@ class _Builder:
         """Between the two parts of a turn: the end rules wait for the turn to be complete."""
         return continuing and self.then is not None
 
-    def end_checks(self, mover: int, finish: Callable[[str], list[str]], mid_turn: bool = False) -> list[str]:
+    def end_checks(self, mover: int, finish: Callable[[str], list[str]], mid_turn: bool = False,
+                   newest: str | None = None) -> list[str]:
         lines: list[str] = []
         end = self.active.first(m.End)
-        conditions = _Conditions(self, mover)
+        conditions = _Conditions(self, mover, newest)
         for i, rule in enumerate(end.rules if end and not mid_turn else ()):
             test = conditions.visit(rule.condition)
             if rule.result == "draw":
@@ -978,8 +985,9 @@ class _Builder:
             else:
                 body += ["    " + line for line in block(player, False)]
         if loop:
-            body = ["plies = 0", "while True:", "    if plies == cap:",
-                    f"        return {self.vars} turn, last, None, plies"] + ["    " + line for line in body]
+            body = ["plies = 0", *([f"{self.newest} = 0"] if self.newest else []), "while True:",
+                    "    if plies == cap:", f"        return {self.vars} turn, last, None, plies"] \
+                + ["    " + line for line in body]
         return head + "".join("    " + line + "\n" for line in body)
 
     def build(self) -> Kernel:
@@ -1078,9 +1086,10 @@ class _Conditions(m.ExprVisitor):
 
     OPERATORS = {op: op for op in BINARY}  # the same operators, spelled the same in Python
 
-    def __init__(self, builder: _Builder, mover: int):
+    def __init__(self, builder: _Builder, mover: int, newest: str | None = None):
         self.builder = builder
         self.mover = mover
+        self.newest = newest  # a playout's last placed piece (the mover's), for conditions that need only its group
         self.nobody = False  # a condition reads ``nobody can move`` (``om``: the other player's moves)
         self.before: list[str] = []  # statements the conditions read the results of (``connects``' flood fills)
 
@@ -1188,11 +1197,13 @@ class _Conditions(m.ExprVisitor):
         return test
 
     def visit_Joins(self, expr: m.Joins) -> str:
-        bits, _ = self.pieces(expr.player, None)
+        bits, player = self.pieces(expr.player, None)
         wanted = _value(expr.count, self.builder.options)
         if isinstance(wanted, bool) or not isinstance(wanted, int):
             raise Unsupported("a count of corners or edges that is not a whole number")
-        lines, test = joined(*self.builder.outline(), bits, expr.what, wanted, len(self.before))
+        # once each player has placed a piece in the playout, only the mover's newest piece's group is new
+        newest = (f"plies >= {len(self.builder.other)}", self.newest) if self.newest and player == self.mover else None
+        lines, test = joined(*self.builder.outline(), bits, expr.what, wanted, len(self.before), newest)
         self.before += lines
         return test
 

@@ -10,7 +10,11 @@ masks once, when the game is compiled:
   (one shift and mask per direction a round), starting only from the player's
   pieces on a corner (on an edge): a group that touches none cannot count.
   A group holds N corners when its bit count on the corners' mask is N or
-  more; it touches N edges when N of the edges' masks meet it.
+  more; it touches N edges when N of the edges' masks meet it. In a playout
+  of a game whose every move places a piece and changes nothing else, once
+  each player has placed one, only the group of the mover's newest piece is
+  filled: the mover's other groups stood, unchanged, when the rule was last
+  asked of the mover, and did not end the game then.
 - ``forms a ring``: a piece of the player's whose every neighbour is the
   player's (one mask per direction, ANDed), or a cell that is not the
   player's and that the cells not the player's do not reach from the border:
@@ -39,11 +43,13 @@ def _fill(layout: BitLayout, vectors, group: str, front: str, new: str, within: 
             f"    {group} |= {new}", f"    {front} = {new}"]
 
 
-def joined(layout: BitLayout, vectors, outline: Outline, own: str, what: str, wanted: int,
-           number: int) -> tuple[list[str], str]:
+def joined(layout: BitLayout, vectors, outline: Outline, own: str, what: str, wanted: int, number: int,
+           newest: tuple[str, str] | None = None) -> tuple[list[str], str]:
     """Statements looking for one group of ``own``'s cells that holds ``wanted`` corners (``what``: "corners") or
     touches ``wanted`` edges ("edges"), and the expression (a truth value) of having found one; ``number`` tells
-    the names apart."""
+    the names apart. ``newest``: ``(when, bit)``, where ``when`` holds, only the group of the piece on ``bit`` can
+    be new (a playout where every ply places a piece: the player's other groups stood, unchanged, when the
+    condition was last asked of the player)."""
     if own == "0":
         return [], "False"
     corners = layout.mask(c for c, is_corner in enumerate(outline.corner) if is_corner)
@@ -59,6 +65,8 @@ def joined(layout: BitLayout, vectors, outline: Outline, own: str, what: str, wa
     # the groups are filled only when all the player's pieces together hold enough of them
     lines = [f"{w} = False", f"{p} = {own} & {touching}", f"if {found(p)} < {wanted}:", f"    {p} = 0",
              f"while {p}:", f"    {g} = {p} & -{p}", f"    {f} = {g}"]
+    if newest is not None:
+        lines[-3:-3] = [f"if {newest[0]} and {p}:", f"    {p} = {newest[1]}"]
     lines += ["    " + line for line in _fill(layout, vectors, g, f, n, own)]
     lines += [f"    if {found(g)} >= {wanted}:", f"        {w} = True", "        break", f"    {p} &= ~{g}"]
     return lines, w
