@@ -324,11 +324,13 @@ class _Builder:
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
         self.links = self.link_words()  # the links' words (``link KIND DIRS``), after the turn words
-        # a playout's last placed piece, in a game whose every move places a piece and changes nothing else, for
-        # the end rules that need only its group (``joins``)
+        # a playout's last placed piece, in a game whose every move places a piece of the mover's own and changes
+        # nothing else, for the end rules that need only its group (``joins``)
         end = active.first(m.End)
-        self.newest = "lpz" if self.rules and not (self.continued or self.stuck or self.repetition or self.chain) \
-            and all(r.action == "place" and not r.flanking for r in self.rules) and end is not None \
+        own = all(r.action == "place" and not r.flanking and (player, r.kind) in tables.symbol
+                  for r in self.rules for player in range(len(self.other)))
+        self.newest = "lpz" if self.rules and own and not (self.continued or self.stuck or self.repetition
+                                                           or self.chain) and end is not None \
             and any(isinstance(node, m.Joins) for rule in end.rules for node in m.walk(rule.condition)) else None
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:

@@ -26,7 +26,7 @@ an edge (a link only ever stands where both its ends are cells).
   nothing is added; the sides are joined when it meets the second.
 
 Nothing here allocates. tests/test_kernel_connections.py holds it to the
-reference path and to OpenSpiel's twixt.
+reference path and to OpenSpiel's implementation of a game with links.
 """
 
 from __future__ import annotations
