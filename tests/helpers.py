@@ -101,3 +101,38 @@ def kernel_plies_are_reference_moves(game, games: int, seed: int, cap: int, perf
         if number % perft_every == 0:
             for depth in (1, 2, 3):
                 assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
+
+
+def kernel_children(game, state):
+    """The outcome and the children of ``state`` from the Python kernel's ``expand``."""
+    from rulesdsl.interpreter.compile.game import NO_CELL
+
+    compiled = game._compiled
+    kernel, bits, last, _ = compiled._encode(state)
+    rows = []
+    result = kernel.expand(*bits, state.turn, last, rows.append)
+    if result is not None:
+        return compiled._playout(state, result, 0).outcome, []
+    children = []
+    for *words, turn, cell in rows:
+        where = kernel.layout.cell_of(cell) if cell else NO_CELL
+        children.append(compiled._state(kernel, words, compiled._board(kernel, words), turn, where))
+    return None, children
+
+
+def random_positions(game, seed: int, count: int, every: int = 7):
+    """Every ``every``-th position of seeded random games played to the end through the generic path."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state, ply = game.initial_state(), 0
+        while True:
+            if ply % every == 0:
+                found.append(state)
+            moves, outcome = game.status(state)
+            if outcome is not None:
+                found.append(state)
+                break
+            state = game.apply(state, rng.choice(moves))
+            ply += 1
+    return found

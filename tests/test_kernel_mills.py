@@ -27,6 +27,7 @@ import re
 from collections import Counter
 
 import pytest
+from helpers import kernel_children, random_positions
 
 from rulesdsl.interpreter.compile.game import NO_CELL, generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -71,39 +72,6 @@ def games(tmp_path, name: str):
     return load_game(str(path))
 
 
-def random_positions(game, seed: int, count: int, every: int = 7):
-    """Every ``every``-th position of seeded random games played to the end through the generic path."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state, ply = game.initial_state(), 0
-        while True:
-            if ply % every == 0:
-                found.append(state)
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                found.append(state)
-                break
-            state = game.apply(state, rng.choice(moves))
-            ply += 1
-    return found
-
-
-def python_children(game, state):
-    """The outcome and the children of ``state`` from the Python kernel's ``expand``."""
-    compiled = game._compiled
-    kernel, bits, last, _ = compiled._encode(state)
-    rows = []
-    result = kernel.expand(*bits, state.turn, last, rows.append)
-    if result is not None:
-        return compiled._playout(state, result, 0).outcome, []
-    children = []
-    for *words, turn, cell in rows:
-        where = kernel.layout.cell_of(cell) if cell else NO_CELL
-        children.append(compiled._state(kernel, words, compiled._board(kernel, words), turn, where))
-    return None, children
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_the_kernels_children_and_outcomes_are_the_generic_ones(tmp_path, name):
     game = games(tmp_path, name)
@@ -111,7 +79,7 @@ def test_the_kernels_children_and_outcomes_are_the_generic_ones(tmp_path, name):
     phases = Counter()
     for state in random_positions(game, seed=3, count=120):
         moves, outcome = game.status(state)
-        got, children = python_children(game, state)
+        got, children = kernel_children(game, state)
         assert got == outcome, game.format_position(state)
         assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
         if state.hand is not None:
@@ -184,7 +152,7 @@ def against_openspiel(engine: str, seeds: range) -> None:
     OpenSpiel's at every ply: the same positions as many times each, the same end and winner."""
     pyspiel = pytest.importorskip("pyspiel")
     game, spiel = load_game("nine-mens-morris"), pyspiel.load_game("nine_mens_morris")
-    children_of = python_children
+    children_of = kernel_children
     if engine == "native":
         if not (native_module.enabled() and native_module.numba_available()):
             pytest.skip("numba is not installed or RULESDSL_NATIVE=0")

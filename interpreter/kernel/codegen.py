@@ -32,7 +32,10 @@ piece or any, optional pass); ``forbid repetition`` (earlier boards as a set of
 tuples of integers, without go-again); ``misere``; end conditions built from
 numbers, options, arithmetic, comparisons, ``and``/``or``/``not``, ``count``,
 ``lost``, ``no moves``, ``nobody can move``, ``has no``, ``on far row``,
-``beyond``, ``N in a row``, ``connects`` and ``forms one group``; regions read by ``from``,
+``beyond``, ``N in a row``, ``connects`` and ``forms one group``; ``forms a ring``, ``joins N corners`` and
+``joins N edges`` (:mod:`rulesdsl.interpreter.kernel.connections`); ``link KIND DIRS`` and ``connects ... by
+links`` (one word per link vector, :mod:`rulesdsl.interpreter.kernel.links`), ``swap`` and ``place ... in
+REGION`` (:mod:`rulesdsl.interpreter.kernel.swapping`); regions read by ``from``,
 ``within`` and ``fills`` (constant masks per player,
 :mod:`rulesdsl.interpreter.kernel.regions`); boards of points and ``lines`` (steps along
 the lines), hands (``place ... from hand``: one more word a player), rules
@@ -69,8 +72,10 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.connections import joined, ring
 from rulesdsl.interpreter.kernel.enclosing import region_placement
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
+from rulesdsl.interpreter.kernel.links import LinkError, LinkWords, link_words
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.nested import allowed_cells, boards_in_a_row
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
@@ -78,9 +83,11 @@ from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, 
 from rulesdsl.interpreter.kernel.rotations import TURN_FIELDS, TurnError, turn_applies
 from rulesdsl.interpreter.kernel.scores import best_score, score_parts
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
+from rulesdsl.interpreter.kernel.swapping import SwapError, swap_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
+from rulesdsl.interpreter.reference.connections import Outline, board_outline
 from rulesdsl.interpreter.reference.counts import count_of, count_symbol
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
@@ -89,7 +96,7 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards, m.Score)
+         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards, m.Score, m.Link)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
                "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "sent", "enclose"}
@@ -141,18 +148,22 @@ class Kernel:
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
     hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
+    links: LinkWords | None = None  # the links between pieces, one word per link vector after those (:mod:`~.links`)
     counted: tuple[int, ...] = ()  # cells whose count of pieces is one word each, last (:mod:`~.sowing`)
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, the counter's, the hands', the turn words and
-        the counted cells'."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) + len(self.counted)
+        """How many words a position's board takes: one per symbol, the counter's, the hands', the turn words,
+        the links' and the counted cells'."""
+        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) \
+            + (len(self.links.names) if self.links else 0) + len(self.counted)
 
     def extra(self, state) -> tuple[int, ...]:
-        """The words a state keeps after its bitboards (the counter, the hands, the turn words, the counts)."""
+        """The words a state keeps after its bitboards (the counter, the hands, the turn words, the links, the
+        counts)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
-            + encode_words(state, self.words, self.layout) + tuple(count_of(state.board[c]) for c in self.counted)
+            + encode_words(state, self.words, self.layout) + (self.links.encode(state.links) if self.links else ()) \
+            + tuple(count_of(state.board[c]) for c in self.counted)
 
     def board(self, empty: str, bits) -> str:
         """The board string of a position's words: the bitboards' symbols, then the counted cells' counts."""
@@ -172,7 +183,9 @@ class Kernel:
             out["quiet"] = words.pop(0)
         if self.hands:
             out["hand"] = (words.pop(0), words.pop(0))
-        out.update(decode_words(words, self.words, self.layout))
+        out.update(decode_words(words[:len(self.words)], self.words, self.layout))
+        if self.links:
+            out["links"] = self.links.decode(words[len(self.words):])
         return out
 
     def plain(self, state):
@@ -181,6 +194,8 @@ class Kernel:
         if self.hands:
             kept["hand"] = None
         kept.update((name, DEFAULTS[name]) for name in self.words)
+        if self.links:
+            kept["links"] = 0
         return state._replace(**kept)
 
 
@@ -308,7 +323,8 @@ class _Builder:
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
-        if any(reads_region(r) and r.action not in (*CONFINED, "place") for r in [*self.rules, *(self.then or ())]):
+        if any(reads_region(r) and r.action not in (*CONFINED, "place", "swap")
+               for r in [*self.rules, *(self.then or ())]):
             raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
             raise Unsupported("a push beside pieces nobody owns")
@@ -341,6 +357,15 @@ class _Builder:
         self.previous = tables.seats.previous_player  # who made the last ply (when no go-again turn goes on)
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
+        self.links = self.link_words()  # the links' words (``link KIND DIRS``), after the turn words
+        # a playout's last placed piece, in a game whose every move places a piece of the mover's own and changes
+        # nothing else, for the end rules that need only its group (``joins``)
+        end = active.first(m.End)
+        own = all(r.action == "place" and not r.flanking and (player, r.kind) in tables.symbol
+                  for r in self.rules for player in range(len(self.other)))
+        self.newest = "lpz" if self.rules and own and not (self.continued or self.stuck or self.repetition
+                                                           or self.chain) and end is not None \
+            and any(isinstance(node, m.Joins) for rule in end.rules for node in m.walk(rule.condition)) else None
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
@@ -353,6 +378,28 @@ class _Builder:
             raise Unsupported("a hand of several kinds, of captured pieces, not placed from, or of three players")
         first = len(self.symbols) + (self.counter is not None)
         return [f"v{first}", f"v{first + 1}"]
+
+    def outline(self) -> tuple[BitLayout, list, Outline]:
+        """The layout, the board's own directions and its border, corners and edges (rings, corners, edges)."""
+        if self.tables.geometry.has_lines:
+            raise Unsupported("rings, corners or edges on a board of points and lines")
+        geometry = self.tables.geometry
+        vectors = [geometry.directions[name] for name in geometry.direction_sets["all"]]
+        return self.layout, vectors, board_outline(geometry)
+
+    def link_words(self) -> LinkWords | None:
+        """The words of the links between pieces (:mod:`~.links`), or ``None`` in a game without links."""
+        if self.tables.linking is None:
+            return None
+        if any(r.action not in ("place", "swap") or r.flanking for r in self.rules) or self.continued:
+            raise Unsupported("links beside moves that are not placements or swaps, or beside go-again turns")
+        first = len(self.symbols) + (self.counter is not None) + len(self.hand_vars) + len(self.words.names)
+        try:
+            words = link_words(self.tables.linking, self.layout, first)
+        except LinkError as error:
+            raise Unsupported(str(error)) from None
+        self.vars += "".join(f" {name}," for name in words.names)
+        return words
 
     def bits(self, symbols) -> str:
         """The expression of the cells holding any of ``symbols``."""
@@ -496,6 +543,12 @@ class _Builder:
         tables = self.tables
         if rule.action == "turn":
             return self.turn_groups(rule, False)
+        if rule.action == "swap":
+            try:
+                made = swap_groups(rule, tables, self.layout, player, self.var, self.bits, self.constants)
+            except SwapError as error:
+                raise Unsupported(str(error)) from None
+            return [Group(*group, "t", 0, "swap", False) for group in made]
         if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
                 or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
@@ -522,9 +575,14 @@ class _Builder:
             raise Unsupported(rule.action)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
-            if made is not None and (self.keeps_last or rule.sent):
+            if made is None:
+                return []
+            if self.keeps_last or rule.sent:
                 made = self.on_small_boards(rule, made)
-            return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
+            if self.links is not None:  # the piece placed links to its own pieces a link's leap away
+                symbol = tables.placed_symbol(player, rule.kind)
+                made = (*made[:2], made[2] + self.links.made(self.var[symbol], symbol))
+            return [Group(*made, "t", 0, "place", bool(rule.flanking))]
         if rule.falling is not None or rule.flanking:
             raise Unsupported("falling or flanking beside a move that is not a placement")
         movers = sorted(tables.symbols_of(player, rule.kind))
@@ -806,7 +864,7 @@ class _Builder:
         mover = player if continuing else self.previous[player]
         lines, groups, passes = self.counted(player, continuing)
         lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
-                                 self.mid_turn(continuing))
+                                 self.mid_turn(continuing), self.newest)
         lines.append("r = randrange(total)")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
@@ -853,7 +911,7 @@ class _Builder:
                 body += [f"nm = m{i}.bit_count()", "for i in range(r // nm):", f"    mo{i} &= mo{i} - 1",
                          f"f = mo{i} & -mo{i}", "r = r % nm"]
             body += ["for i in range(r):", f"    m{i} &= m{i} - 1", f"t = m{i} & -m{i}"]
-            body += group.apply
+            body += group.apply + ([f"{self.newest} = t"] if self.newest else [])
             body += ["plies += 1"] + self.after_move(player, group, "turn", "last", continuing)
             lines += ["    " + line for line in body]
         if passes:
@@ -953,10 +1011,11 @@ class _Builder:
         """Between the two parts of a turn: the end rules wait for the turn to be complete."""
         return continuing and self.then is not None
 
-    def end_checks(self, mover: int, finish: Callable[[str], list[str]], mid_turn: bool = False) -> list[str]:
+    def end_checks(self, mover: int, finish: Callable[[str], list[str]], mid_turn: bool = False,
+                   newest: str | None = None) -> list[str]:
         lines: list[str] = []
         end = self.active.first(m.End)
-        conditions = _Conditions(self, mover)
+        conditions = _Conditions(self, mover, newest)
         for i, rule in enumerate(end.rules if end and not mid_turn else ()):
             test = conditions.visit(rule.condition)
             if rule.by_score:  # the scores decide who wins
@@ -1000,8 +1059,9 @@ class _Builder:
             else:
                 body += ["    " + line for line in block(player, False)]
         if loop:
-            body = ["plies = 0", "while True:", "    if plies == cap:",
-                    f"        return {self.vars} turn, last, None, plies"] + ["    " + line for line in body]
+            body = ["plies = 0", *([f"{self.newest} = 0"] if self.newest else []), "while True:",
+                    "    if plies == cap:", f"        return {self.vars} turn, last, None, plies"] \
+                + ["    " + line for line in body]
         return head + "".join("    " + line + "\n" for line in body)
 
     def build(self) -> Kernel:
@@ -1020,7 +1080,7 @@ class _Builder:
                       self.continued or self.keeps_last, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      bool(self.hand_vars), self.words.fields)
+                      bool(self.hand_vars), self.words.fields, self.links)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -1031,7 +1091,8 @@ NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
 METHODS = {"bit_count", "append", "add", "discard", "pop"}
-NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+")
+NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+"
+                  r"|TURN[0-9]")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
 
 
@@ -1099,9 +1160,10 @@ class _Conditions(m.ExprVisitor):
 
     OPERATORS = {op: op for op in BINARY}  # the same operators, spelled the same in Python
 
-    def __init__(self, builder: _Builder, mover: int):
+    def __init__(self, builder: _Builder, mover: int, newest: str | None = None):
         self.builder = builder
         self.mover = mover
+        self.newest = newest  # a playout's last placed piece (the mover's), for conditions that need only its group
         self.nobody = False  # a condition reads ``nobody can move`` (``om``: the other player's moves)
         self.before: list[str] = []  # statements the conditions read the results of (``connects``' flood fills)
 
@@ -1191,9 +1253,33 @@ class _Conditions(m.ExprVisitor):
         bits, player = self.pieces(expr.player, None)
         builder = self.builder
         first, goal = (board_side(builder.tables.geometry, side.name) for side in expr.sides)
+        if expr.links:  # a chain of linked pieces (:mod:`~.links`)
+            if builder.links is None:
+                raise Unsupported("connects by links without links")
+            name = f"cj{sum(line.startswith('cj') for line in self.before)}"
+            lines, test = builder.links.joins(bits, builder.layout.mask(first), builder.layout.mask(goal), name)
+            self.before += lines
+            return test
         along = expr.along or (m.DirRef(expr.span, "all"),)
         lines, test = joins(builder.tables, builder.layout, bits, player, first, goal, along,
                             f"cj{sum(line.startswith('cj') for line in self.before)}")
+        self.before += lines
+        return test
+
+    def visit_Ring(self, expr: m.Ring) -> str:
+        bits, _ = self.pieces(expr.player, None)
+        lines, test = ring(*self.builder.outline(), bits, len(self.before))
+        self.before += lines
+        return test
+
+    def visit_Joins(self, expr: m.Joins) -> str:
+        bits, player = self.pieces(expr.player, None)
+        wanted = _value(expr.count, self.builder.options)
+        if isinstance(wanted, bool) or not isinstance(wanted, int):
+            raise Unsupported("a count of corners or edges that is not a whole number")
+        # once each player has placed a piece in the playout, only the mover's newest piece's group is new
+        newest = (f"plies >= {len(self.builder.other)}", self.newest) if self.newest and player == self.mover else None
+        lines, test = joined(*self.builder.outline(), bits, expr.what, wanted, len(self.before), newest)
         self.before += lines
         return test
 

@@ -9,7 +9,7 @@ a number, so a region costs one ``&`` wherever a rule reads it:
   landing mask is ANDed with the region shifted forward; a slide fills from
   the pieces in the region only (its walk back from the landing cell still
   meets the origin first: the fill only crosses empty cells);
-- ``within REGION``: the landing cells are ANDed with the mask;
+- ``within REGION``, and a placement's ``in REGION``: the landing cells are ANDed with the mask;
 - ``PLAYER fills REGION``: once the turn is over, every cell of the mask
   holds a piece of the player.
 
@@ -24,8 +24,9 @@ from rulesdsl import model as m
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, shifted
 
-# The move actions whose ``from`` and ``within`` the kernel confines (the reference reads them for these too).
-CONFINED = ("step", "slide")
+# The move actions whose ``from`` and ``within`` the kernel confines (the reference reads them for these too);
+# a placement's ``in REGION`` (its ``region``) confines the cell it lands on.
+CONFINED = ("step", "slide", "place")
 
 
 class RegionError(Exception):
@@ -58,12 +59,16 @@ def confine(groups: list, rule: m.MoveRule, tables: Tables, layout: BitLayout, p
         return groups
     if rule.action not in CONFINED:
         raise RegionError(f"a region read by a {rule.action}")
+    placed = rule.action == "place"
+    if placed and rule.within is not None:
+        raise RegionError("a placement within a region")
     out = []
     for group in groups:
         mask = group.mask
-        if rule.within is not None:
-            mask = f"({mask}) & {region_mask(tables, layout, rule.within, player)}"
-        if rule.region is not None and not origins_done:
+        for landing in (rule.within, rule.region if placed else None):
+            if landing is not None:
+                mask = f"({mask}) & {region_mask(tables, layout, landing, player)}"
+        if rule.region is not None and not origins_done and not placed:
             if group.walks:
                 raise RegionError("a region beside a move that walks back to its origin")
             mask = f"({mask}) & {shifted(str(region_mask(tables, layout, rule.region, player)), group.origin_shift)}"
