@@ -977,7 +977,7 @@ class _Builder:
                                                             f"put(({self.vars} {self.other[player]}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
-                                     + [f"put(({self.vars} nt, {'nl' if self.continued else 0}))"])
+                                     + [f"put(({self.vars} nt, {'nl' if self.continued or self.keeps_last else 0}))"])
         passed = [*self.words.handover(), f"put(({self.vars} {self.other[player]}, 0))"]
         if passes:
             lines += passed
