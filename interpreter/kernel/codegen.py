@@ -561,7 +561,7 @@ class _Builder:
             return confine(self.line_groups(rule, player), rule, self.tables, self.layout, player)
         if rule.action == "slide":
             return self.slide_groups(rule, player)
-        if rule.action == "place" and (rule.region is not None or rule.enclose is not None):
+        if rule.action == "place" and rule.enclose is not None:
             made = region_placement(rule, tables, self.layout, player, self.var, self.bits(self.symbols))
             return [Group([], mask, apply, "t", 0, "place", False, keeps=keeps)
                     for mask, apply, keeps in ([made] if made is not None else [])]
