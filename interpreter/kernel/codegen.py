@@ -68,6 +68,7 @@ from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
+from rulesdsl.interpreter.kernel.places import PLACED, Placing, PlacesError, pack, unpack
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
@@ -75,6 +76,7 @@ from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
+from rulesdsl.placing_checks import EACH_SEAT, PLACINGS
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
@@ -132,16 +134,17 @@ class Kernel:
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
     hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
+    seats: int = 0  # the seats whose places one more word keeps, after those (:mod:`~.places`; 0: none)
 
     @property
     def width(self) -> int:
         """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words)
+        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) + bool(self.seats)
 
     def extra(self, state) -> tuple[int, ...]:
         """The words a state keeps after its bitboards (the counter, the hands, the turn words)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
-            + encode_words(state, self.words, self.layout)
+            + encode_words(state, self.words, self.layout) + ((pack(state.places),) if self.seats else ())
 
     def fields(self, words) -> dict[str, object]:
         """The state's fields (keywords) held by the words after the bitboards."""
@@ -152,6 +155,8 @@ class Kernel:
         if self.hands:
             out["hand"] = (words.pop(0), words.pop(0))
         out.update(decode_words(words, self.words, self.layout))
+        if self.seats:
+            out["places"] = unpack(words[len(self.words)], self.seats)
         return out
 
     def plain(self, state):
@@ -160,6 +165,8 @@ class Kernel:
         if self.hands:
             kept["hand"] = None
         kept.update((name, DEFAULTS[name]) for name in self.words)
+        if self.seats:
+            kept["places"] = None
         return state._replace(**kept)
 
 
@@ -225,8 +232,6 @@ class _Builder:
                 raise Unsupported(type(statement).__name__)
         if any(p.choices for p in active.all(m.Promote)):
             raise Unsupported("promotion choices")
-        if tables.placing:
-            raise Unsupported("places (finishes, is out)")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
@@ -269,6 +274,7 @@ class _Builder:
                                next(names) if again is not None and again.same_direction else None)
         for name in self.words.names:
             self.vars += f" {name},"
+        self.placing: Placing | None = None  # the placing rules (``finishes``) over one more word, the places
         if self.words.names and (self.repetition or self.chain):
             raise Unsupported("turns played or new cells beside repetition or capture chains")
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
@@ -309,6 +315,33 @@ class _Builder:
         self.previous = tables.seats.previous_player  # who made the last ply (when no go-again turn goes on)
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
+        if tables.placing:
+            self.placing = self.places_word(active, tables, f"v{width + len(self.words.names)}")
+
+    def places_word(self, active, tables: Tables, word: str) -> Placing:
+        """The placing rules over the word ``word`` (:mod:`~rulesdsl.interpreter.kernel.places`)."""
+        if self.repetition or self.chain or active.first(m.Then) is not None:
+            raise Unsupported("places beside repetition, capture chains or two-part turns")
+        self.vars += f" {word},"
+
+        def condition(expr: m.Expr, seat: int) -> tuple[list[str], str]:
+            conditions = _Conditions(self, -1, seat)
+            test = conditions.visit(expr)
+            return conditions.before, test
+
+        try:
+            return Placing(active.first(m.End), word, len(tables.player_names), tables.seats.next_player,
+                           tuple(tables.player_names), condition)
+        except PlacesError as error:
+            raise Unsupported(str(error)) from None
+
+    def hand_to(self, player: int, turn: str) -> tuple[list[str], str]:
+        """Statements passing the turn on after ``player``'s complete turn, and the expression of the seat to
+        move: the next seat, past those with a place (``turn``: the name that holds it then)."""
+        if self.placing is None:
+            return list(self.words.handover()), str(self.other[player])
+        return ([f"{turn} = {self.other[player]}", *self.words.handover(),
+                 *self.placing.settle(self.other[player], turn)], turn)
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
@@ -799,14 +832,14 @@ class _Builder:
         if passes:
             lines.append("else:" if groups else "if True:")
             lines += ["    " + line for line in ["plies += 1", f"turn = {self.other[player]}", "last = 0",
-                                                    *self.words.handover()]]
+                                                    *self.hand_to(player, "turn")[0]]]
         return lines
 
     def after_move(self, player: int, group: Group, turn: str, last: str, continuing: bool) -> list[str]:
         """Who moves next (into ``turn`` and ``last``): the same player when a go-again turn goes on, else the other
         (``continuing``: the move was made inside a go-again turn)."""
         hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = 0"] if self.continued else [])
-        hand_over += self.words.handover()
+        hand_over += self.hand_to(player, turn)[0]
         if not self.continued or not self.continues(group) or group.second:
             return hand_over
         if self.words.visited and group.walks:
@@ -850,12 +883,13 @@ class _Builder:
         if not self.continued:  # the next player is known: no statements per child to find it
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
-            lines += self.each_child(groups, lambda group: [*self.words.handover(),
-                                                            f"put(({self.vars} {self.other[player]}, 0))"])
+            handed, nt = self.hand_to(player, "nt")
+            lines += self.each_child(groups, lambda group: [*handed, f"put(({self.vars} {nt}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
                                      + [f"put(({self.vars} nt, nl))"])
-        passed = [*self.words.handover(), f"put(({self.vars} {self.other[player]}, 0))"]
+        handed, nt = self.hand_to(player, "nt")
+        passed = [*handed, f"put(({self.vars} {nt}, 0))"]
         if passes:
             lines += passed
         elif self.stuck:
@@ -880,8 +914,8 @@ class _Builder:
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.forced(continuing) else ["if True:"])
-            lines += ["    " + line for line in [*self.words.handover(),
-                                                 f"n += perft({self.vars} {following}, 0, hist, depth - 1)"]]
+            handed, nt = self.hand_to(player, "nt")
+            lines += ["    " + line for line in [*handed, f"n += perft({self.vars} {nt}, 0, hist, depth - 1)"]]
         return lines + ["return n"]
 
     def mid_turn(self, continuing: bool) -> bool:
@@ -892,7 +926,10 @@ class _Builder:
         lines: list[str] = []
         end = self.active.first(m.End)
         conditions = _Conditions(self, mover)
-        for i, rule in enumerate(end.rules if end and not mid_turn else ()):
+        if self.placing is not None:  # at most one seat plays, once a turn is complete: every seat has a place
+            lines += [f"if not last and {self.placing.over()}:", *("    " + x for x in finish(f"(None, {PLACED})"))]
+        rules = [rule for rule in (end.rules if end and not mid_turn else ()) if rule.result not in PLACINGS]
+        for i, rule in enumerate(rules):
             test = conditions.visit(rule.condition)
             if rule.result == "draw":
                 winner = "None"
@@ -950,7 +987,8 @@ class _Builder:
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      bool(self.hand_vars), self.words.fields)
+                      bool(self.hand_vars), self.words.fields,
+                      len(self.tables.player_names) if self.placing is not None else 0)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -1029,13 +1067,18 @@ class _Conditions(m.ExprVisitor):
 
     OPERATORS = {op: op for op in BINARY}  # the same operators, spelled the same in Python
 
-    def __init__(self, builder: _Builder, mover: int):
+    def __init__(self, builder: _Builder, mover: int, bound: int | None = None):
         self.builder = builder
         self.mover = mover
+        self.bound = bound  # the seat ``player`` names in a placing rule's condition
         self.nobody = False  # a condition reads ``nobody can move`` (``om``: the other player's moves)
         self.before: list[str] = []  # statements the conditions read the results of (``connects``' flood fills)
 
     def player(self, name: str) -> int:
+        if name == EACH_SEAT and self.bound is not None:
+            return self.bound
+        if name in ("mover", "opponent") and self.builder.placing is not None:
+            raise Unsupported("mover or opponent where the turn skips placed seats")
         if name == "mover":
             return self.mover
         if name == "opponent":
@@ -1070,7 +1113,8 @@ class _Conditions(m.ExprVisitor):
         return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
 
     def visit_Call(self, expr: m.Call) -> str:
-        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", *self.builder.tables.player_names):
+        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", EACH_SEAT,
+                                                      *self.builder.tables.player_names):
             raise Unsupported("a count over both players or in a region")
         kind = expr.args[1] if len(expr.args) > 1 else None
         bits, player = self.pieces(expr.args[0], kind)
