@@ -40,7 +40,8 @@ the lines), hands (``place ... from hand``: one more word a player), rules
 KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, hop chains
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
-go. Anything else
+go; ``PLAYER finishes if ...`` (the seats' places in one word, the turn skipping placed
+seats: :mod:`rulesdsl.interpreter.kernel.places`). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -68,7 +69,7 @@ from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
-from rulesdsl.interpreter.kernel.places import PLACED, Placing, PlacesError, pack, unpack
+from rulesdsl.interpreter.kernel.places import PLACED, PlacesError, Placing, pack, unpack
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords

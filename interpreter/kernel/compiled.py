@@ -28,9 +28,9 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
 from rulesdsl.interpreter.kernel.places import PLACED, canonical
-from rulesdsl.interpreter.reference.places import final_places, first_of
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
+from rulesdsl.interpreter.reference.places import final_places, first_of
 
 PLAIN = State("", 0)[4:]  # the fields after ``history`` of a state that remembers nothing more
 PLAIN_STATE = State("", 0)._asdict()  # each field's value in such a state

@@ -123,10 +123,12 @@ class Placing:
         for rule in self.rules:
             body = ["pn = 0"]
             for seat, before, test in rule:
-                body += before + [f"if not {w} & {FIELD << NIBBLE * seat} and {test}:", f"    pn |= {1 << NIBBLE * seat}"]
+                body += before + [f"if not {w} & {FIELD << NIBBLE * seat} and {test}:",
+                                  f"    pn |= {1 << NIBBLE * seat}"]
             body += ["if pn:", f"    pk = {self.placed()}.bit_count()"]
             for count in range(self.seats):  # the place: one more than the seats placed
-                body += [f"    {'if' if count == 0 else 'elif'} pk == {count}:", f"        {w} |= {_times('pn', count + 1)}"]
+                body += [f"    {'if' if count == 0 else 'elif'} pk == {count}:",
+                         f"        {w} |= {_times('pn', count + 1)}"]
             body += [f"    pl = {self.ones} & ~{self.placed()}",
                      "    if pl and not pl & (pl - 1):",  # one seat left: it takes the last place
                      f"        {w} |= {_times('pl', self.seats)}"]
