@@ -66,10 +66,16 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.liberties import area, enclosing
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
+from rulesdsl.interpreter.kernel.passing import PassWords
+from rulesdsl.interpreter.kernel.passing import decode as decode_passing
+from rulesdsl.interpreter.kernel.passing import encode as encode_passing
+from rulesdsl.interpreter.kernel.passing import width as passing_width
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.places import PLACED, PlacesError, Placing, pack, unpack
+from rulesdsl.interpreter.kernel.rational import fractional_comparison
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
@@ -77,16 +83,17 @@ from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
+from rulesdsl.interpreter.reference.passing import counts_passes, reads
 from rulesdsl.placing_checks import EACH_SEAT, PLACINGS
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand)
+         m.Region, m.Lines, m.Hand, m.Style)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "enclosing"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -136,16 +143,22 @@ class Kernel:
     hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
     seats: int = 0  # the seats whose places one more word keeps, after those (:mod:`~.places`; 0: none)
+    passes: bool = False  # words between the turn words and the places': the passes in a row (:mod:`~.passing`)
+    before: bool = False  # and the board before the last ply (whether it is known, one word per symbol)
+    empty: str = "-"  # the empty cell's symbol (to write that board)
 
     @property
     def width(self) -> int:
         """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) + bool(self.seats)
+        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) \
+            + passing_width(self.passes, self.before, self.symbols) + bool(self.seats)
 
     def extra(self, state) -> tuple[int, ...]:
         """The words a state keeps after its bitboards (the counter, the hands, the turn words)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
-            + encode_words(state, self.words, self.layout) + ((pack(state.places),) if self.seats else ())
+            + encode_words(state, self.words, self.layout) \
+            + encode_passing(state, self.passes, self.before, self.layout, self.symbols) \
+            + ((pack(state.places),) if self.seats else ())
 
     def fields(self, words) -> dict[str, object]:
         """The state's fields (keywords) held by the words after the bitboards."""
@@ -156,8 +169,10 @@ class Kernel:
         if self.hands:
             out["hand"] = (words.pop(0), words.pop(0))
         out.update(decode_words(words, self.words, self.layout))
+        words = words[len(self.words):]
+        out.update(decode_passing(words, self.passes, self.before, self.layout, self.symbols, self.empty))
         if self.seats:
-            out["places"] = unpack(words[len(self.words)], self.seats)
+            out["places"] = unpack(words[passing_width(self.passes, self.before, self.symbols)], self.seats)
         return out
 
     def plain(self, state):
@@ -168,6 +183,10 @@ class Kernel:
         kept.update((name, DEFAULTS[name]) for name in self.words)
         if self.seats:
             kept["places"] = None
+        if self.passes:
+            kept["passes"] = 0
+        if self.before:
+            kept["before"] = None
         return state._replace(**kept)
 
 
@@ -237,8 +256,9 @@ class _Builder:
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
         forbids = {f.what for f in active.all(m.Forbid)}
-        if forbids - {"corner push-off", "repetition"}:
+        if forbids - {"corner push-off", "repetition", "suicide", "immediate repetition"}:
             raise Unsupported("forbid")
+        self.suicide, self.ko = "suicide" in forbids, "immediate repetition" in forbids
         self.corner_rule = "corner push-off" in forbids
         self.repetition = "repetition" in forbids
         again = active.first(m.Again)
@@ -275,6 +295,19 @@ class _Builder:
                                next(names) if again is not None and again.same_direction else None)
         for name in self.words.names:
             self.vars += f" {name},"
+        # passes in a row and the board before the last ply, after those; ``board repeated`` reads ``hist``
+        width += len(self.words.names)
+        count = len(self.symbols)
+        self.passing = PassWords(f"v{width}" if counts_passes(active) else None,
+                                 f"v{width + counts_passes(active)}" if self.ko else None,
+                                 tuple(f"v{width + counts_passes(active) + 1 + i}" for i in range(count * self.ko)),
+                                 tuple(self.var[sym] for sym in self.symbols))
+        self.vars += "".join(f" {name}," for name in self.passing.names)
+        width += len(self.passing.names)
+        self.history = reads(active, m.BoardRepeated)
+        if (self.passing.names or self.history) and (self.repetition or again is not None or then is not None
+                                                     or self.counter is not None or self.hand_vars):
+            raise Unsupported("passes or earlier boards beside repetition, go-again or two-part turns, counts")
         self.placing: Placing | None = None  # the placing rules (``finishes``) over one more word, the places
         if self.words.names and (self.repetition or self.chain):
             raise Unsupported("turns played or new cells beside repetition or capture chains")
@@ -283,6 +316,12 @@ class _Builder:
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        self.pass_rule = any(r.action == "pass" for r in self.rules)  # the player to move may always pass
+        if any(r.action == "pass" and (r.when is not None or _extra_fields(r, RULE_FIELDS)) for r in self.rules):
+            raise Unsupported("a pass with a condition")
+        self.rules = [r for r in self.rules if r.action != "pass"]
+        if self.ko and any(not (r.action == "place" and r.enclosing) for r in self.rules):
+            raise Unsupported("forbid immediate repetition beside moves that are not enclosing placements")
         if any(reads_region(r) and r.action not in CONFINED for r in [*self.rules, *(self.then or ())]):
             raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
@@ -317,7 +356,7 @@ class _Builder:
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
         if tables.placing:
-            self.placing = self.places_word(active, tables, f"v{width + len(self.words.names)}")
+            self.placing = self.places_word(active, tables, f"v{width}")
 
     def places_word(self, active, tables: Tables, word: str) -> Placing:
         """The placing rules over the word ``word`` (:mod:`~rulesdsl.interpreter.kernel.places`)."""
@@ -336,13 +375,14 @@ class _Builder:
         except PlacesError as error:
             raise Unsupported(str(error)) from None
 
-    def hand_to(self, player: int, turn: str) -> tuple[list[str], str]:
-        """Statements passing the turn on after ``player``'s complete turn, and the expression of the seat to
-        move: the next seat, past those with a place (``turn``: the name that holds it then)."""
+    def hand_to(self, player: int, turn: str, passed: bool = False) -> tuple[list[str], str]:
+        """Statements passing the turn on after ``player``'s complete turn (``passed``: a pass), and the
+        expression of the seat to move: the next seat, past those with a place (``turn``: the name that holds
+        it then)."""
+        lines = [*self.words.handover(), *self.passing.played(passed)]
         if self.placing is None:
-            return list(self.words.handover()), str(self.other[player])
-        return ([f"{turn} = {self.other[player]}", *self.words.handover(),
-                 *self.placing.settle(self.other[player], turn)], turn)
+            return lines, str(self.other[player])
+        return [f"{turn} = {self.other[player]}", *lines, *self.placing.settle(self.other[player], turn)], turn
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
@@ -505,6 +545,8 @@ class _Builder:
         if rule.action not in ("step", "jump", "push", "place") or rule.flying or rule.reach is not None \
                 or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action == "place" and rule.enclosing:
+            return self.enclosing_groups(rule, player)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
             return [Group(*made, "t", 0, "place", bool(rule.flanking))] if made is not None else []
@@ -564,6 +606,22 @@ class _Builder:
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
                                      promotes=promotes, heading=tables.heading(vector)))
         return out
+
+    def enclosing_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """``place KIND enclosing DIRS`` where suicide is forbidden (:mod:`~rulesdsl.interpreter.kernel.liberties`)."""
+        tables = self.tables
+        mine, theirs = sorted(tables.symbols_of(player)), sorted(tables.enemy_symbols(player))
+        symbol = tables.placed_symbol(player, rule.kind)
+        if not self.suicide or len(mine) != 1 or len(theirs) != 1 or symbol != mine[0] or tables.neutral \
+                or rule.falling is not None or rule.flanking or tables.geometry.has_lines:
+            raise Unsupported("enclosing placements without 'forbid suicide', or beside more than one symbol a side")
+        before = None
+        if self.ko:
+            words = dict(zip(self.symbols, self.passing.before))
+            before = (words[mine[0]], words[theirs[0]], self.passing.known)
+        prelude, mask, apply = enclosing(self.layout, tables.vectors(rule.enclosing, player), self.var[mine[0]],
+                                         self.var[theirs[0]], before, player)
+        return [Group(prelude, mask, apply, "t", 0, "place", None)]
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
         """A push along one direction: one group per line length ``k`` (the landing bit is the cell past the line)."""
@@ -733,7 +791,7 @@ class _Builder:
         """The move masks, their running counts ``c0, c1...`` and ``total`` (with a pass, or after the repetition
         filter, which lists the children's bitboards in ``found``)."""
         lines, groups = self.movegen(player, continuing, "last")
-        passes = continuing and self.again is not None and self.again.may_pass
+        passes = (continuing and self.again is not None and self.again.may_pass) or self.pass_rule
         for i in range(len(groups)):
             lines.append(f"n{i} = m{i}.bit_count()" + (f" * mo{i}.bit_count()" if groups[i].origins else ""))
             lines.append(f"c{i} = n0" if i == 0 else f"c{i} = c{i - 1} + n{i}")
@@ -782,6 +840,8 @@ class _Builder:
         lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
                                  self.mid_turn(continuing))
         lines.append("r = randrange(total)")
+        if self.history:  # the board before this ply joins the earlier boards
+            lines.append(f"hist.add({self.passing.board()})")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
         if self.chain:
@@ -833,7 +893,7 @@ class _Builder:
         if passes:
             lines.append("else:" if groups else "if True:")
             lines += ["    " + line for line in ["plies += 1", f"turn = {self.other[player]}", "last = 0",
-                                                    *self.hand_to(player, "turn")[0]]]
+                                                    *self.hand_to(player, "turn", True)[0]]]
         return lines
 
     def after_move(self, player: int, group: Group, turn: str, last: str, continuing: bool) -> list[str]:
@@ -871,7 +931,7 @@ class _Builder:
     def expand_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.previous[player]
         lines, groups = self.movegen(player, continuing, "last")
-        passes = continuing and self.again is not None and self.again.may_pass
+        passes = (continuing and self.again is not None and self.again.may_pass) or self.pass_rule
         # the end rules only ask whether there is a move (``no moves``), never how many
         found = " | ".join([*(f"m{i}" for i in range(len(groups))),
                             *(f"len({c.found})" for c in (self.chainers(player) if self.chain else ()))]) or "0"
@@ -889,7 +949,7 @@ class _Builder:
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
                                      + [f"put(({self.vars} nt, nl))"])
-        handed, nt = self.hand_to(player, "nt")
+        handed, nt = self.hand_to(player, "nt", True)
         passed = [*handed, f"put(({self.vars} {nt}, 0))"]
         if passes:
             lines += passed
@@ -908,6 +968,8 @@ class _Builder:
                             "for key in found:", f"    n += perft(*key, {following}, 0, hist, depth - 1)",
                             "if fresh:", "    hist.discard(cur)", "return n"]
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
+        if self.history:  # the board joins the earlier boards while the plies below it are counted
+            lines += [f"key = {self.passing.board()}", "fresh = key not in hist", "hist.add(key)"]
         if self.chain:
             lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
@@ -915,8 +977,10 @@ class _Builder:
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.forced(continuing) else ["if True:"])
-            handed, nt = self.hand_to(player, "nt")
+            handed, nt = self.hand_to(player, "nt", True)
             lines += ["    " + line for line in [*handed, f"n += perft({self.vars} {nt}, 0, hist, depth - 1)"]]
+        if self.history:
+            lines += ["if fresh:", "    hist.discard(key)"]
         return lines + ["return n"]
 
     def mid_turn(self, continuing: bool) -> bool:
@@ -955,7 +1019,7 @@ class _Builder:
 
     def function(self, head: str, block: Callable[[int, bool], list[str]], loop: bool) -> str:
         full = self.layout.full
-        body = [f"e = {full} ^ {self.bits(self.symbols)}"]
+        body = [f"e = {full} ^ {self.bits(self.symbols)}", *self.passing.save()]
         count = len(self.other)
         for player in range(count):
             body.append("if True:" if count == 1 else "else:" if player == count - 1
@@ -977,7 +1041,7 @@ class _Builder:
                                 self.playout_block, loop=True)
                   + "\n\n" + self.function(f"def perft({self.vars} turn, last, hist, depth):\n",
                                            self.perft_block, loop=False))
-        if not self.repetition:
+        if not self.repetition and not self.history:
             source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
                                              loop=False)
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
@@ -985,11 +1049,12 @@ class _Builder:
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
-                      self.continued, self.repetition, bool(self.active.all(m.Misere)),
+                      self.continued, self.repetition or self.history, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
                       bool(self.hand_vars), self.words.fields,
-                      len(self.tables.player_names) if self.placing is not None else 0)
+                      len(self.tables.player_names) if self.placing is not None else 0,
+                      self.passing.passes is not None, self.passing.known is not None, self.tables.empty)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -1072,6 +1137,7 @@ class _Conditions(m.ExprVisitor):
         self.builder = builder
         self.mover = mover
         self.bound = bound  # the seat ``player`` names in a placing rule's condition
+        self.guards: list[str] = []  # the conditions an ``and`` puts before the item being visited
         self.nobody = False  # a condition reads ``nobody can move`` (``om``: the other player's moves)
         self.before: list[str] = []  # statements the conditions read the results of (``connects``' flood fills)
 
@@ -1098,12 +1164,44 @@ class _Conditions(m.ExprVisitor):
     def visit_Binary(self, expr: m.Binary) -> str:
         if expr.op not in self.OPERATORS:
             raise Unsupported(expr.op)
+        compared = fractional_comparison(expr, self.builder.options, self.visit)
+        if compared is not None:
+            return compared
         return f"({self.visit(expr.left)} {self.OPERATORS[expr.op]} {self.visit(expr.right)})"
 
     def visit_Logic(self, expr: m.Logic) -> str:
         if expr.op not in ("and", "or"):
             raise Unsupported(expr.op)
-        return "bool(" + f" {expr.op} ".join(self.visit(item) for item in expr.items) + ")"
+        items: list[str] = []
+        for item in expr.items:  # work out what an item needs first only where the items before it hold
+            self.guards.append(f" {expr.op} ".join(items) if expr.op == "and" and items else "")
+            items.append(self.visit(item))
+            self.guards.pop()
+        return "bool(" + f" {expr.op} ".join(items) + ")"
+
+    def visit_PassesInARow(self, expr: m.PassesInARow) -> str:
+        return self.builder.passing.passes
+
+    def visit_BoardRepeated(self, expr: m.BoardRepeated) -> str:
+        return f"(not {self.builder.passing.passes} and {self.builder.passing.board()} in hist)"
+
+    def area(self, expr: m.Call) -> str:
+        """``area(PLAYER)`` (:func:`~rulesdsl.interpreter.kernel.liberties.area`), worked out only where the
+        conditions it is joined to by ``and`` hold."""
+        builder, tables = self.builder, self.builder.tables
+        geometry = tables.geometry
+        if len(expr.args) != 1 or geometry.has_lines or "orthogonal" not in geometry.direction_sets:
+            raise Unsupported("an area on this board")
+        mine, player = self.pieces(expr.args[0], None)
+        theirs = builder.bits(frozenset(tables.owner) - tables.symbols_of(player))
+        vectors = [geometry.directions[d] for d in geometry.direction_sets["orthogonal"]]
+        name = f"ar{sum(line.startswith('ar') for line in self.before)}"
+        lines = area(builder.layout, vectors, mine, theirs, name)
+        guard = " and ".join(f"({g})" for g in self.guards if g)
+        if guard:
+            lines = [f"{name} = 0", f"if {guard}:"] + ["    " + line for line in lines]
+        self.before += lines
+        return name
 
     def visit_Unary(self, expr: m.Unary) -> str:
         return f"(not {self.visit(expr.operand)})" if expr.op == "not" else f"(-{self.visit(expr.operand)})"
@@ -1114,6 +1212,8 @@ class _Conditions(m.ExprVisitor):
         return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
 
     def visit_Call(self, expr: m.Call) -> str:
+        if expr.function == "area":
+            return self.area(expr)
         if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", EACH_SEAT,
                                                       *self.builder.tables.player_names):
             raise Unsupported("a count over both players or in a region")
