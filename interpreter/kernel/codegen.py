@@ -1138,6 +1138,7 @@ class _Conditions(m.ExprVisitor):
         self.mover = mover
         self.bound = bound  # the seat ``player`` names in a placing rule's condition
         self.guards: list[str] = []  # the conditions an ``and`` puts before the item being visited
+        self.areas = 0  # the areas worked out so far (``ar0``, ``ar1``...)
         self.nobody = False  # a condition reads ``nobody can move`` (``om``: the other player's moves)
         self.before: list[str] = []  # statements the conditions read the results of (``connects``' flood fills)
 
@@ -1195,7 +1196,8 @@ class _Conditions(m.ExprVisitor):
         mine, player = self.pieces(expr.args[0], None)
         theirs = builder.bits(frozenset(tables.owner) - tables.symbols_of(player))
         vectors = [geometry.directions[d] for d in geometry.direction_sets["orthogonal"]]
-        name = f"ar{sum(line.startswith('ar') for line in self.before)}"
+        name = f"ar{self.areas}"
+        self.areas += 1
         lines = area(builder.layout, vectors, mine, theirs, name)
         guard = " and ".join(f"({g})" for g in self.guards if g)
         if guard:
@@ -1338,6 +1340,8 @@ def _number(value: Value) -> str:
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float) and value.is_integer():  # an option with a decimal part set to a whole number
         return str(int(value))
     raise Unsupported("a value that is not a number")
 
