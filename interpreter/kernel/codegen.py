@@ -41,7 +41,10 @@ KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns p
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
 go; ``PLAYER finishes if ...`` (the seats' places in one word, the turn skipping placed
-seats: :mod:`rulesdsl.interpreter.kernel.places`). Anything else
+seats: :mod:`rulesdsl.interpreter.kernel.places`); ``place KIND enclosing DIRS`` with ``forbid suicide``
+and ``forbid immediate repetition``, ``area(...)`` (:mod:`rulesdsl.interpreter.kernel.liberties`), ``pass``,
+``passes in a row``, ``board repeated`` (:mod:`rulesdsl.interpreter.kernel.passing`) and comparisons with a
+constant that is not whole (:mod:`rulesdsl.interpreter.kernel.rational`). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
