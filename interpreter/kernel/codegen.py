@@ -82,6 +82,7 @@ from rulesdsl.interpreter.kernel.rational import fractional_comparison
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
+from rulesdsl.interpreter.kernel.walls import build_groups, reaches, squares, walk_groups
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
 from rulesdsl.interpreter.reference.endings import board_side
@@ -93,10 +94,11 @@ from rulesdsl.placing_checks import EACH_SEAT, PLACINGS
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand, m.Style)
+         m.Region, m.Lines, m.Hand, m.Style, m.Keep)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "enclosing"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "enclosing",
+               "supply"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -143,7 +145,7 @@ class Kernel:
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
-    hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
+    hands: int = 0  # words after it: the pieces in each player's hand (``hand``; 0: none)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
     seats: int = 0  # the seats whose places one more word keeps, after those (:mod:`~.places`; 0: none)
     passes: bool = False  # words between the turn words and the places': the passes in a row (:mod:`~.passing`)
@@ -153,7 +155,7 @@ class Kernel:
     @property
     def width(self) -> int:
         """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) \
+        return len(self.symbols) + self.counter + self.hands + len(self.words) \
             + passing_width(self.passes, self.before, self.symbols) + bool(self.seats)
 
     def extra(self, state) -> tuple[int, ...]:
@@ -170,7 +172,7 @@ class Kernel:
         if self.counter:
             out["quiet"] = words.pop(0)
         if self.hands:
-            out["hand"] = (words.pop(0), words.pop(0))
+            out["hand"] = tuple(words.pop(0) for _ in range(self.hands))
         out.update(decode_words(words, self.words, self.layout))
         words = words[len(self.words):]
         out.update(decode_passing(words, self.passes, self.before, self.layout, self.symbols, self.empty))
@@ -288,7 +290,8 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
-        self.hand_vars = self.hands(active, tables, options)  # each player's pieces in hand, two more words
+        self.supply = False  # a hand of walls built at will (``build KIND from hand``), not placements first
+        self.hand_vars = self.hands(active, tables, options)  # each player's pieces in hand, a word each
         self.vars += "".join(f" {h}," for h in self.hand_vars)
         # the turns played, the cells a ``to new cells`` turn stood on and a straight turn's direction, after those
         width = len(self.symbols) + (self.counter is not None) + len(self.hand_vars)
@@ -337,7 +340,7 @@ class _Builder:
             raise Unsupported("placements beside go-again turns or freeze")
         if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
             raise Unsupported("plies without capture beside passes or repetition")
-        if self.hand_vars and (self.stuck or self.repetition or self.chain or (again is not None and again.may_pass)):
+        if self.hand_vars and ((self.stuck and not self.supply) or self.repetition or self.chain or (again is not None and again.may_pass)):
             raise Unsupported("hands beside passes, repetition or capture chains")
         if tables.geometry.has_lines and any(r.action not in ("step", "place", "fly") or r.falling is not None
                                              or r.flanking for r in self.rules):
@@ -393,10 +396,14 @@ class _Builder:
             return []
         moves = active.first(m.Moves)
         rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        first = len(self.symbols) + (self.counter is not None)
+        self.supply = any(r.action == "build" and r.supply for r in rules)  # walls drawn from the hand at will
+        if self.supply and len(tables.hand_kinds) == 1 and not active.all(m.CapturedToHand) \
+                and not any(r.from_hand for r in rules):
+            return [f"v{first + i}" for i in range(len(tables.player_names))]
         if len(tables.hand_kinds) != 1 or active.all(m.CapturedToHand) or len(tables.player_names) != 2 \
                 or not any(r.from_hand for r in rules):
             raise Unsupported("a hand of several kinds, of captured pieces, not placed from, or of three players")
-        first = len(self.symbols) + (self.counter is not None)
         return [f"v{first}", f"v{first + 1}"]
 
     def bits(self, symbols) -> str:
@@ -419,7 +426,11 @@ class _Builder:
         """A rule's groups with the condition of their moves: the rule's ``when`` (``mover``: the player to
         move), and in a game with a hand, a placement from it while the hand lasts, any other move after."""
         tests = []
-        if self.hand_vars:
+        if self.supply:
+            if rule.action == "build":
+                tests.append(f"{self.hand_vars[player]} > 0")
+                groups = [replace(g, apply=[*g.apply, f"{self.hand_vars[player]} -= 1"]) for g in groups]
+        elif self.hand_vars:
             tests.append(f"{self.hand_vars[player]} {'>' if rule.from_hand else '=='} 0")
         elif rule.from_hand:
             raise Unsupported("a placement from hand without a hand")
@@ -528,9 +539,11 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables = self.tables
-        if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
+        if rule.action not in ("step", "jump", "push", "place", "slide", "fly", "walk", "build") or rule.flying \
                 or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action in ("walk", "build"):
+            return self.wall_groups(rule, player)
         if rule.action == "fly":
             if any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
                 raise Unsupported("flying with promotion")
@@ -608,6 +621,38 @@ class _Builder:
                                   else [f"{v} &= ~{mid}" for v in taken])
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
                                      promotes=promotes, heading=tables.heading(vector)))
+        return out
+
+    def wall_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """``walk KIND DIRS`` and ``build KIND [from hand]`` on a wall grid, ``keep`` read after each move
+        (:mod:`~rulesdsl.interpreter.kernel.walls`)."""
+        tables, layout = self.tables, self.layout
+        keeps = [k.condition for k in self.active.all(m.Keep)]
+        if any(not isinstance(node, (m.ReachesFarRow, m.Logic, m.Unary)) for k in keeps for node in m.walk(k)) \
+                or tables.promotions or rule.region or rule.within or rule.when is not None:
+            raise Unsupported("walls beside keep conditions other than 'can reach far row', or promotions")
+
+        def kept() -> tuple[list[str], str] | None:
+            if not keeps:
+                return None
+            conditions = _Conditions(self, player)
+            tests = [conditions.visit(k) for k in keeps]
+            return conditions.before, " and ".join(tests)
+
+        if rule.action == "build":
+            wall = tables.neutral.get(rule.kind)
+            if wall is None or (rule.supply and not self.supply):
+                raise Unsupported("a wall that is not neutral, or a supply without a hand")
+            made = build_groups(layout, self.var[wall], kept(), player)
+            return [Group(g.prelude, g.mask, g.apply, "t", 0, "build", False) for g in made]
+        out = []
+        for number, sym in enumerate(sorted(tables.symbols_of(player, rule.kind))):
+            made = walk_groups(layout, tables.vectors(rule.directions, player), self.var[sym],
+                               self.bits(self.symbols), "km" if keeps else str(layout.full))
+            if keeps and number == 0:  # the board keeps the conditions, so does every walk
+                lines, test = kept()
+                made[0].prelude[:0] = [*lines, "km = 0", f"if {test}:", f"    km = {layout.full}"]
+            out += [Group(g.prelude, g.mask, g.apply, "t", g.back, "walk", False, (g.back,)) for g in made]
         return out
 
     def enclosing_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
@@ -1055,7 +1100,7 @@ class _Builder:
                       self.continued, self.repetition or self.history, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      bool(self.hand_vars), self.words.fields,
+                      len(self.hand_vars), self.words.fields,
                       len(self.tables.player_names) if self.placing is not None else 0,
                       self.passing.passes is not None, self.passing.known is not None, self.tables.empty)
 
@@ -1289,6 +1334,20 @@ class _Conditions(m.ExprVisitor):
     def visit_Fills(self, expr: m.Fills) -> str:
         bits, player = self.pieces(expr.player, None)
         return fills(self.builder.tables, self.builder.layout, bits, expr.region, player)
+
+    def visit_ReachesFarRow(self, expr: m.ReachesFarRow) -> str:
+        builder = self.builder
+        tables, layout = builder.tables, builder.layout
+        if expr.player not in ("mover", "opponent", *tables.player_names):
+            return "True"  # a seat left empty: no pawn to shut in
+        bits, player = self.pieces(expr.player, None)
+        if bits == "0":
+            return "True"
+        walls = builder.bits(frozenset(tables.neutral.values()))
+        far = layout.mask(tables.far_cells(player)) & squares(layout)
+        lines, test = reaches(layout, far, bits, walls, f"rf{player}")
+        self.before += lines
+        return test
 
     def visit_HasNone(self, expr: m.HasNone) -> str:
         bits, _ = self.pieces(expr.player, None if expr.kind == "pieces" else expr.kind)
