@@ -82,9 +82,9 @@ from rulesdsl.interpreter.kernel.rational import fractional_comparison
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
-from rulesdsl.interpreter.kernel.walls import build_groups, reaches, squares, walk_groups
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
+from rulesdsl.interpreter.kernel.walls import build_groups, reaches, squares, walk_groups
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
 from rulesdsl.interpreter.reference.passing import counts_passes, reads
@@ -651,7 +651,7 @@ class _Builder:
                                self.bits(self.symbols), "km" if keeps else str(layout.full))
             if keeps and number == 0:  # the board keeps the conditions, so does every walk
                 lines, test = kept()
-                made[0].prelude[:0] = [*lines, "km = 0", f"if {test}:", f"    km = {layout.full}"]
+                made[0].prelude[:0] = [*lines, f"km = {layout.full}", f"if not {test}:", "    km ^= km"]
             out += [Group(g.prelude, g.mask, g.apply, "t", g.back, "walk", False, (g.back,)) for g in made]
         return out
 
