@@ -340,7 +340,8 @@ class _Builder:
             raise Unsupported("placements beside go-again turns or freeze")
         if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
             raise Unsupported("plies without capture beside passes or repetition")
-        if self.hand_vars and ((self.stuck and not self.supply) or self.repetition or self.chain or (again is not None and again.may_pass)):
+        if self.hand_vars and ((self.stuck and not self.supply) or self.repetition or self.chain
+                               or (again is not None and again.may_pass)):
             raise Unsupported("hands beside passes, repetition or capture chains")
         if tables.geometry.has_lines and any(r.action not in ("step", "place", "fly") or r.falling is not None
                                              or r.flanking for r in self.rules):
