@@ -44,7 +44,9 @@ go; ``PLAYER finishes if ...`` (the seats' places in one word, the turn skipping
 seats: :mod:`rulesdsl.interpreter.kernel.places`); ``place KIND enclosing DIRS`` with ``forbid suicide``
 and ``forbid immediate repetition``, ``area(...)`` (:mod:`rulesdsl.interpreter.kernel.liberties`), ``pass``,
 ``passes in a row``, ``board repeated`` (:mod:`rulesdsl.interpreter.kernel.passing`) and comparisons with a
-constant that is not whole (:mod:`rulesdsl.interpreter.kernel.rational`). Anything else
+constant that is not whole (:mod:`rulesdsl.interpreter.kernel.rational`); ``walk``, ``build ... from hand``
+(a hand word per player) and ``keep ... can reach far row`` on a wall grid
+(:mod:`rulesdsl.interpreter.kernel.walls`). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
