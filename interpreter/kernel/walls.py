@@ -88,16 +88,34 @@ def squares(layout: BitLayout) -> int:
 def build_groups(layout: BitLayout, wall: str, keep: tuple[list[str], str] | None, number: int) -> list[WallGroup]:
     """The groups of ``build``: a wall on an empty post and its two grooves along x, then along y (``wall``: the
     walls' bitboard; ``keep``: statements and the test of the ``keep`` conditions on the board as it stands,
-    each candidate wall put up in ``wall`` while they are worked out)."""
+    each candidate wall put up in ``wall`` while they are worked out).
+
+    Walls only take paths away, so no wall keeps conditions the board breaks already (none is built then), and
+    a wall can cut a path only where it closes a ring of walls and board edge: where it meets them at two of
+    its three points (its ends and its middle post) or more. Only those candidates are put up and tried."""
     out = []
-    for axis in ((1, 0), (0, 1)):
-        s = layout.shift_of(axis)
+    lines, test = keep if keep is not None else ([], "True")
+    first = [f"wk{number} = {layout.full}"]
+    if keep is not None:
+        first += lines + [f"if not {test}:", f"    wk{number} ^= wk{number}"]
+    for axis, across in (((1, 0), (0, 1)), ((0, 1), (1, 0))):
+        s, r = layout.shift_of(axis), layout.shift_of(across)
         cells = f"t | {shifted('t', s)} | {shifted('t', -s)}"
         name = f"wb{'xy'[axis[1]]}{number}"
-        prelude = [f"{name} = {posts(layout)} & E & {shifted('E', -s)} & {shifted('E', s)}"]
+        prelude = [*first, f"{name} = {posts(layout)} & E & {shifted('E', -s)} & {shifted('E', s)} & wk{number}"]
+        first = []
         if keep is not None:
-            lines, test = keep
-            prelude += [f"wc = {name}", "while wc:", "    t = wc & -wc", "    wc ^= t", f"    {wall} |= {cells}"]
+            # the posts a wall meets: one holding a wall, or next to a groove that holds one; off the board: the edge
+            touched = f"({wall} | {shifted(wall, s)} | {shifted(wall, -s)} | {shifted(wall, r)} | {shifted(wall, -r)})"
+            back = (-axis[0], -axis[1])
+            ends = [f"{shifted(f'({touched} & {layout.has_next(axis, 2)})', 2 * s)} | "
+                    f"{posts(layout) & ~layout.has_next(back, 2)}",
+                    f"{shifted(f'({touched} & {layout.has_next(back, 2)})', -2 * s)} | "
+                    f"{posts(layout) & ~layout.has_next(axis, 2)}"]
+            middle = f"({shifted(wall, r)} | {shifted(wall, -r)})"
+            prelude += [f"wl = {ends[0]}", f"wr = {ends[1]}", f"wm = {middle}",
+                        f"wc = {name} & ((wl & wr) | (wl & wm) | (wr & wm))",
+                        "while wc:", "    t = wc & -wc", "    wc ^= t", f"    {wall} |= {cells}"]
             prelude += ["    " + line for line in lines]
             prelude += [f"    {wall} ^= {cells}", f"    if not {test}:", f"        {name} ^= t"]
         out.append(WallGroup(prelude, name, 0, [f"{wall} |= {cells}"]))
