@@ -19,9 +19,11 @@ one group per axis, landing on the post. ``keep`` (only conditions made of
 ``can reach far row``, ``and``, ``or``, ``not``) is read on the board after
 each move: a walk moves a pawn within the squares it could already reach
 (pawns never block a path), so it keeps the condition exactly when the board
-before it does; each candidate wall is put up, the condition worked out (one
-flood fill from the player's far-row squares across free grooves per player
-it names) and taken down again.
+before it does (and no move keeps conditions the board breaks: walls only
+take paths away). A candidate wall that meets other walls or the edge at two
+of its three points or more (only such a wall can close a ring) is put up, the
+condition worked out (one flood fill from the player's far-row squares across
+free grooves per player it names) and taken down again; any other keeps them.
 
 Nothing allocates: the source uses a handful of integer names.
 tests/test_kernel_walls.py and tests/test_playout.py hold it to the generic path.
