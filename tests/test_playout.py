@@ -49,7 +49,7 @@ COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "aba
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
             "hex", "amazons", "checkers", "draughts", "konane-straight", "lines-of-action", "three-way-race",
             "chinese-checkers", "nine-mens-morris", "pentago", "ultimate-tic-tac-toe", "dots-and-boxes", "mancala",
-            "havannah", "twixt"}
+            "havannah", "twixt", "chinese-checkers-places", "go", "quoridor"}
 
 
 class Chosen:
@@ -94,9 +94,10 @@ def test_outcome_without_the_moves_is_the_outcome_of_status(name, settings):
 def test_perft_counts_as_the_generic_path(name, settings):
     game = load_game(name, settings)
     # Without a kernel both counts come from the generic path: two plies show that perft and legal_moves agree,
-    # a third would only repeat them. So would it on a board of over 120 cells: the generic path's count costs
-    # minutes there (169 cells of havannah; tests/test_kernel_connections.py counts 3 plies on a small board).
-    depths = (1, 2, 3) if game.has_fast_playout and len(game.geometry.cells) <= 120 else (1, 2)
+    # a third would only repeat them. So would it on a board of 150 cells or more: the generic path's count costs
+    # minutes there (169 cells of havannah, quoridor's 289-cell wall grid; tests/test_kernel_connections.py and
+    # tests/test_kernel_walls.py count 3 plies on smaller boards).
+    depths = (1, 2, 3) if game.has_fast_playout and len(game.geometry.cells) < 150 else (1, 2)
     for number, state in enumerate(positions(game, games=2, seed=len(name) + 2)):
         if number % 7 == 0:
             for depth in depths:

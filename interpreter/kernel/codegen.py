@@ -47,7 +47,14 @@ enclosing KIND in REGION [again]`` (:mod:`rulesdsl.interpreter.kernel.enclosing`
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
 go; ``turn`` of ``rectangle`` blocks (:mod:`rulesdsl.interpreter.kernel.rotations`), small ``boards``, ``in sent
 board`` and ``N in a row of boards`` (:mod:`rulesdsl.interpreter.kernel.nested`); cells holding counts (``counts KIND``)
-and ``sow`` have a builder of their own, one word per cell (:mod:`rulesdsl.interpreter.kernel.sowing`). Anything else
+and ``sow`` have a builder of their own, one word per cell (:mod:`rulesdsl.interpreter.kernel.sowing`);
+``PLAYER finishes if ...`` (the seats' places in one word, the turn skipping placed
+seats: :mod:`rulesdsl.interpreter.kernel.places`); ``place KIND enclosing DIRS`` with ``forbid suicide``
+and ``forbid immediate repetition``, ``area(...)`` (:mod:`rulesdsl.interpreter.kernel.liberties`), ``pass``,
+``passes in a row``, ``board repeated`` (:mod:`rulesdsl.interpreter.kernel.passing`) and comparisons with a
+constant that is not whole (:mod:`rulesdsl.interpreter.kernel.rational`); ``walk``, ``build ... from hand``
+(a hand word per player) and ``keep ... can reach far row`` on a wall grid
+(:mod:`rulesdsl.interpreter.kernel.walls`). Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -74,11 +81,18 @@ from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.connections import joined, ring
 from rulesdsl.interpreter.kernel.enclosing import region_placement
+from rulesdsl.interpreter.kernel.liberties import area, enclosing
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.links import LinkError, LinkWords, link_words
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.nested import allowed_cells, boards_in_a_row
+from rulesdsl.interpreter.kernel.passing import PassWords
+from rulesdsl.interpreter.kernel.passing import decode as decode_passing
+from rulesdsl.interpreter.kernel.passing import encode as encode_passing
+from rulesdsl.interpreter.kernel.passing import width as passing_width
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
+from rulesdsl.interpreter.kernel.places import PLACED, PlacesError, Placing, pack, unpack
+from rulesdsl.interpreter.kernel.rational import fractional_comparison
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.rotations import TURN_FIELDS, TurnError, turn_applies
 from rulesdsl.interpreter.kernel.scores import best_score, score_parts
@@ -87,19 +101,23 @@ from rulesdsl.interpreter.kernel.swapping import SwapError, swap_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
+from rulesdsl.interpreter.kernel.walls import build_groups, reaches, squares, walk_groups
 from rulesdsl.interpreter.reference.connections import Outline, board_outline
 from rulesdsl.interpreter.reference.counts import count_of, count_symbol
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
+from rulesdsl.interpreter.reference.passing import counts_passes, reads
+from rulesdsl.placing_checks import EACH_SEAT, PLACINGS
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards, m.Score, m.Link)
+         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards, m.Score, m.Link, m.Style, m.Keep)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "sent", "enclose"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "sent", "enclose",
+               "enclosing", "supply"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -146,24 +164,30 @@ class Kernel:
     source: str
     constants: dict[str, object] = field(default_factory=dict)  # the tables the source reads by name (``beyond``'s)
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
-    hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
+    hands: int = 0  # words after it: the pieces in each player's hand (``hand``; 0: none)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
     links: LinkWords | None = None  # the links between pieces, one word per link vector after those (:mod:`~.links`)
+    seats: int = 0  # the seats whose places one more word keeps, after those (:mod:`~.places`; 0: none)
+    passes: bool = False  # words between the turn words and the places': the passes in a row (:mod:`~.passing`)
+    before: bool = False  # and the board before the last ply (whether it is known, one word per symbol)
+    empty: str = "-"  # the empty cell's symbol (to write that board)
     counted: tuple[int, ...] = ()  # cells whose count of pieces is one word each, last (:mod:`~.sowing`)
 
     @property
     def width(self) -> int:
         """How many words a position's board takes: one per symbol, the counter's, the hands', the turn words,
-        the links' and the counted cells'."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) \
-            + (len(self.links.names) if self.links else 0) + len(self.counted)
+        the links', the passes' and earlier board's, the places' and the counted cells'."""
+        return len(self.symbols) + self.counter + self.hands + len(self.words) \
+            + (len(self.links.names) if self.links else 0) + passing_width(self.passes, self.before, self.symbols) \
+            + bool(self.seats) + len(self.counted)
 
     def extra(self, state) -> tuple[int, ...]:
         """The words a state keeps after its bitboards (the counter, the hands, the turn words, the links, the
         counts)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
             + encode_words(state, self.words, self.layout) + (self.links.encode(state.links) if self.links else ()) \
-            + tuple(count_of(state.board[c]) for c in self.counted)
+            + encode_passing(state, self.passes, self.before, self.layout, self.symbols) \
+            + ((pack(state.places),) if self.seats else ()) + tuple(count_of(state.board[c]) for c in self.counted)
 
     def board(self, empty: str, bits) -> str:
         """The board string of a position's words: the bitboards' symbols, then the counted cells' counts."""
@@ -182,10 +206,15 @@ class Kernel:
         if self.counter:
             out["quiet"] = words.pop(0)
         if self.hands:
-            out["hand"] = (words.pop(0), words.pop(0))
+            out["hand"] = tuple(words.pop(0) for _ in range(self.hands))
         out.update(decode_words(words[:len(self.words)], self.words, self.layout))
+        words = words[len(self.words):]
         if self.links:
-            out["links"] = self.links.decode(words[len(self.words):])
+            out["links"] = self.links.decode(words[:len(self.links.names)])
+            words = words[len(self.links.names):]
+        out.update(decode_passing(words, self.passes, self.before, self.layout, self.symbols, self.empty))
+        if self.seats:
+            out["places"] = unpack(words[passing_width(self.passes, self.before, self.symbols)], self.seats)
         return out
 
     def plain(self, state):
@@ -196,6 +225,12 @@ class Kernel:
         kept.update((name, DEFAULTS[name]) for name in self.words)
         if self.links:
             kept["links"] = 0
+        if self.seats:
+            kept["places"] = None
+        if self.passes:
+            kept["passes"] = 0
+        if self.before:
+            kept["before"] = None
         return state._replace(**kept)
 
 
@@ -268,14 +303,13 @@ class _Builder:
                 raise Unsupported(type(statement).__name__)
         if any(p.choices for p in active.all(m.Promote)):
             raise Unsupported("promotion choices")
-        if tables.placing:
-            raise Unsupported("places (finishes, is out)")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
         forbids = {f.what for f in active.all(m.Forbid)}
-        if forbids - {"corner push-off", "repetition"}:
+        if forbids - {"corner push-off", "repetition", "suicide", "immediate repetition"}:
             raise Unsupported("forbid")
+        self.suicide, self.ko = "suicide" in forbids, "immediate repetition" in forbids
         self.corner_rule = "corner push-off" in forbids
         self.repetition = "repetition" in forbids
         again = active.first(m.Again)
@@ -306,7 +340,8 @@ class _Builder:
         self.counter = f"v{len(self.symbols)}" if counts_quiet_plies(active) else None
         if self.counter is not None:
             self.vars += f" {self.counter},"
-        self.hand_vars = self.hands(active, tables, options)  # each player's pieces in hand, two more words
+        self.supply = False  # a hand of walls built at will (``build KIND from hand``), not placements first
+        self.hand_vars = self.hands(active, tables, options)  # each player's pieces in hand, a word each
         self.vars += "".join(f" {h}," for h in self.hand_vars)
         # the turns played, the cells a ``to new cells`` turn stood on and a straight turn's direction, after those
         width = len(self.symbols) + (self.counter is not None) + len(self.hand_vars)
@@ -316,6 +351,20 @@ class _Builder:
                                next(names) if again is not None and again.same_direction else None)
         for name in self.words.names:
             self.vars += f" {name},"
+        # passes in a row and the board before the last ply, after those; ``board repeated`` reads ``hist``
+        width += len(self.words.names)
+        count = len(self.symbols)
+        self.passing = PassWords(f"v{width}" if counts_passes(active) else None,
+                                 f"v{width + counts_passes(active)}" if self.ko else None,
+                                 tuple(f"v{width + counts_passes(active) + 1 + i}" for i in range(count * self.ko)),
+                                 tuple(self.var[sym] for sym in self.symbols))
+        self.vars += "".join(f" {name}," for name in self.passing.names)
+        width += len(self.passing.names)
+        self.history = reads(active, m.BoardRepeated)
+        if (self.passing.names or self.history) and (self.repetition or again is not None or then is not None
+                                                     or self.counter is not None or self.hand_vars):
+            raise Unsupported("passes or earlier boards beside repetition, go-again or two-part turns, counts")
+        self.placing: Placing | None = None  # the placing rules (``finishes``) over one more word, the places
         if self.words.names and (self.repetition or self.chain):
             raise Unsupported("turns played or new cells beside repetition or capture chains")
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
@@ -323,6 +372,12 @@ class _Builder:
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        self.pass_rule = any(r.action == "pass" for r in self.rules)  # the player to move may always pass
+        if any(r.action == "pass" and (r.when is not None or _extra_fields(r, RULE_FIELDS)) for r in self.rules):
+            raise Unsupported("a pass with a condition")
+        self.rules = [r for r in self.rules if r.action != "pass"]
+        if self.ko and any(not (r.action == "place" and r.enclosing) for r in self.rules):
+            raise Unsupported("forbid immediate repetition beside moves that are not enclosing placements")
         if any(reads_region(r) and r.action not in (*CONFINED, "place", "swap")
                for r in [*self.rules, *(self.then or ())]):
             raise Unsupported("a region read by a move that is not a step or a slide")
@@ -336,7 +391,8 @@ class _Builder:
             raise Unsupported("placements beside go-again turns or freeze")
         if self.counter is not None and (self.stuck or self.repetition or (again is not None and again.may_pass)):
             raise Unsupported("plies without capture beside passes or repetition")
-        if self.hand_vars and (self.stuck or self.repetition or self.chain or (again is not None and again.may_pass)):
+        if self.hand_vars and ((self.stuck and not self.supply) or self.repetition or self.chain
+                               or (again is not None and again.may_pass)):
             raise Unsupported("hands beside passes, repetition or capture chains")
         if tables.geometry.has_lines and any(r.action not in ("step", "place", "fly") or r.falling is not None
                                              or r.flanking for r in self.rules):
@@ -366,6 +422,34 @@ class _Builder:
         self.newest = "lpz" if self.rules and own and not (self.continued or self.stuck or self.repetition
                                                            or self.chain) and end is not None \
             and any(isinstance(node, m.Joins) for rule in end.rules for node in m.walk(rule.condition)) else None
+        if tables.placing:
+            self.placing = self.places_word(active, tables, f"v{width}")
+
+    def places_word(self, active, tables: Tables, word: str) -> Placing:
+        """The placing rules over the word ``word`` (:mod:`~rulesdsl.interpreter.kernel.places`)."""
+        if self.repetition or self.chain or active.first(m.Then) is not None:
+            raise Unsupported("places beside repetition, capture chains or two-part turns")
+        self.vars += f" {word},"
+
+        def condition(expr: m.Expr, seat: int) -> tuple[list[str], str]:
+            conditions = _Conditions(self, -1, seat)
+            test = conditions.visit(expr)
+            return conditions.before, test
+
+        try:
+            return Placing(active.first(m.End), word, len(tables.player_names), tables.seats.next_player,
+                           tuple(tables.player_names), condition)
+        except PlacesError as error:
+            raise Unsupported(str(error)) from None
+
+    def hand_to(self, player: int, turn: str, passed: bool = False) -> tuple[list[str], str]:
+        """Statements passing the turn on after ``player``'s complete turn (``passed``: a pass), and the
+        expression of the seat to move: the next seat, past those with a place (``turn``: the name that holds
+        it then)."""
+        lines = [*self.words.handover(), *self.passing.played(passed)]
+        if self.placing is None:
+            return lines, str(self.other[player])
+        return [f"{turn} = {self.other[player]}", *lines, *self.placing.settle(self.other[player], turn)], turn
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
@@ -373,10 +457,14 @@ class _Builder:
             return []
         moves = active.first(m.Moves)
         rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        first = len(self.symbols) + (self.counter is not None)
+        self.supply = any(r.action == "build" and r.supply for r in rules)  # walls drawn from the hand at will
+        if self.supply and len(tables.hand_kinds) == 1 and not active.all(m.CapturedToHand) \
+                and not any(r.from_hand for r in rules):
+            return [f"v{first + i}" for i in range(len(tables.player_names))]
         if len(tables.hand_kinds) != 1 or active.all(m.CapturedToHand) or len(tables.player_names) != 2 \
                 or not any(r.from_hand for r in rules):
             raise Unsupported("a hand of several kinds, of captured pieces, not placed from, or of three players")
-        first = len(self.symbols) + (self.counter is not None)
         return [f"v{first}", f"v{first + 1}"]
 
     def outline(self) -> tuple[BitLayout, list, Outline]:
@@ -391,8 +479,9 @@ class _Builder:
         """The words of the links between pieces (:mod:`~.links`), or ``None`` in a game without links."""
         if self.tables.linking is None:
             return None
-        if any(r.action not in ("place", "swap") or r.flanking for r in self.rules) or self.continued:
-            raise Unsupported("links beside moves that are not placements or swaps, or beside go-again turns")
+        if any(r.action not in ("place", "swap") or r.flanking for r in self.rules) or self.continued \
+                or self.passing.names or self.tables.placing:
+            raise Unsupported("links beside moves that are not placements or swaps, go-again turns, passes or places")
         first = len(self.symbols) + (self.counter is not None) + len(self.hand_vars) + len(self.words.names)
         try:
             words = link_words(self.tables.linking, self.layout, first)
@@ -421,7 +510,11 @@ class _Builder:
         """A rule's groups with the condition of their moves: the rule's ``when`` (``mover``: the player to
         move), and in a game with a hand, a placement from it while the hand lasts, any other move after."""
         tests = []
-        if self.hand_vars:
+        if self.supply:
+            if rule.action == "build":
+                tests.append(f"{self.hand_vars[player]} > 0")
+                groups = [replace(g, apply=[*g.apply, f"{self.hand_vars[player]} -= 1"]) for g in groups]
+        elif self.hand_vars:
             tests.append(f"{self.hand_vars[player]} {'>' if rule.from_hand else '=='} 0")
         elif rule.from_hand:
             raise Unsupported("a placement from hand without a hand")
@@ -549,9 +642,11 @@ class _Builder:
             except SwapError as error:
                 raise Unsupported(str(error)) from None
             return [Group(*group, "t", 0, "swap", False) for group in made]
-        if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
+        if rule.action not in ("step", "jump", "push", "place", "slide", "fly", "walk", "build") or rule.flying \
                 or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action in ("walk", "build"):
+            return self.wall_groups(rule, player)
         if rule.action == "fly":
             if any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
                 raise Unsupported("flying with promotion")
@@ -573,6 +668,8 @@ class _Builder:
         if rule.action not in ("step", "jump", "push", "place") or rule.flying or rule.reach is not None \
                 or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
+        if rule.action == "place" and rule.enclosing:
+            return self.enclosing_groups(rule, player)
         if rule.action == "place":
             made = placement(rule, tables, layout, player, self.var, self.bits)
             if made is None:
@@ -648,6 +745,53 @@ class _Builder:
         players = [self.bits(self.tables.symbols_of(p)) for p in range(len(self.other))]
         more, allowed = allowed_cells(self.tables, self.layout, players, rule.sent)
         return more, allowed, apply
+    def wall_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """``walk KIND DIRS`` and ``build KIND [from hand]`` on a wall grid, ``keep`` read after each move
+        (:mod:`~rulesdsl.interpreter.kernel.walls`)."""
+        tables, layout = self.tables, self.layout
+        keeps = [k.condition for k in self.active.all(m.Keep)]
+        if any(not isinstance(node, (m.ReachesFarRow, m.Logic, m.Unary)) for k in keeps for node in m.walk(k)) \
+                or tables.promotions or rule.region or rule.within or rule.when is not None:
+            raise Unsupported("walls beside keep conditions other than 'can reach far row', or promotions")
+
+        def kept() -> tuple[list[str], str] | None:
+            if not keeps:
+                return None
+            conditions = _Conditions(self, player)
+            tests = [conditions.visit(k) for k in keeps]
+            return conditions.before, " and ".join(tests)
+
+        if rule.action == "build":
+            wall = tables.neutral.get(rule.kind)
+            if wall is None or (rule.supply and not self.supply):
+                raise Unsupported("a wall that is not neutral, or a supply without a hand")
+            made = build_groups(layout, self.var[wall], kept(), player)
+            return [Group(g.prelude, g.mask, g.apply, "t", 0, "build", False) for g in made]
+        out = []
+        for number, sym in enumerate(sorted(tables.symbols_of(player, rule.kind))):
+            made = walk_groups(layout, tables.vectors(rule.directions, player), self.var[sym],
+                               self.bits(self.symbols), "km" if keeps else str(layout.full))
+            if keeps and number == 0:  # the board keeps the conditions, so does every walk
+                lines, test = kept()
+                made[0].prelude[:0] = [*lines, f"km = {layout.full}", f"if not {test}:", "    km ^= km"]
+            out += [Group(g.prelude, g.mask, g.apply, "t", g.back, "walk", False, (g.back,)) for g in made]
+        return out
+
+    def enclosing_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
+        """``place KIND enclosing DIRS`` where suicide is forbidden (:mod:`~rulesdsl.interpreter.kernel.liberties`)."""
+        tables = self.tables
+        mine, theirs = sorted(tables.symbols_of(player)), sorted(tables.enemy_symbols(player))
+        symbol = tables.placed_symbol(player, rule.kind)
+        if not self.suicide or len(mine) != 1 or len(theirs) != 1 or symbol != mine[0] or tables.neutral \
+                or rule.falling is not None or rule.flanking or tables.geometry.has_lines:
+            raise Unsupported("enclosing placements without 'forbid suicide', or beside more than one symbol a side")
+        before = None
+        if self.ko:
+            words = dict(zip(self.symbols, self.passing.before))
+            before = (words[mine[0]], words[theirs[0]], self.passing.known)
+        prelude, mask, apply = enclosing(self.layout, tables.vectors(rule.enclosing, player), self.var[mine[0]],
+                                         self.var[theirs[0]], before, player)
+        return [Group(prelude, mask, apply, "t", 0, "place", None)]
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
         """A push along one direction: one group per line length ``k`` (the landing bit is the cell past the line)."""
@@ -817,7 +961,7 @@ class _Builder:
         """The move masks, their running counts ``c0, c1...`` and ``total`` (with a pass, or after the repetition
         filter, which lists the children's bitboards in ``found``)."""
         lines, groups = self.movegen(player, continuing, "last")
-        passes = continuing and self.again is not None and self.again.may_pass
+        passes = (continuing and self.again is not None and self.again.may_pass) or self.pass_rule
         for i in range(len(groups)):
             lines.append(f"n{i} = m{i}.bit_count()" + (f" * mo{i}.bit_count()" if groups[i].origins else ""))
             lines.append(f"c{i} = n0" if i == 0 else f"c{i} = c{i - 1} + n{i}")
@@ -866,6 +1010,8 @@ class _Builder:
         lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
                                  self.mid_turn(continuing), self.newest)
         lines.append("r = randrange(total)")
+        if self.history:  # the board before this ply joins the earlier boards
+            lines.append(f"hist.add({self.passing.board()})")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
         if self.chain:
@@ -917,7 +1063,7 @@ class _Builder:
         if passes:
             lines.append("else:" if groups else "if True:")
             lines += ["    " + line for line in ["plies += 1", f"turn = {self.other[player]}", "last = 0",
-                                                    *self.words.handover()]]
+                                                    *self.hand_to(player, "turn", True)[0]]]
         return lines
 
     def after_move(self, player: int, group: Group, turn: str, last: str, continuing: bool) -> list[str]:
@@ -925,7 +1071,7 @@ class _Builder:
         (``continuing``: the move was made inside a go-again turn)."""
         hand_over = [f"{turn} = {self.other[player]}"] + ([f"{last} = {group.target}"] if self.keeps_last
                                                            else [f"{last} = 0"] if self.continued else [])
-        hand_over += self.words.handover()
+        hand_over += self.hand_to(player, turn)[0]
         if group.keeps is not None:  # the move earned another turn: the same player, from no cell
             if self.continued:
                 raise Unsupported("a move that earns another turn beside go-again or two-part turns")
@@ -960,7 +1106,7 @@ class _Builder:
     def expand_block(self, player: int, continuing: bool) -> list[str]:
         mover = player if continuing else self.previous[player]
         lines, groups = self.movegen(player, continuing, "last")
-        passes = continuing and self.again is not None and self.again.may_pass
+        passes = (continuing and self.again is not None and self.again.may_pass) or self.pass_rule
         # the end rules only ask whether there is a move (``no moves``), never how many
         found = " | ".join([*(f"m{i}" for i in range(len(groups))),
                             *(f"len({c.found})" for c in (self.chainers(player) if self.chain else ()))]) or "0"
@@ -973,12 +1119,13 @@ class _Builder:
         if not self.continued and not self.keeps_last and not any(g.keeps for g in groups):  # the next player is known
             if self.chain:
                 lines += self.chain_children(player, [f"put(({self.vars} {self.other[player]}, 0))"])
-            lines += self.each_child(groups, lambda group: [*self.words.handover(),
-                                                            f"put(({self.vars} {self.other[player]}, 0))"])
+            handed, nt = self.hand_to(player, "nt")
+            lines += self.each_child(groups, lambda group: [*handed, f"put(({self.vars} {nt}, 0))"])
         else:
             lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
                                      + [f"put(({self.vars} nt, {'nl' if self.continued or self.keeps_last else 0}))"])
-        passed = [*self.words.handover(), f"put(({self.vars} {self.other[player]}, 0))"]
+        handed, nt = self.hand_to(player, "nt", True)
+        passed = [*handed, f"put(({self.vars} {nt}, 0))"]
         if passes:
             lines += passed
         elif self.stuck:
@@ -996,6 +1143,8 @@ class _Builder:
                             "for key in found:", f"    n += perft(*key, {following}, 0, hist, depth - 1)",
                             "if fresh:", "    hist.discard(cur)", "return n"]
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
+        if self.history:  # the board joins the earlier boards while the plies below it are counted
+            lines += [f"key = {self.passing.board()}", "fresh = key not in hist", "hist.add(key)"]
         if self.chain:
             lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
@@ -1003,8 +1152,10 @@ class _Builder:
                                  + [f"n += perft({self.vars} nt, nl, hist, depth - 1)"])
         if passes:
             lines += (["if not raw:"] if self.forced(continuing) else ["if True:"])
-            lines += ["    " + line for line in [*self.words.handover(),
-                                                 f"n += perft({self.vars} {following}, 0, hist, depth - 1)"]]
+            handed, nt = self.hand_to(player, "nt", True)
+            lines += ["    " + line for line in [*handed, f"n += perft({self.vars} {nt}, 0, hist, depth - 1)"]]
+        if self.history:
+            lines += ["if fresh:", "    hist.discard(key)"]
         return lines + ["return n"]
 
     def mid_turn(self, continuing: bool) -> bool:
@@ -1015,8 +1166,11 @@ class _Builder:
                    newest: str | None = None) -> list[str]:
         lines: list[str] = []
         end = self.active.first(m.End)
-        conditions = _Conditions(self, mover, newest)
-        for i, rule in enumerate(end.rules if end and not mid_turn else ()):
+        conditions = _Conditions(self, mover, newest=newest)
+        if self.placing is not None:  # at most one seat plays, once a turn is complete: every seat has a place
+            lines += [f"if not last and {self.placing.over()}:", *("    " + x for x in finish(f"(None, {PLACED})"))]
+        rules = [rule for rule in (end.rules if end and not mid_turn else ()) if rule.result not in PLACINGS]
+        for i, rule in enumerate(rules):
             test = conditions.visit(rule.condition)
             if rule.by_score:  # the scores decide who wins
                 scores = [conditions.visit(expr) for expr in score_parts(self.active, self.tables)]
@@ -1046,7 +1200,7 @@ class _Builder:
 
     def function(self, head: str, block: Callable[[int, bool], list[str]], loop: bool) -> str:
         full = self.layout.full
-        body = [f"e = {full} ^ {self.bits(self.symbols)}"]
+        body = [f"e = {full} ^ {self.bits(self.symbols)}", *self.passing.save()]
         count = len(self.other)
         for player in range(count):
             body.append("if True:" if count == 1 else "else:" if player == count - 1
@@ -1069,7 +1223,7 @@ class _Builder:
                                 self.playout_block, loop=True)
                   + "\n\n" + self.function(f"def perft({self.vars} turn, last, hist, depth):\n",
                                            self.perft_block, loop=False))
-        if not self.repetition:
+        if not self.repetition and not self.history:
             source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
                                              loop=False)
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
@@ -1077,10 +1231,13 @@ class _Builder:
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
         return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
-                      self.continued or self.keeps_last, self.repetition, bool(self.active.all(m.Misere)),
-                      tuple(self.opponent), source,
+                      self.continued or self.keeps_last, self.repetition or self.history,
+                      bool(self.active.all(m.Misere)), tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      bool(self.hand_vars), self.words.fields, self.links)
+                      len(self.hand_vars), self.words.fields, links=self.links,
+                      seats=len(self.tables.player_names) if self.placing is not None else 0,
+                      passes=self.passing.passes is not None, before=self.passing.known is not None,
+                      empty=self.tables.empty)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -1160,14 +1317,21 @@ class _Conditions(m.ExprVisitor):
 
     OPERATORS = {op: op for op in BINARY}  # the same operators, spelled the same in Python
 
-    def __init__(self, builder: _Builder, mover: int, newest: str | None = None):
+    def __init__(self, builder: _Builder, mover: int, bound: int | None = None, newest: str | None = None):
         self.builder = builder
         self.mover = mover
+        self.bound = bound  # the seat ``player`` names in a placing rule's condition
         self.newest = newest  # a playout's last placed piece (the mover's), for conditions that need only its group
+        self.guards: list[str] = []  # the conditions an ``and`` puts before the item being visited
+        self.areas = 0  # the areas worked out so far (``ar0``, ``ar1``...)
         self.nobody = False  # a condition reads ``nobody can move`` (``om``: the other player's moves)
         self.before: list[str] = []  # statements the conditions read the results of (``connects``' flood fills)
 
     def player(self, name: str) -> int:
+        if name == EACH_SEAT and self.bound is not None:
+            return self.bound
+        if name in ("mover", "opponent") and self.builder.placing is not None:
+            raise Unsupported("mover or opponent where the turn skips placed seats")
         if name == "mover":
             return self.mover
         if name == "opponent":
@@ -1186,12 +1350,45 @@ class _Conditions(m.ExprVisitor):
     def visit_Binary(self, expr: m.Binary) -> str:
         if expr.op not in self.OPERATORS:
             raise Unsupported(expr.op)
+        compared = fractional_comparison(expr, self.builder.options, self.visit)
+        if compared is not None:
+            return compared
         return f"({self.visit(expr.left)} {self.OPERATORS[expr.op]} {self.visit(expr.right)})"
 
     def visit_Logic(self, expr: m.Logic) -> str:
         if expr.op not in ("and", "or"):
             raise Unsupported(expr.op)
-        return "bool(" + f" {expr.op} ".join(self.visit(item) for item in expr.items) + ")"
+        items: list[str] = []
+        for item in expr.items:  # work out what an item needs first only where the items before it hold
+            self.guards.append(f" {expr.op} ".join(items) if expr.op == "and" and items else "")
+            items.append(self.visit(item))
+            self.guards.pop()
+        return "bool(" + f" {expr.op} ".join(items) + ")"
+
+    def visit_PassesInARow(self, expr: m.PassesInARow) -> str:
+        return self.builder.passing.passes
+
+    def visit_BoardRepeated(self, expr: m.BoardRepeated) -> str:
+        return f"(not {self.builder.passing.passes} and {self.builder.passing.board()} in hist)"
+
+    def area(self, expr: m.Call) -> str:
+        """``area(PLAYER)`` (:func:`~rulesdsl.interpreter.kernel.liberties.area`), worked out only where the
+        conditions it is joined to by ``and`` hold."""
+        builder, tables = self.builder, self.builder.tables
+        geometry = tables.geometry
+        if len(expr.args) != 1 or geometry.has_lines or "orthogonal" not in geometry.direction_sets:
+            raise Unsupported("an area on this board")
+        mine, player = self.pieces(expr.args[0], None)
+        theirs = builder.bits(frozenset(tables.owner) - tables.symbols_of(player))
+        vectors = [geometry.directions[d] for d in geometry.direction_sets["orthogonal"]]
+        name = f"ar{self.areas}"
+        self.areas += 1
+        lines = area(builder.layout, vectors, mine, theirs, name)
+        guard = " and ".join(f"({g})" for g in self.guards if g)
+        if guard:
+            lines = [f"{name} = 0", f"if {guard}:"] + ["    " + line for line in lines]
+        self.before += lines
+        return name
 
     def visit_Unary(self, expr: m.Unary) -> str:
         return f"(not {self.visit(expr.operand)})" if expr.op == "not" else f"(-{self.visit(expr.operand)})"
@@ -1204,7 +1401,10 @@ class _Conditions(m.ExprVisitor):
     def visit_Call(self, expr: m.Call) -> str:
         if expr.function == "score":  # the player's score expression (a score is never made of scores)
             return f"({self.visit(score_parts(self.builder.active, self.builder.tables)[self.player(expr.args[0])])})"
-        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", *self.builder.tables.player_names):
+        if expr.function == "area":
+            return self.area(expr)
+        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", EACH_SEAT,
+                                                      *self.builder.tables.player_names):
             raise Unsupported("a count over both players or in a region")
         kind = expr.args[1] if len(expr.args) > 1 else None
         bits, player = self.pieces(expr.args[0], kind)
@@ -1310,6 +1510,20 @@ class _Conditions(m.ExprVisitor):
         bits, player = self.pieces(expr.player, None)
         return fills(self.builder.tables, self.builder.layout, bits, expr.region, player)
 
+    def visit_ReachesFarRow(self, expr: m.ReachesFarRow) -> str:
+        builder = self.builder
+        tables, layout = builder.tables, builder.layout
+        if expr.player not in ("mover", "opponent", *tables.player_names):
+            return "True"  # a seat left empty: no pawn to shut in
+        bits, player = self.pieces(expr.player, None)
+        if bits == "0":
+            return "True"
+        walls = builder.bits(frozenset(tables.neutral.values()))
+        far = layout.mask(tables.far_cells(player)) & squares(layout)
+        lines, test = reaches(layout, far, bits, walls, f"rf{player}")
+        self.before += lines
+        return test
+
     def visit_HasNone(self, expr: m.HasNone) -> str:
         bits, _ = self.pieces(expr.player, None if expr.kind == "pieces" else expr.kind)
         return f"(not {bits})" if bits != "0" else "True"
@@ -1363,6 +1577,8 @@ def _number(value: Value) -> str:
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float) and value.is_integer():  # an option with a decimal part set to a whole number
         return str(int(value))
     raise Unsupported("a value that is not a number")
 

@@ -27,8 +27,10 @@ from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Play
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
+from rulesdsl.interpreter.kernel.places import PLACED, canonical
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
+from rulesdsl.interpreter.reference.places import final_places, first_of
 
 PLAIN = State("", 0)[4:]  # the fields after ``history`` of a state that remembers nothing more
 PLAIN_STATE = State("", 0)._asdict()  # each field's value in such a state
@@ -83,6 +85,8 @@ class CompiledPlay:
         """``(kernel, bitboards, last bit, history keys)``, or ``None`` for a state the kernel does not take."""
         kernel = self.kernel()
         if kernel is None or kernel.plain(state)[4:] != PLAIN or (kernel.hands and state.hand is None):
+            return None
+        if kernel.seats and not canonical(state.places):  # places no ``finishes`` rule gives: the generic path
             return None
         if (state.history is not None) != kernel.repetition:
             return None
@@ -143,11 +147,14 @@ class CompiledPlay:
         if result is None:
             return Playout(final, None, plies)
         winner, rule = result
+        if rule == PLACED:
+            ranks = final_places(final.places, None)
+            return Playout(final, Outcome(first_of(ranks), "every player has a place", None, ranks), plies)
         if rule < 0:
-            return Playout(final, Outcome(None, "no legal moves"), plies)
+            return Playout(final, ranked(final, Outcome(None, "no legal moves")), plies)
         if self.misere and winner is not None:
             winner = self.opponent[winner]
-        return Playout(final, Outcome(winner, self.reasons[rule], self.fired[rule]), plies)
+        return Playout(final, ranked(final, Outcome(winner, self.reasons[rule], self.fired[rule])), plies)
 
     def perft(self, state: State, depth: int) -> int | None:
         """:meth:`Game.perft` on the kernel."""
@@ -183,3 +190,11 @@ class CompiledPlay:
             cell = kernel.layout.cell_of(row[width + 1]) if row[width + 1] else NO_CELL
             found.append(self._state(kernel, row[:width], self._board(kernel, row[:width]), row[width], cell))
         return None, found
+
+
+def ranked(state: State, outcome: Outcome) -> Outcome:
+    """An ending rule's result with every seat's place, in a game that gives places (as the generic path's)."""
+    if state.places is None:
+        return outcome
+    ranks = final_places(state.places, outcome.winner)
+    return outcome._replace(winner=first_of(ranks), places=ranks)
