@@ -120,18 +120,20 @@ def kernel_children(game, state):
     return None, children
 
 
-def random_positions(game, seed: int, count: int, every: int = 7):
-    """Every ``every``-th position of seeded random games played to the end through the generic path."""
+def random_positions(game, seed: int, count: int, every: int = 7, cap: int | None = None):
+    """Every ``every``-th position of seeded random games played to the end (or ``cap`` plies) through the
+    generic path, and each game's last position."""
     rng = random.Random(seed)
     found = []
     while len(found) < count:
         state, ply = game.initial_state(), 0
-        while True:
+        while cap is None or ply < cap:
             if ply % every == 0:
                 found.append(state)
             moves, outcome = game.status(state)
             if outcome is not None:
-                found.append(state)
+                if ply % every:
+                    found.append(state)
                 break
             state = game.apply(state, rng.choice(moves))
             ply += 1

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_kernel_mills import python_children
+from helpers import kernel_children, random_positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -65,28 +65,14 @@ def race(tmp_path, settings):
     return game
 
 
-def random_positions(game, seed: int, count: int):
-    """Every position of seeded random games played to the end through the generic path."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = game.initial_state()
-        while True:
-            found.append(state)
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                break
-            state = game.apply(state, rng.choice(moves))
-    return found
-
 
 @pytest.mark.parametrize("settings", [s for _, s in SETTINGS], ids=["3", "4", "4-short"])
 def test_children_and_outcomes_are_the_generic_ones(tmp_path, settings):
     game = race(tmp_path, settings)
     seen = Counter()
-    for state in random_positions(game, seed=1, count=300):
+    for state in random_positions(game, seed=1, count=300, every=1):
         moves, outcome = game.status(state)
-        got, children = python_children(game, state)
+        got, children = kernel_children(game, state)
         assert got == outcome, game.format_position(state)
         assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
         seen[sum(p > 0 for p in state.places)] += 1
@@ -118,7 +104,7 @@ def test_every_ply_of_a_seeded_playout_is_a_legal_move(tmp_path, settings):
 @pytest.mark.parametrize("settings", [s for _, s in SETTINGS], ids=["3", "4", "4-short"])
 def test_perft_to_depth_3_counts_what_the_generic_path_counts(tmp_path, settings):
     game = race(tmp_path, settings)
-    for state in random_positions(game, seed=2, count=60)[::3]:
+    for state in random_positions(game, seed=2, count=60, every=1)[::3]:
         for depth in (1, 2, 3):
             assert game._compiled.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
 
@@ -126,7 +112,7 @@ def test_perft_to_depth_3_counts_what_the_generic_path_counts(tmp_path, settings
 def children_by_board(game, position: str):
     """The kernel's children of a typed position, by their board."""
     state = load_position(game, position)[1]
-    outcome, children = python_children(game, state)
+    outcome, children = kernel_children(game, state)
     assert outcome is None
     return {child.board: child for child in children}
 
@@ -145,14 +131,14 @@ def test_a_seat_that_finishes_takes_first_place_and_the_turn_skips_it(tmp_path):
     kids = children_by_board(game, '(3 1/-/- "" R--- --B- ---- -G-- ----)')
     last = kids["R-B- ---- ---- -G-- ----".replace(" ", "")]
     assert last.places == (1, 3, 2)
-    outcome, _ = python_children(game, last)
+    outcome, _ = kernel_children(game, last)
     assert outcome.places == (1, 3, 2) and outcome.winner == 0 and outcome.reason == "every player has a place"
 
 
 def test_the_draw_shares_the_next_place_among_the_seats_still_racing(tmp_path):
     game = race(tmp_path, {"seats": "4", "max_moves": "12"})
     state = load_position(game, '(1 -/1/-/- "" -G-- ---- ---- R--- --BW)')[1]._replace(turns=12)
-    outcome, children = python_children(game, state)
+    outcome, children = kernel_children(game, state)
     assert children == [] and outcome.places == (2, 1, 2, 2) and outcome.winner == 1
 
 
@@ -174,10 +160,10 @@ def test_chinese_checkers_examples_on_the_kernel():
     rows = ('n nn nnn nnnn ------------- ------------ ----------- ---------- --------- w--------d ww-------dd '
             'www------ddd wwww-----dddd ---- --- -- -')
     over = load_position(game, f'(1 -/1/2 "" {rows})')[1]
-    outcome, _ = python_children(game, over)
+    outcome, _ = kernel_children(game, over)
     assert outcome.places == (3, 1, 2)  # by hand: southeast first, southwest second, north third
     racing = load_position(game, f'(1 -/1/- "" {rows})')[1]
-    outcome, children = python_children(game, racing)
+    outcome, children = kernel_children(game, racing)
     assert outcome is None and children and all(child.turn != 1 for child in children)
 
 
@@ -192,7 +178,7 @@ def test_chinese_checkers_near_the_end_plays_as_the_generic_path():
         state = start
         for _ in range(12):
             moves, outcome = game.status(state)
-            got, children = python_children(game, state)
+            got, children = kernel_children(game, state)
             assert got == outcome
             if outcome is not None:
                 break
@@ -208,8 +194,8 @@ def test_the_machine_code_plays_the_same_playouts(tmp_path):
     game = race(tmp_path, {"seats": "4"})
     native = game._compiled.native(wait=True)
     assert native is not None
-    for state in random_positions(game, seed=3, count=80)[::4]:
-        assert game._compiled.children(state, native) == python_children(game, state)
+    for state in random_positions(game, seed=3, count=80, every=1)[::4]:
+        assert game._compiled.children(state, native) == kernel_children(game, state)
     for seed in range(5):
         whole = game.playout(game.initial_state(), random.Random(seed))
         assert whole.outcome == game.status(whole.state)[1]

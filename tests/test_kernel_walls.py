@@ -18,7 +18,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_kernel_mills import python_children
+from helpers import kernel_children, random_positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -29,30 +29,15 @@ SETTINGS = [{"size": "3", "walls": "2"}, {"size": "4", "walls": "3", "players": 
 IDS = ["3", "4-three", "5-four", "5"]
 
 
-def random_positions(game, seed: int, count: int):
-    """Every position of seeded random games played to the end through the generic path."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state, plies = game.initial_state(), 0
-        while plies < 150:
-            found.append(state)
-            moves, outcome = game.status(state)
-            if outcome is not None:
-                break
-            state = game.apply(state, rng.choice(moves))
-            plies += 1
-    return found
-
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=IDS)
 def test_children_and_outcomes_are_the_generic_ones(settings):
     game = load_game("quoridor", settings)
     assert game.has_fast_playout
     seen = Counter()
-    for state in random_positions(game, seed=7, count=150):
+    for state in random_positions(game, seed=7, count=150, every=1, cap=150):
         moves, outcome = game.status(state)
-        got, children = python_children(game, state)
+        got, children = kernel_children(game, state)
         assert got == outcome, game.format_position(state)
         assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
         seen["over" if outcome else "walls" if any(state.hand) else "no walls"] += 1
@@ -77,7 +62,7 @@ def test_every_ply_of_a_seeded_playout_is_a_legal_move(settings):
 @pytest.mark.parametrize("settings", SETTINGS[:3], ids=IDS[:3])
 def test_perft_to_depth_3_counts_what_the_generic_path_counts(settings):
     game = load_game("quoridor", settings)
-    for state in random_positions(game, seed=8, count=40)[::10]:
+    for state in random_positions(game, seed=8, count=40, every=1, cap=150)[::10]:
         for depth in (1, 2, 3):
             assert game._compiled.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
 
@@ -100,7 +85,7 @@ def test_the_start_counts_and_a_win_come_from_the_kernel():
         assert [game._compiled.perft(game.initial_state(), d) for d in (1, 2)] == [35, 1109]  # OpenSpiel's
     game = load_game("quoridor", {"size": "3", "walls": "0", "players": "4"})
     state = load_position(game, "(@ 0/0/0/0 @---- ----- ----0 ----- --%-X)")[1]
-    outcome, children = python_children(game, state)
+    outcome, children = kernel_children(game, state)
     assert children == [] and outcome.winner == 1  # red reaches the east edge (by hand)
 
 
@@ -110,5 +95,5 @@ def test_the_machine_code_expands_as_the_python_kernel():
     game = load_game("quoridor", {"size": "4", "walls": "3"})
     native = game._compiled.native(wait=True)
     assert native is not None
-    for state in random_positions(game, seed=9, count=60)[::3]:
-        assert game._compiled.children(state, native) == python_children(game, state)
+    for state in random_positions(game, seed=9, count=60, every=1, cap=150)[::3]:
+        assert game._compiled.children(state, native) == kernel_children(game, state)
