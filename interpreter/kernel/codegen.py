@@ -65,8 +65,11 @@ from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.choices import choice_symbols, with_choices
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
+from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
+from rulesdsl.interpreter.kernel.passing import Passing, PassingError, PassWords, asks_passing, keeps_passed
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
@@ -75,6 +78,7 @@ from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
+from rulesdsl.interpreter.reference.marks import counts_repetitions
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
@@ -132,16 +136,18 @@ class Kernel:
     counter: bool = False  # one more word after the bitboards: the plies since the last capture
     hands: bool = False  # two more words after it: the pieces in each player's hand (``hand``)
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
+    marks: tuple[str, ...] = ()  # the State.marks fields kept in words after those (:mod:`~.past`)
+    past: bool = False  # ``hist`` is the list of earlier positions' keys (``repetitions``, :mod:`~.past`)
 
     @property
     def width(self) -> int:
         """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words)
+        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) + len(self.marks)
 
     def extra(self, state) -> tuple[int, ...]:
         """The words a state keeps after its bitboards (the counter, the hands, the turn words)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
-            + encode_words(state, self.words, self.layout)
+            + encode_words(state, self.words, self.layout) + past.encode(state, self.marks, self.layout)
 
     def fields(self, words) -> dict[str, object]:
         """The state's fields (keywords) held by the words after the bitboards."""
@@ -151,7 +157,9 @@ class Kernel:
             out["quiet"] = words.pop(0)
         if self.hands:
             out["hand"] = (words.pop(0), words.pop(0))
-        out.update(decode_words(words, self.words, self.layout))
+        out.update(decode_words(words[:len(self.words)], self.words, self.layout))
+        if self.marks or self.past:
+            out["marks"] = past.decode(words[len(self.words):], self.marks, self.layout)
         return out
 
     def plain(self, state):
@@ -160,6 +168,8 @@ class Kernel:
         if self.hands:
             kept["hand"] = None
         kept.update((name, DEFAULTS[name]) for name in self.words)
+        if self.marks or self.past:
+            kept["marks"] = None
         return state._replace(**kept)
 
 
@@ -182,6 +192,9 @@ class Group:
     heading: int = -1  # a jump's direction among the board's directions (``in same direction``), -1: not a jump
     guard: str | None = None  # the group has moves only where this holds (``when``, the hand's phases)
     origins: str | None = None  # pairs: any of these cells (bit ``f``) to any landing cell is a move (``fly``)
+    piece: str | None = None  # the bitboard of the piece that moves (promotion choices, ``plies since KIND move``)
+    aside: bool = False  # it captures a piece it does not land on (in passing: not for ``must capture by landing``)
+    opens: bool = False  # it sets the words of a passed cell itself (``passing``); any other move clears them
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -223,8 +236,8 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if any(p.choices for p in active.all(m.Promote)):
-            raise Unsupported("promotion choices")
+        if any(p.zone is not None for p in active.all(m.Promote)):
+            raise Unsupported("promotion zones")
         if tables.placing:
             raise Unsupported("places (finishes, is out)")
         self.symbols = tuple(sorted(tables.owner))
@@ -251,8 +264,9 @@ class _Builder:
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
         musts = active.all(m.MustCapture)
-        if any(must.landing for must in musts) or (any(must.most for must in musts) and not self.chain):
-            raise Unsupported("must capture by landing, or most beside moves that are not capture chains")
+        if any(must.most for must in musts) and not self.chain:
+            raise Unsupported("must capture most beside moves that are not capture chains")
+        self.landing = any(must.landing for must in musts)  # a capture in passing does not oblige
         self.most = any(must.most for must in musts)
         self.must = bool(musts)  # when a capturing move exists, only capturing moves
         # plies since the last capture, kept in one more word after the bitboards (``plies without capture``)
@@ -271,6 +285,7 @@ class _Builder:
             self.vars += f" {name},"
         if self.words.names and (self.repetition or self.chain):
             raise Unsupported("turns played or new cells beside repetition or capture chains")
+        self.marks_words(active, options, width + len(self.words.names))
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
@@ -310,6 +325,34 @@ class _Builder:
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
 
+    def marks_words(self, active, options: Mapping[str, Value], first: int) -> None:
+        """The words of State.marks (the passed cell, :mod:`~.passing`) and the earlier positions' keys
+        (``repetitions``, :mod:`~.past`), the clock's resets (``plies since KIND move``), promotion choices."""
+        moves = active.first(m.Moves)
+        rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        if any(r.unmoved or r.safe or r.bringing is not None or r.blocked for r in rules):
+            raise Unsupported("unmoved, safe, bringing or blocked")
+        opened = keeps_passed(rules)
+        self.passwords = PassWords(f"v{first}", f"v{first + 1}") if opened else PassWords()
+        self.mark_fields = ("passed", "passer") if opened else ()
+        self.vars += "".join(f" {n}," for n in self.passwords.names)
+        self.past = counts_repetitions(active)
+        if (opened or self.past) and (self.continued or self.repetition or self.stuck_rule(active) or self.hand_vars
+                                      or self.words.names or self.chain):
+            raise Unsupported("marks beside go-again or two-part turns, passes, hands or turn words")
+        self.resets = {e.kind for end in active.all(m.End) for rule in end.rules for e in m.walk(rule.condition)
+                       if isinstance(e, m.PliesSince)}
+        self.choices = [choice_symbols(active, self.tables, p) for p in range(len(self.tables.player_names))]
+
+    @staticmethod
+    def stuck_rule(active) -> bool:
+        return bool(active.all(m.PassWhenStuck))
+
+    def key(self) -> str:
+        """The source of the position's key for ``repetitions`` (:func:`~.past.key_source`)."""
+        return past.key_source([self.var[s] for s in self.symbols],
+                               dict(zip(("passed", "passer"), self.passwords.names)), "turn")
+
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
         if not active.all(m.Hand):
@@ -333,9 +376,14 @@ class _Builder:
     def groups(self, player: int) -> list[Group]:
         """Every move group of a player, in the rules' order."""
         out: list[Group] = []
+        far = self.layout.mask(self.tables.far_cells(player))
+        chosen = {self.var[s]: tuple(self.var[c] for c in cs) for s, cs in self.choices[player].items()}
         for rule in self.rules:
             if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
-                out.extend(self.guarded(rule, player, self.rule_groups(rule, player)))
+                made = self.rule_groups(rule, player)
+                out.extend(self.guarded(rule, player, with_choices(made, chosen, far, self.layout)))
+        if self.passwords.names:
+            out = [g if g.opens else replace(g, apply=[*g.apply, *self.passwords.closed()]) for g in out]
         return self.counted_plies(out)
 
     def guarded(self, rule: m.MoveRule, player: int, groups: list[Group]) -> list[Group]:
@@ -376,8 +424,12 @@ class _Builder:
             raise Unsupported("a move that may or may not capture beside counted plies or must capture")
         if self.counter is None:
             return groups
-        return [replace(g, apply=[*g.apply, f"{self.counter} = 0" if g.captures else f"{self.counter} += 1"])
-                for g in groups]
+        resets = {self.var[s] for p in range(len(self.other)) for k in self.resets
+                  for s in self.tables.symbols_of(p, k)}
+        if self.resets and any(g.piece is None for g in groups):
+            raise Unsupported("plies since a move of a kind beside moves the kernel does not name the piece of")
+        return [replace(g, apply=[*g.apply, f"{self.counter} = 0" if g.captures or g.piece in resets
+                                  else f"{self.counter} += 1"]) for g in groups]
 
     def then_groups(self, player: int) -> list[Group]:
         """The move groups of the second part of a turn (``then``), whose masks read ``L``, the bit of the cell
@@ -427,7 +479,8 @@ class _Builder:
                 for r in ray_groups(self.layout, vector, origin, self.ray_number(rule, sym),
                                     longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
                                     None, [self.var[x] for x in sorted(theirs)]):
-                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True))
+                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True,
+                                     piece=self.var[sym]))
         return confine(out, rule, tables, self.layout, player, origins_done=True)
 
     def line_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
@@ -451,6 +504,13 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables = self.tables
+        if asks_passing(rule) and not rule.flying and rule.reach is None \
+                and not _extra_fields(rule, RULE_FIELDS | {"distance", "passing"}):
+            try:
+                made = Passing(tables, self.layout, self.rules, self.var, self.bits, self.passwords).groups(rule, player)
+            except PassingError as error:
+                raise Unsupported(str(error)) from error
+            return confine([Group(**kw) for kw in made], rule, tables, self.layout, player, origins_done=True)
         if rule.action not in ("step", "jump", "push", "place", "slide", "fly") or rule.flying \
                 or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
@@ -501,7 +561,7 @@ class _Builder:
                         raise Unsupported("a step along lines to cells that are not empty")
                     for s, pre in link_steps(layout, vector):
                         out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & E", _moved(mover, crowned, far, s),
-                                         "t", s, "step", False, (s,), promotes=promotes))
+                                         "t", s, "step", False, (s,), promotes=promotes, piece=mover))
                 elif rule.action == "step":
                     targets = set(rule.targets or ("empty",))
                     kinds = [t for t in ("empty", "enemy") if t in targets]
@@ -515,7 +575,7 @@ class _Builder:
                             apply += [f"{v} &= ~t" for v in enemy_vars]
                         out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & ({reach})", apply, "t", s,
                                          "step", chosen == ["enemy"] if len(chosen) == 1 else None, (s,),
-                                         promotes=promotes))
+                                         promotes=promotes, piece=mover))
                 else:
                     over_syms = {"enemy": theirs, "friend": mine, "any": frozenset(tables.owner)}[rule.over or "enemy"]
                     pre2 = layout.has_next(vector, 2)
@@ -528,7 +588,7 @@ class _Builder:
                         apply += ([f"{taken[0]} ^= {mid}"] if len(taken) == 1
                                   else [f"{v} &= ~{mid}" for v in taken])
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
-                                     promotes=promotes, heading=tables.heading(vector)))
+                                     promotes=promotes, heading=tables.heading(vector), piece=mover))
         return out
 
     def push_groups(self, rule: m.MoveRule, vector, own: str, opp: str) -> list[Group]:
@@ -689,8 +749,9 @@ class _Builder:
         elif self.chain:
             raise Unsupported("whether a player can move, with capture chains")
         if self.must and not existence:  # a capture exists: the moves that do not capture are dropped
-            taking += [f"{prefix}{i}" for i, group in enumerate(groups) if group.captures]
-            quiet = [f"{prefix}{i}" for i, group in enumerate(groups) if not group.captures]
+            obliges = [bool(group.captures) and not (self.landing and group.aside) for group in groups]
+            taking += [f"{prefix}{i}" for i, group in enumerate(groups) if obliges[i]]
+            quiet = [f"{prefix}{i}" for i, group in enumerate(groups) if not obliges[i]]
             if taking and quiet:
                 lines += [f"if {' | '.join(taking)}:"] + [f"    {name} = 0" for name in quiet]
         return lines, groups
@@ -748,6 +809,8 @@ class _Builder:
         lines += self.end_checks(mover, lambda result: [f"return {self.vars} turn, last, {result}, plies"],
                                  self.mid_turn(continuing))
         lines.append("r = randrange(total)")
+        if self.past:  # the position left joins the earlier ones (``repetitions``)
+            lines.append(f"hist.append({self.key()})")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
         if self.chain:
@@ -873,6 +936,8 @@ class _Builder:
                             "for key in found:", f"    n += perft(*key, {following}, 0, hist, depth - 1)",
                             "if fresh:", "    hist.discard(cur)", "return n"]
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
+        if self.past:
+            lines.append(f"hist.append({self.key()})")
         if self.chain:
             lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
@@ -882,7 +947,7 @@ class _Builder:
             lines += (["if not raw:"] if self.forced(continuing) else ["if True:"])
             lines += ["    " + line for line in [*self.words.handover(),
                                                  f"n += perft({self.vars} {following}, 0, hist, depth - 1)"]]
-        return lines + ["return n"]
+        return lines + (["hist.pop()"] if self.past else []) + ["return n"]
 
     def mid_turn(self, continuing: bool) -> bool:
         """Between the two parts of a turn: the end rules wait for the turn to be complete."""
@@ -939,7 +1004,7 @@ class _Builder:
                                 self.playout_block, loop=True)
                   + "\n\n" + self.function(f"def perft({self.vars} turn, last, hist, depth):\n",
                                            self.perft_block, loop=False))
-        if not self.repetition:
+        if not self.repetition and not self.past:
             source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
                                              loop=False)
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
@@ -950,7 +1015,7 @@ class _Builder:
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      bool(self.hand_vars), self.words.fields)
+                      bool(self.hand_vars), self.words.fields, self.mark_fields, self.past)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -960,7 +1025,7 @@ NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If,
          ast.Return, ast.Expr, ast.Break, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Name,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
-METHODS = {"bit_count", "append", "add", "discard", "pop"}
+METHODS = {"bit_count", "append", "add", "discard", "pop", "count"}
 NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
 
@@ -1093,6 +1158,12 @@ class _Conditions(m.ExprVisitor):
         if self.builder.counter is None:
             raise Unsupported("plies without capture")
         return self.builder.counter
+
+    def visit_PliesSince(self, expr: m.PliesSince) -> str:
+        return self.visit_QuietPlies(expr)
+
+    def visit_Repetitions(self, expr: m.Repetitions) -> str:
+        return f"(1 + hist.count({self.builder.key()}))"
 
     def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> str:
         return self.builder.words.turns or "0"

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from rulesdsl.expr import Value
 from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Playout, RandomSource, State
 from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
 from rulesdsl.interpreter.kernel.xorshift import XorShift
@@ -87,11 +88,16 @@ class CompiledPlay:
             return None
         if state.last != NO_CELL and not kernel.has_again:
             return None  # a typed position's go-again cell in a game without go-again
+        if state.marks is not None and state.marks.rights:
+            return None  # rights the kernel does not keep
         layout = kernel.layout
         bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra(state)
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
         history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
             if kernel.repetition else None
+        if kernel.past:  # the earlier positions' keys, oldest first (a new list: the kernel appends to it)
+            history = past.keys_of(state.marks.past if state.marks is not None else None, kernel.symbols,
+                                   kernel.marks, layout)
         return kernel, bits, last, history
 
     def _board(self, kernel: Kernel, bits) -> str:
@@ -119,9 +125,12 @@ class CompiledPlay:
         if plies == 0:
             final = state
         else:
-            boards = History(self._board(kernel, key) for key in history) if history is not None else None
+            boards = History(self._board(kernel, key) for key in history) if kernel.repetition else None
             final = self._state(kernel, bits, self._board(kernel, bits), turn,
                                 kernel.layout.cell_of(last) if last else NO_CELL, boards)
+            if kernel.past:
+                earlier = past.past_of(history, kernel.symbols, kernel.marks, kernel.layout, self.empty)
+                final = final._replace(marks=final.marks._replace(past=earlier))
         return self._playout(final, result, plies)
 
     def _native_playout(self, native: NativeKernel, state: State, bits, last: int, seed: int, cap: int) -> Playout:
