@@ -63,11 +63,11 @@ from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.choices import choice_symbols, with_choices
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
-from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.passing import Passing, PassingError, PassWords, asks_passing, keeps_passed
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
@@ -507,7 +507,8 @@ class _Builder:
         if asks_passing(rule) and not rule.flying and rule.reach is None \
                 and not _extra_fields(rule, RULE_FIELDS | {"distance", "passing"}):
             try:
-                made = Passing(tables, self.layout, self.rules, self.var, self.bits, self.passwords).groups(rule, player)
+                passing = Passing(tables, self.layout, self.rules, self.var, self.bits, self.passwords)
+                made = passing.groups(rule, player)
             except PassingError as error:
                 raise Unsupported(str(error)) from error
             return confine([Group(**kw) for kw in made], rule, tables, self.layout, player, origins_done=True)

@@ -168,6 +168,6 @@ class Passing:
                 if "empty" in targets:  # an open cell is taken in passing, not stepped on
                     out.append(dict(prelude=[], mask=f"{reach} & E & ~{key}", apply=play, captures=False, **common))
                 if "enemy" in targets and opp != "0":
-                    out.append(dict(prelude=[], mask=f"{reach} & {opp}", apply=play + [f"{v} &= ~t" for v in enemy_vars],
-                                    captures=True, **common))
+                    taken = [f"{v} &= ~t" for v in enemy_vars]
+                    out.append(dict(prelude=[], mask=f"{reach} & {opp}", apply=play + taken, captures=True, **common))
         return out
