@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import itertools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -64,7 +65,9 @@ from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel import past
+from rulesdsl.interpreter.kernel.attacks import AttackError, Attacks
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
+from rulesdsl.interpreter.kernel.bringing import BringingError, castling_groups, rights_cells, touched_lines
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.choices import choice_symbols, with_choices
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
@@ -78,7 +81,8 @@ from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
-from rulesdsl.interpreter.reference.marks import counts_repetitions
+from rulesdsl.interpreter.reference.marks import MarkBook, counts_repetitions
+from rulesdsl.interpreter.reference.piece_counts import in_region
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
@@ -138,6 +142,7 @@ class Kernel:
     words: tuple[str, ...] = ()  # the State fields kept in words after those (:mod:`~.turn_words`)
     marks: tuple[str, ...] = ()  # the State.marks fields kept in words after those (:mod:`~.past`)
     past: bool = False  # ``hist`` is the list of earlier positions' keys (``repetitions``, :mod:`~.past`)
+    native: bool = True  # False: the source calls a function of its own (``attacked``), which stays in Python
 
     @property
     def width(self) -> int:
@@ -195,6 +200,7 @@ class Group:
     piece: str | None = None  # the bitboard of the piece that moves (promotion choices, ``plies since KIND move``)
     aside: bool = False  # it captures a piece it does not land on (in passing: not for ``must capture by landing``)
     opens: bool = False  # it sets the words of a passed cell itself (``passing``); any other move clears them
+    touches: str | None = None  # the cells its move changes, where not the origin and the landing cell (castling)
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -244,7 +250,7 @@ class _Builder:
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
         forbids = {f.what for f in active.all(m.Forbid)}
-        if forbids - {"corner push-off", "repetition"}:
+        if forbids - {"corner push-off", "repetition", "leaving attacked"}:
             raise Unsupported("forbid")
         self.corner_rule = "corner push-off" in forbids
         self.repetition = "repetition" in forbids
@@ -330,14 +336,21 @@ class _Builder:
         (``repetitions``, :mod:`~.past`), the clock's resets (``plies since KIND move``), promotion choices."""
         moves = active.first(m.Moves)
         rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
-        if any(r.unmoved or r.safe or r.bringing is not None or r.blocked for r in rules):
-            raise Unsupported("unmoved, safe, bringing or blocked")
+        if any((r.unmoved or r.safe) and r.bringing is None or r.blocked for r in rules):
+            raise Unsupported("unmoved or safe without bringing, or blocked")
+        self.book = MarkBook(active, self.tables, self.start_board(), options) if any(r.unmoved for r in rules) \
+            else None
+        self.rights = f"v{first}" if self.book is not None and self.book.rights else None
+        first += self.rights is not None
         opened = keeps_passed(rules)
         self.passwords = PassWords(f"v{first}", f"v{first + 1}") if opened else PassWords()
-        self.mark_fields = ("passed", "passer") if opened else ()
-        self.vars += "".join(f" {n}," for n in self.passwords.names)
+        self.mark_fields = (("rights",) if self.rights else ()) + (("passed", "passer") if opened else ())
+        self.vars += "".join(f" {n}," for n in ((self.rights,) if self.rights else ()) + self.passwords.names)
         self.past = counts_repetitions(active)
-        if (opened or self.past) and (self.continued or self.repetition or self.stuck_rule(active) or self.hand_vars
+        self.protect = [f.kind for f in active.all(m.Forbid) if f.what == "leaving attacked"]
+        self.attacks: Attacks | None = None  # made when a rule or condition asks (:meth:`attack_tests`)
+        self.castles = itertools.count()  # numbers the names of the castling groups' landing cells
+        if (opened or self.past or self.rights) and (self.continued or self.repetition or self.stuck_rule(active) or self.hand_vars
                                       or self.words.names or self.chain):
             raise Unsupported("marks beside go-again or two-part turns, passes, hands or turn words")
         self.resets = {e.kind for end in active.all(m.End) for rule in end.rules for e in m.walk(rule.condition)
@@ -351,7 +364,17 @@ class _Builder:
     def key(self) -> str:
         """The source of the position's key for ``repetitions`` (:func:`~.past.key_source`)."""
         return past.key_source([self.var[s] for s in self.symbols],
-                               dict(zip(("passed", "passer"), self.passwords.names)), "turn")
+                               dict(zip(self.mark_fields, [*([self.rights] if self.rights else []),
+                                                           *self.passwords.names])), "turn")
+
+    def attack_tests(self) -> Attacks:
+        """The attack tests of the game's move rules (:mod:`~.attacks`)."""
+        if self.attacks is None:
+            try:
+                self.attacks = Attacks(self.rules, self.tables, self.layout, self.bits)
+            except AttackError as error:
+                raise Unsupported(str(error)) from error
+        return self.attacks
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
@@ -382,6 +405,8 @@ class _Builder:
             if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
                 made = self.rule_groups(rule, player)
                 out.extend(self.guarded(rule, player, with_choices(made, chosen, far, self.layout)))
+        if self.rights:
+            out = [replace(g, apply=[*g.apply, *self.rights_kept(g)]) for g in out]
         if self.passwords.names:
             out = [g if g.opens else replace(g, apply=[*g.apply, *self.passwords.closed()]) for g in out]
         return self.counted_plies(out)
@@ -402,6 +427,17 @@ class _Builder:
             groups = [replace(g, apply=[*g.apply, f"{self.hand_vars[player]} -= 1"]) for g in groups]
         guard = " and ".join(f"({t})" for t in tests) or None
         return [replace(g, guard=guard) for g in groups]
+
+    def rights_kept(self, group: Group) -> list[str]:
+        """Statements clearing the rights whose cells the group's move changed (:mod:`~.bringing`)."""
+        if group.touches is not None:
+            touched = group.touches
+        elif group.action in ("step", "slide") and group.origins is None:
+            origin = "u" if group.walks else shifted("t", -group.origin_shift)
+            touched = f"({origin} | t{f' | {self.passwords.passer}' if group.aside else ''})"
+        else:
+            raise Unsupported("rights beside moves that are not steps or slides")
+        return touched_lines(touched, self.rights, rights_cells(self.book.rights, self.layout))
 
     def chainers(self, player: int) -> list[Chainer]:
         """The player's symbols that jump, each with its jumps (capture chains as one move)."""
@@ -504,6 +540,14 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables = self.tables
+        if rule.bringing is not None:
+            try:
+                made = castling_groups(rule, tables, self.layout, player, self.book.index if self.book else {},
+                                       self.var, self.start_board(), self.rights or "0", self.attack_tests(),
+                                       self.bits(self.symbols), self.castles.__next__, self.vars)
+            except BringingError as error:
+                raise Unsupported(str(error)) from error
+            return [Group(**kw) for kw in made]
         if asks_passing(rule) and not rule.flying and rule.reach is None \
                 and not _extra_fields(rule, RULE_FIELDS | {"distance", "passing"}):
             try:
@@ -739,6 +783,10 @@ class _Builder:
                         f"if {guards[group.guard]}:"] + ["    " + line for line in here]
             lines += here
             groups.append(group)
+        if self.protect:
+            if existence:
+                raise Unsupported("whether a player can move, beside forbid leaving attacked")
+            lines += self.kept_safe(player, groups, prefix)
         taking = []
         if self.chain and not existence:
             opp = self.bits(self.tables.enemy_symbols(player))
@@ -756,6 +804,34 @@ class _Builder:
             if taking and quiet:
                 lines += [f"if {' | '.join(taking)}:"] + [f"    {name} = 0" for name in quiet]
         return lines, groups
+
+    def kept_safe(self, player: int, groups: list[Group], prefix: str) -> list[str]:
+        """Statements dropping from each group's landing cells the moves after which a piece of a protected kind
+        of ``player`` is attacked (``forbid leaving KIND attacked``): each move is played, tested, taken back."""
+        royal = self.bits(frozenset(s for k in self.protect for s in self.tables.symbols_of(player, k)))
+        if royal == "0":
+            return []
+        attacks, opponent = self.attack_tests(), self.opponent[player]
+        test = [attacks.call(self.vars, royal, opponent, "chk")]
+        # A move that leaves no line to a protected piece, of a piece that is not protected, taking nothing but
+        # on its landing cell, cannot expose a protected piece not attacked now: only the others are tested.
+        lines = [attacks.call(self.vars, royal, opponent, "chn"), *attacks.line_lines(royal, opponent, "pin"),
+                 f"sv = {self.vars}"]
+        protected = {self.var[s] for k in self.protect for s in self.tables.symbols_of(player, k)}
+        for i, group in enumerate(groups):
+            if group.origins is not None:
+                raise Unsupported("forbid leaving attacked beside flights")
+            lines.append(f"lm = {prefix}{i}")
+            if group.action in ("step", "slide") and not group.aside and group.touches is None \
+                    and group.piece is not None and group.piece not in protected:
+                if group.walks:
+                    lines += ["if not chn and not pin & " + group.piece + ":", "    lm = 0"]
+                else:
+                    lines += ["if not chn:", f"    lm &= {shifted('pin', group.origin_shift)}"]
+            lines += ["while lm:", "    t = lm & -lm", "    lm ^= t"]
+            lines += ["    " + line for line in [*group.apply, *test, f"{self.vars} = sv", "if chk:",
+                                                 f"    {prefix}{i} ^= t"]]
+        return lines
 
     def counted(self, player: int, continuing: bool) -> tuple[list[str], list[Group], bool]:
         """The move masks, their running counts ``c0, c1...`` and ``total`` (with a pass, or after the repetition
@@ -1008,6 +1084,8 @@ class _Builder:
         if not self.repetition and not self.past:
             source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
                                              loop=False)
+        if self.attacks is not None:  # the attack test the moves and conditions call (:mod:`~.attacks`)
+            source += "\n\n" + self.attacks.function(self.vars, f"{self.layout.full} ^ {self.bits(self.symbols)}")
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
             raise Unsupported(f"generated source of {len(source):,} characters")
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
@@ -1016,7 +1094,8 @@ class _Builder:
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      bool(self.hand_vars), self.words.fields, self.mark_fields, self.past)
+                      bool(self.hand_vars), self.words.fields, self.mark_fields, self.past,
+                      self.attacks is None)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
@@ -1136,8 +1215,18 @@ class _Conditions(m.ExprVisitor):
         return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
 
     def visit_Call(self, expr: m.Call) -> str:
-        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", *self.builder.tables.player_names):
-            raise Unsupported("a count over both players or in a region")
+        builder = self.builder
+        if expr.function == "attacked" and len(expr.args) == 2:  # ``attacked(PLAYER KIND)``: how many are attacked
+            pieces, player = self.pieces(expr.args[0], expr.args[1])
+            number = sum(line.startswith("ak") and " = 0" in line for line in self.before)
+            lines, name = builder.attack_tests().count_lines(builder.vars, pieces, builder.opponent[player], number)
+            self.before += lines
+            return name
+        if expr.function == "count" and (expr.args[0] not in ("mover", "opponent", *builder.tables.player_names)
+                                         or in_region(builder.tables, expr.args)):
+            return self.region_count(list(expr.args))
+        if len(expr.args) > 2:
+            raise Unsupported("a count of more than a player and a kind")
         kind = expr.args[1] if len(expr.args) > 1 else None
         bits, player = self.pieces(expr.args[0], kind)
         now = f"{bits}.bit_count()" if bits != "0" else "0"
@@ -1154,6 +1243,27 @@ class _Conditions(m.ExprVisitor):
             start = sum(board.count(s) for s in syms)
             return f"({start} - {now})"
         raise Unsupported(expr.function)
+
+    def region_count(self, args: list[str]) -> str:
+        """``count([PLAYER] [KIND] [REGION])`` (both players' pieces when none is named), as the reference's
+        :func:`~rulesdsl.interpreter.reference.piece_counts.region_count` counts them."""
+        builder = self.builder
+        tables = builder.tables
+        if builder.hand_vars:
+            raise Unsupported("a count in a region beside a hand")
+        who = args.pop(0) if args and args[0] in ("mover", "opponent", *tables.player_names) else None
+        region = args.pop() if in_region(tables, tuple(args)) else None
+        kind = args[0] if args else None
+        players = [self.player(who)] if who is not None else range(len(tables.player_names))
+        terms = []
+        for p in players:
+            pieces = builder.bits(tables.symbols_of(p, kind))
+            if pieces == "0":
+                continue
+            if region is not None:
+                pieces = f"({pieces} & {builder.layout.mask(tables.region(region, p))})"
+            terms.append(f"{pieces}.bit_count()")
+        return "(" + (" + ".join(terms) or "0") + ")"
 
     def visit_QuietPlies(self, expr: m.QuietPlies) -> str:
         if self.builder.counter is None:

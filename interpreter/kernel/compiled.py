@@ -88,7 +88,7 @@ class CompiledPlay:
             return None
         if state.last != NO_CELL and not kernel.has_again:
             return None  # a typed position's go-again cell in a game without go-again
-        if state.marks is not None and state.marks.rights:
+        if state.marks is not None and state.marks.rights and "rights" not in kernel.marks:
             return None  # rights the kernel does not keep
         layout = kernel.layout
         bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra(state)

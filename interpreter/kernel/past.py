@@ -25,8 +25,8 @@ from rulesdsl.interpreter.compile.game import NO_CELL, State
 from rulesdsl.interpreter.kernel.bitboards import BitLayout
 from rulesdsl.interpreter.reference.marks import Marks, Past
 
-MARK_FIELDS = ("passed", "passer")  # the Marks fields kept as words, in the position's order
-KEYED = ("passed",)  # those that tell positions apart for ``repetitions`` (``passer`` follows from the cell)
+MARK_FIELDS = ("rights", "passed", "passer")  # the Marks fields kept as words, in the position's order
+KEYED = ("rights", "passed")  # those that tell positions apart for ``repetitions`` (``passer`` follows)
 
 
 def encode(state: State, fields: tuple[str, ...], layout: BitLayout) -> tuple[int, ...]:
@@ -34,7 +34,9 @@ def encode(state: State, fields: tuple[str, ...], layout: BitLayout) -> tuple[in
     marks = state.marks or Marks()
     out = []
     for name in fields:
-        if name == "passed":
+        if name == "rights":
+            out.append(marks.rights)
+        elif name == "passed":
             out.append(layout.mask(marks.passed))
         else:
             out.append(1 << layout.bit[marks.passer] if marks.passer != NO_CELL else 0)
@@ -47,7 +49,7 @@ def decode(words, fields: tuple[str, ...], layout: BitLayout) -> Marks:
     passed = got.get("passed", 0)
     passer = got.get("passer", 0)
     cells = tuple(sorted(layout.cell_at[b] for b in range(passed.bit_length()) if passed >> b & 1))
-    return Marks(0, cells, layout.cell_of(passer) if passer else NO_CELL, None)
+    return Marks(got.get("rights", 0), cells, layout.cell_of(passer) if passer else NO_CELL, None)
 
 
 def key_source(symbol_vars: list[str], words: dict[str, str], turn: str) -> str:
@@ -60,8 +62,8 @@ def keys_of(past: Past | None, symbols: tuple[str, ...], fields: tuple[str, ...]
     found = []
     node = past
     while node is not None:
-        board, turn, _rights, passed = node.key
-        marks = tuple(layout.mask(passed) for f in KEYED if f in fields)
+        board, turn, rights, passed = node.key
+        marks = tuple(rights if f == "rights" else layout.mask(passed) for f in KEYED if f in fields)
         found.append((*(layout.encode(board, s) for s in symbols), *marks, turn))
         node = node.parent
     found.reverse()
@@ -79,5 +81,5 @@ def past_of(keys: list[tuple], symbols: tuple[str, ...], fields: tuple[str, ...]
         got = dict(zip(keyed, key[width:-1]))
         passed = got.get("passed", 0)
         cells = tuple(sorted(layout.cell_at[b] for b in range(int(passed).bit_length()) if passed >> b & 1))
-        past = Past((board, int(key[-1]), 0, cells), past)
+        past = Past((board, int(key[-1]), int(got.get("rights", 0)), cells), past)
     return past
