@@ -80,7 +80,8 @@ class Attacks:
                 out.append(f"{result} |= {shifted(f'({targets} & {pre})', s)} & {attackers}")
                 continue
             out += [f"{fill} = {shifted(f'({targets} & {pre})', s)}", f"while {fill}:",
-                    f"    {result} |= {fill} & {attackers}", f"    {fill} = {shifted(f'({fill} & {empty} & {pre})', s)}"]
+                    f"    {result} |= {fill} & {attackers}",
+                    f"    {fill} = {shifted(f'({fill} & {empty} & {pre})', s)}"]
         return out
 
     def line_lines(self, targets: str, by: int, result: str) -> list[str]:

@@ -350,8 +350,8 @@ class _Builder:
         self.protect = [f.kind for f in active.all(m.Forbid) if f.what == "leaving attacked"]
         self.attacks: Attacks | None = None  # made when a rule or condition asks (:meth:`attack_tests`)
         self.castles = itertools.count()  # numbers the names of the castling groups' landing cells
-        if (opened or self.past or self.rights) and (self.continued or self.repetition or self.stuck_rule(active) or self.hand_vars
-                                      or self.words.names or self.chain):
+        if (opened or self.past or self.rights) and (self.continued or self.repetition or self.stuck_rule(active)
+                                                     or self.hand_vars or self.words.names or self.chain):
             raise Unsupported("marks beside go-again or two-part turns, passes, hands or turn words")
         self.resets = {e.kind for end in active.all(m.End) for rule in end.rules for e in m.walk(rule.condition)
                        if isinstance(e, m.PliesSince)}
