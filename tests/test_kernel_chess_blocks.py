@@ -118,3 +118,122 @@ def test_whole_antichess_playouts_end_as_the_rules_say(antichess):
         end = antichess.playout(antichess.initial_state(), random.Random(seed))
         assert end.outcome is not None and end.outcome == antichess.status(end.state)[1]
 
+
+
+# -- chess: forbid leaving king attacked, castling (unmoved safe bringing), the draws by rule --------------------
+# Published perft figures (the chess programming wiki's positions 2-5; 2 is "Kiwipete") as FEN.
+PUBLISHED = [
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", (48, 2039, 97862)),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", (14, 191, 2812, 43238)),
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", (6, 264, 9467)),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", (44, 1486, 62379)),
+]
+CASTLING_CELLS = {"K": ("e1", "h1"), "Q": ("e1", "a1"), "k": ("e8", "h8"), "q": ("e8", "a8")}
+
+
+def position_of(fen: str) -> str:
+    """A FEN as chess.rules' position string (turn, unmoved kings and rooks, passed cell, clock, rows)."""
+    placement, turn, castling, passed, clock = fen.split()[:5]
+    rows = ["".join("-" * int(ch) if ch.isdigit() else ch for ch in row) for row in placement.split("/")]
+    unmoved = sorted({cell for letter in castling if letter in CASTLING_CELLS for cell in CASTLING_CELLS[letter]},
+                     key=lambda cell: (cell[1], cell[0]))
+    return f"({turn} {','.join(unmoved) or '-'} {passed} {clock} {' '.join(rows)})"
+
+
+@pytest.fixture(scope="module")
+def chess():
+    game = load_game("chess")
+    assert game.has_fast_playout
+    return game
+
+
+@pytest.mark.parametrize("depth, count", [(1, 20), (2, 400), (3, 8902), (4, 197281)])
+def test_chess_perft_from_the_start_is_the_published_figure(chess, depth, count):
+    assert chess.perft(chess.initial_state(), depth) == count
+
+
+@pytest.mark.parametrize("fen, counts", PUBLISHED, ids=["kiwipete", "position3", "position4", "position5"])
+def test_chess_perft_of_the_published_positions(chess, fen, counts):
+    state = chess.parse_position(position_of(fen))
+    assert [chess.perft(state, depth) for depth in range(1, len(counts) + 1)] == list(counts)
+
+
+@pytest.mark.parametrize("fen, counts", PUBLISHED, ids=["kiwipete", "position3", "position4", "position5"])
+def test_openspiel_counts_the_published_positions_as_the_kernel(chess, fen, counts):
+    pyspiel = pytest.importorskip("pyspiel")
+    from openspiel_side_by_side import spiel_perft
+
+    theirs = pyspiel.load_game("chess").new_initial_state(fen)
+    state = chess.parse_position(position_of(fen))
+    assert chess.perft(state, 2) == spiel_perft(theirs, 2) == counts[1]
+
+
+@pytest.mark.parametrize("rows, unmoved, castles", [
+    # both castlings open: e1g1 and e1c1 beside the king's five steps and the rooks' moves
+    ("r---k--r -------- -------- -------- -------- -------- -------- R---K--R", "a1,e1,h1,a8,e8,h8", {"e1g1", "e1c1"}),
+    # a black rook on f8 attacks f1, passed on the king's side; on c8 it attacks c1, where the king lands
+    ("r---kr-- -------- -------- -------- -------- -------- -------- R---K--R", "a1,e1,h1,a8,e8", {"e1c1"}),
+    ("--r-k--r -------- -------- -------- -------- -------- -------- R---K--R", "a1,e1,h1,e8,h8", {"e1g1"}),
+    # b1 taken: the queen's side is shut though b1 is not passed; the king attacked: neither
+    ("r---k--r -------- -------- -------- -------- -------- -------- RN--K--R", "a1,e1,h1,a8,e8,h8", {"e1g1"}),
+    ("r---k--r -------- -------- -------- ----r--- -------- -------- R---K--R", "a1,e1,h1,a8,e8", set()),
+    # the rights gone with the rook on h1 (only a1, e1 unmoved)
+    ("r---k--r -------- -------- -------- -------- -------- -------- R---K--R", "a1,e1,a8,e8,h8", {"e1c1"}),
+])
+def test_castling_on_the_kernel(chess, rows, unmoved, castles):
+    state = chess.parse_position(f"(w {unmoved} - 0 {rows})")
+    kids = successors(chess, state)
+    assert kids == reference(chess, state)
+    first_rows = {chess.format_position(s)[1:-1].split()[-1] for s in kids}
+    found = {"e1g1" for row in first_rows if row[4:] == "-RK-"} | {"e1c1" for row in first_rows
+                                                                   if row[0] + row[2:5] == "-KR-"}
+    assert found == castles
+
+
+def test_a_rook_that_moves_or_is_taken_ends_its_right_on_the_kernel(chess):
+    # a white rook takes h8: black's king's side right goes with the rook taken, white's with the rook that left
+    state = chess.parse_position("(w a1,e1,h1,a8,e8,h8 - 0 r---k--r -------- -------- -------- -------- -------- "
+                                 "-------- R---K--R)")
+    kids = successors(chess, state)
+    assert kids == reference(chess, state)
+    taken = [s for s in kids if chess.format_position(s).split()[4].endswith("R")]
+    assert [set(chess.format_position(s).split()[1].split(",")) for s in taken] == [{"a1", "e1", "a8", "e8"}]
+
+
+def test_a_pinned_piece_and_check_on_the_kernel(chess):
+    # the knight on e2 is pinned by the rook on e8: only the king moves (d1, f1, d2, f2; e2 is its own knight's)
+    pinned = chess.parse_position("(w - - 0 ----r--k -------- -------- -------- -------- -------- ----N--- ----K---)")
+    assert chess.perft(pinned, 1) == 4 and successors(chess, pinned) == reference(chess, pinned)
+    # en passant that would expose the king along the row is not a move: Kh5 and P on e5 beside d5, rook a5
+    exposed = chess.parse_position("(w - d6 0 -------k -------- -------- r--pP--K -------- -------- -------- --------)")
+    assert successors(chess, exposed) == reference(chess, exposed)
+    assert not any(chess.format_position(s).split()[7] == "r------K" for s in successors(chess, exposed))
+    # the king steps off the row
+    assert any(chess.format_position(s).split()[7] == "r--pP---" for s in successors(chess, exposed))
+
+
+def test_checkmate_stalemate_and_bare_kings_on_the_kernel(chess):
+    state = chess.initial_state()
+    for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
+        state = chess.apply(state, chess.parse_move(state, move))
+    end = chess.playout(state, Chosen(0), 1)
+    assert end.plies == 0 and end.outcome is not None and end.outcome.winner == 1
+    rows = "k------- --Q----- -------- -------- -------- -------- -------- ----K---"
+    stalemate = chess.parse_position(f"(b - - 0 {rows})")
+    end = chess.playout(stalemate, Chosen(0), 1)
+    assert end.outcome is not None and end.outcome.winner is None and end.outcome == chess.status(stalemate)[1]
+    for rows, over in [("----k--- -------- -------- -------- -------- -------- -------- --N-K---", True),
+                       ("--b-k--- -------- -------- -------- -------- -------- -------- -----BK-", True),
+                       ("---bk--- -------- -------- -------- -------- -------- -------- -----BK-", False)]:
+        state = chess.parse_position(f"(w - - 0 {rows})")
+        assert (chess.playout(state, Chosen(0), 1).plies == 0) == over
+
+
+def test_chess_kernel_plies_are_the_reference_moves(chess):
+    kernel_plies_are_reference_moves(chess, games=2, seed=3, cap=150, perft_every=40)
+
+
+def test_whole_chess_playouts_end_as_the_rules_say(chess):
+    for seed in range(3):
+        end = chess.playout(chess.initial_state(), random.Random(seed))
+        assert end.outcome is not None and end.outcome == chess.status(end.state)[1]

@@ -54,6 +54,7 @@ class CompiledPlay:
         self.opponent = tables.seats.opponent
         self.background = Background(self.kernel)
         self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
+        self._known = None  # the last chain of earlier positions encoded, and its keys (:func:`past.keys_of`)
 
     def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
         """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
@@ -96,8 +97,10 @@ class CompiledPlay:
         history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
             if kernel.repetition else None
         if kernel.past:  # the earlier positions' keys, oldest first (a new list: the kernel appends to it)
-            history = past.keys_of(state.marks.past if state.marks is not None else None, kernel.symbols,
-                                   kernel.marks, layout)
+            chain = state.marks.past if state.marks is not None else None
+            history = past.keys_of(chain, kernel.symbols, kernel.marks, layout, self._known)
+            if chain is not None:
+                self._known = (chain, list(history))  # a game played on asks for this chain and one more next
         return kernel, bits, last, history
 
     def _board(self, kernel: Kernel, bits) -> str:
@@ -121,6 +124,7 @@ class CompiledPlay:
             if native is not None:
                 return self._native_playout(native, state, bits, last, seed, cap)
             randrange = XorShift(seed).randrange
+        known = len(history) if kernel.past else 0  # the keys the state's chain of earlier positions had
         *bits, turn, last, result, plies = kernel.playout(*bits, state.turn, last, history, randrange, cap)
         if plies == 0:
             final = state
@@ -129,7 +133,8 @@ class CompiledPlay:
             final = self._state(kernel, bits, self._board(kernel, bits), turn,
                                 kernel.layout.cell_of(last) if last else NO_CELL, boards)
             if kernel.past:
-                earlier = past.past_of(history, kernel.symbols, kernel.marks, kernel.layout, self.empty)
+                earlier = past.past_of(history[known:], kernel.symbols, kernel.marks, kernel.layout, self.empty,
+                                       state.marks.past if state.marks is not None else None)
                 final = final._replace(marks=final.marks._replace(past=earlier))
         return self._playout(final, result, plies)
 

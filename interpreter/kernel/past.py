@@ -57,11 +57,15 @@ def key_source(symbol_vars: list[str], words: dict[str, str], turn: str) -> str:
     return "(" + ", ".join([*symbol_vars, *(words[f] for f in KEYED if f in words), turn]) + ",)"
 
 
-def keys_of(past: Past | None, symbols: tuple[str, ...], fields: tuple[str, ...], layout: BitLayout) -> list[tuple]:
-    """The kernel's keys of a chain of earlier positions, oldest first."""
+def keys_of(past: Past | None, symbols: tuple[str, ...], fields: tuple[str, ...], layout: BitLayout,
+            known: tuple[Past, list[tuple]] | None = None) -> list[tuple]:
+    """The kernel's keys of a chain of earlier positions, oldest first (``known``: a chain met before and its
+    keys, which a longer chain grown from it reuses)."""
     found = []
     node = past
     while node is not None:
+        if known is not None and node is known[0]:
+            return known[1] + found[::-1]
         board, turn, rights, passed = node.key
         marks = tuple(rights if f == "rights" else layout.mask(passed) for f in KEYED if f in fields)
         found.append((*(layout.encode(board, s) for s in symbols), *marks, turn))
@@ -71,9 +75,8 @@ def keys_of(past: Past | None, symbols: tuple[str, ...], fields: tuple[str, ...]
 
 
 def past_of(keys: list[tuple], symbols: tuple[str, ...], fields: tuple[str, ...], layout: BitLayout,
-            empty: str) -> Past | None:
-    """The chain of earlier positions of a list of kernel keys (``keys_of`` the other way)."""
-    past = None
+            empty: str, past: Past | None = None) -> Past | None:
+    """The chain of earlier positions of a list of kernel keys (``keys_of`` the other way), grown from ``past``."""
     width = len(symbols)
     keyed = [f for f in KEYED if f in fields]
     for key in keys:
