@@ -237,3 +237,50 @@ def test_whole_chess_playouts_end_as_the_rules_say(chess):
     for seed in range(3):
         end = chess.playout(chess.initial_state(), random.Random(seed))
         assert end.outcome is not None and end.outcome == chess.status(end.state)[1]
+
+
+# -- OpenSpiel side by side, the kernel playing ---------------------------------------------------------------
+KERNEL_GAMES = 8  # per game in the default run; 50 under -m deep
+
+
+def kernel_side_by_side(game, seed: int, spiel_name: str) -> int:
+    """One seeded random game played by the kernel (each child from a one-ply playout) and by OpenSpiel: at every
+    ply the same position (as a FEN), the same children, the same end and winner. Returns the game's length."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from test_chess_openspiel import child_keys, fen_of, seat
+
+    ours, theirs = game.initial_state(), pyspiel.load_game(spiel_name).new_initial_state()
+    rng = random.Random(seed)
+    plies = 0
+    while True:
+        assert fen_of(game, ours) == " ".join(str(theirs).split()[:5]), (seed, plies)
+        first = game.playout(ours, Chosen(0), 1)
+        assert (first.plies == 0) == theirs.is_terminal(), (seed, plies, first.outcome)
+        if first.plies == 0:
+            returns = theirs.returns()
+            winner = None if returns[0] == returns[1] else seat(0 if returns[0] > returns[1] else 1)
+            assert first.outcome.winner == winner, (seed, plies)
+            return plies
+        count = game.perft(ours, 1)
+        kids = {" ".join(fen_of(game, kid).split()[:4]): kid
+                for kid in (game.playout(ours, Chosen(i), 1).state for i in range(count))}
+        actions = child_keys(theirs)
+        assert len(kids) == count and set(kids) == set(actions), (seed, plies, set(kids) ^ set(actions))
+        key = rng.choice(sorted(actions))
+        ours = kids[key]
+        theirs.apply_action(actions[key])
+        plies += 1
+
+
+@pytest.mark.parametrize("name", ["chess", "antichess"])
+def test_kernel_games_agree_with_openspiel(name):
+    game = load_game(name)
+    assert game.has_fast_playout
+    assert all(kernel_side_by_side(game, seed, name) > 0 for seed in range(KERNEL_GAMES))
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("name", ["chess", "antichess"])
+def test_fifty_kernel_games_agree_with_openspiel(name):
+    game = load_game(name)
+    assert all(kernel_side_by_side(game, seed, name) > 0 for seed in range(50))
