@@ -5,19 +5,19 @@ an enemy piece could land there (:mod:`rulesdsl.interpreter.reference.attacks`
 reads the same rules backwards from the cell). On bitboards the question is
 asked of a whole set of cells at once, per direction of each such rule:
 
-- a step along ``v``: the target cells moved one step against ``v`` meet an
+- a step along ``v``: the cells one step against ``v`` from the target hold an
   attacking piece;
-- a slide along ``v``: a fill from the target cells against ``v`` over empty
-  cells (one shift and two masks a step, at most the board's longest ray)
-  meets an attacking piece.
+- a slide along ``v``: the nearest piece on the ray against ``v`` from the
+  target is an attacking one.
 
 Rules of the same kind of move along the same vector are asked together (a
 queen and a rook share the rook's lines). The statements set one name to a
 word that is not zero when some target cell is attacked; they allocate
-nothing and loop a fixed number of times at most. They are written once, in a
-function of the kernel's source, ``attacked(*bitboards, by, targets)``
-(:meth:`Attacks.function`), which the move rules call (:meth:`Attacks.call`):
-a test per move inlined would make the source too big to compile.
+nothing. They are written once, in a function of the kernel's source,
+``attacked(*bitboards, by, targets)`` (:meth:`Attacks.function`: per target
+cell a table lookup per step rule and the nearest piece on each ray), which
+the move rules call (:meth:`Attacks.call`): a test per move inlined would
+make the source too big to compile.
 Rules that attack otherwise (a capturing jump, a push, ``over one``,
 ``exactly N`` to an enemy, ``from``/``within`` regions, ``taking``,
 ``blocked``) are not compiled here: the game keeps the generic path.
@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from rulesdsl import model as m
 from rulesdsl.interpreter.compile.tables import Tables
-from rulesdsl.interpreter.kernel.bitboards import BitLayout, shifted
+from rulesdsl.interpreter.kernel.bitboards import BitLayout
 
 
 class AttackError(Exception):
@@ -67,51 +67,68 @@ class Attacks:
                     found.setdefault(key, set()).update(tables.symbols_of(player, rule.kind))
             self.patterns.append([(vector, sliding, bits(sorted(syms))) for (vector, sliding), syms in found.items()])
 
-    def lines(self, targets: str, by: int, empty: str, result: str) -> list[str]:
-        """Statements setting ``result`` to a word that is not zero when ``by`` attacks a cell of ``targets``
-        (expressions; ``empty``: the empty cells)."""
-        layout = self.layout
-        out = [f"{result} = 0"]
-        fill = f"{result}f"
-        for vector, sliding, attackers in self.patterns[by]:
-            back = (-vector[0], -vector[1])
-            s, pre = layout.shift_of(back), layout.has_next(back)
-            if not sliding:
-                out.append(f"{result} |= {shifted(f'({targets} & {pre})', s)} & {attackers}")
-                continue
-            out += [f"{fill} = {shifted(f'({targets} & {pre})', s)}", f"while {fill}:",
-                    f"    {result} |= {fill} & {attackers}",
-                    f"    {fill} = {shifted(f'({fill} & {empty} & {pre})', s)}"]
-        return out
+    def function(self, variables: str, occupied: str, constants: dict[str, object]) -> str:
+        """The source of ``attacked(*bitboards, by, tg)`` and ``pinlines(*bitboards, by, tg)`` (``variables``: the
+        bitboards' names, each followed by a comma; ``occupied``: the occupied cells over them); the tables they
+        read go into ``constants``.
 
-    def line_lines(self, targets: str, by: int, result: str) -> list[str]:
-        """Statements setting ``result`` to the cells on the lines along which one of ``by``'s slides could reach
-        a cell of ``targets`` were the line empty (a line with such a sliding piece on it), whatever else stands
-        on them: only a piece leaving such a cell can open an attack on ``targets``."""
+        Per cell of ``tg``: a step's attackers are one table lookup (the cells a step along any of the rule's
+        vectors leads from to the cell), a slide's the nearest piece on the ray against its vector (a table
+        of each cell's ray, masked by the occupied cells: its lowest or highest bit). ``pinlines`` gives the
+        rays from ``tg`` that hold one of ``by``'s sliding pieces, whatever stands between.
+        """
         layout = self.layout
-        out = [f"{result} = 0"]
-        fill, ray = f"{result}f", f"{result}r"
-        for vector, sliding, attackers in self.patterns[by]:
-            if not sliding:
-                continue
-            back = (-vector[0], -vector[1])
-            s, pre = layout.shift_of(back), layout.has_next(back)
-            out += [f"{fill} = {shifted(f'({targets} & {pre})', s)}", f"{ray} = 0", f"while {fill}:",
-                    f"    {ray} |= {fill}", f"    {fill} = {shifted(f'({fill} & {pre})', s)}",
-                    f"if {ray} & {attackers}:", f"    {result} |= {ray}"]
-        return out
-
-    def function(self, variables: str, empty: str) -> str:
-        """The source of ``attacked(*bitboards, by, tg)`` (``variables``: the bitboards' names, each followed by a
-        comma; ``empty``: the empty cells over them)."""
-        body = [f"e = {empty}"]
+        size = max(layout.bit) + 1
+        each = ["while tg:", "    b = tg & -tg", "    tg ^= b", "    sq = b.bit_length() - 1"]  # each target cell
+        attack, lines = [f"oc = {occupied}", *each], ["pin = 0", *each]
         count = len(self.patterns)
         for player in range(count):
-            body.append("if True:" if count == 1 else "else:" if player == count - 1
-                        else f"{'if' if player == 0 else 'elif'} by == {player}:")
-            body += ["    " + line for line in self.lines("tg", player, "e", "chk")]
-        body.append("return chk")
-        return f"def attacked({variables} by, tg):\n" + "".join(f"    {line}\n" for line in body)
+            head = ("if True:" if count == 1 else "else:" if player == count - 1
+                    else f"{'if' if player == 0 else 'elif'} by == {player}:")
+            hits, pins = [], []
+            steps: dict[str, list[tuple[int, int]]] = {}
+            for vector, sliding, attackers in self.patterns[player]:
+                if not sliding:
+                    steps.setdefault(attackers, []).append(vector)
+                    continue
+                back = (-vector[0], -vector[1])
+                name = f"ray{len(constants)}"
+                constants[name] = self._rays(back, size)
+                nearest = "r & -r" if layout.shift_of(back) > 0 else "1 << (r.bit_length() - 1)"
+                hits += [f"r = {name}[sq] & oc", f"if r & {attackers} and ({nearest}) & {attackers}:", "    return 1"]
+                pins += [f"r = {name}[sq]", f"if r & {attackers}:", "    pin |= r"]
+            for attackers, vectors in steps.items():
+                name = f"stp{len(constants)}"
+                constants[name] = self._steps(vectors, size)
+                hits += [f"if {name}[sq] & {attackers}:", "    return 1"]
+            attack += ["    " + head, *("        " + line for line in hits or ["pass"])]
+            lines += ["    " + head, *("        " + line for line in pins or ["pin |= 0"])]
+        attack.append("return 0")
+        lines.append("return pin")
+        return (f"def attacked({variables} by, tg):\n" + "".join(f"    {line}\n" for line in attack) + "\n\n"
+                + f"def pinlines({variables} by, tg):\n" + "".join(f"    {line}\n" for line in lines))
+
+    def _rays(self, vector: tuple[int, int], size: int) -> tuple[int, ...]:
+        """Per bit, the cells from it along ``vector`` (itself excluded)."""
+        geometry, layout = self.layout.geometry, self.layout
+        out = [0] * size
+        for cell in geometry.cells:
+            out[layout.bit[cell.index]] = layout.mask(geometry.ray(cell.index, vector))
+        return tuple(out)
+
+    def _steps(self, vectors: list[tuple[int, int]], size: int) -> tuple[int, ...]:
+        """Per bit, the cells from which one step along one of ``vectors`` leads to it."""
+        geometry, layout = self.layout.geometry, self.layout
+        out = [0] * size
+        for cell in geometry.cells:
+            found = (geometry.step(cell.index, (-x, -y)) for x, y in vectors)
+            out[layout.bit[cell.index]] = layout.mask(c for c in found if c >= 0)
+        return tuple(out)
+
+    @staticmethod
+    def pins(variables: str, targets: str, by: int, result: str) -> str:
+        """The statement setting ``result`` to the lines from ``targets`` holding a sliding piece of ``by``."""
+        return f"{result} = pinlines({variables} {by}, {targets})"
 
     @staticmethod
     def call(variables: str, targets: str, by: int, result: str) -> str:

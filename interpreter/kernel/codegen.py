@@ -815,7 +815,7 @@ class _Builder:
         test = [attacks.call(self.vars, royal, opponent, "chk")]
         # A move that leaves no line to a protected piece, of a piece that is not protected, taking nothing but
         # on its landing cell, cannot expose a protected piece not attacked now: only the others are tested.
-        lines = [attacks.call(self.vars, royal, opponent, "chn"), *attacks.line_lines(royal, opponent, "pin"),
+        lines = [attacks.call(self.vars, royal, opponent, "chn"), attacks.pins(self.vars, royal, opponent, "pin"),
                  f"sv = {self.vars}"]
         protected = {self.var[s] for k in self.protect for s in self.tables.symbols_of(player, k)}
         for i, group in enumerate(groups):
@@ -1085,7 +1085,7 @@ class _Builder:
             source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
                                              loop=False)
         if self.attacks is not None:  # the attack test the moves and conditions call (:mod:`~.attacks`)
-            source += "\n\n" + self.attacks.function(self.vars, f"{self.layout.full} ^ {self.bits(self.symbols)}")
+            source += "\n\n" + self.attacks.function(self.vars, self.bits(self.symbols), self.constants)
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
             raise Unsupported(f"generated source of {len(source):,} characters")
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
@@ -1102,10 +1102,10 @@ BUILTINS = {"range": range, "bool": bool, "len": len}
 # Everything the generated source may contain: these statements and expressions, whole numbers,
 # True/False/None, the names it makes itself, and these methods of integers, lists and sets.
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If, ast.For, ast.Assign, ast.AugAssign,
-         ast.Return, ast.Expr, ast.Break, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Name,
+         ast.Return, ast.Expr, ast.Break, ast.Pass, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Name,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
-METHODS = {"bit_count", "append", "add", "discard", "pop", "count"}
+METHODS = {"bit_count", "bit_length", "append", "add", "discard", "pop", "count"}
 NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
 
