@@ -40,7 +40,13 @@ the lines), hands (``place ... from hand``: one more word a player), rules
 KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns played``, hop chains
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
-go. Anything else
+go; promotion choices (one group per kind, :mod:`rulesdsl.interpreter.kernel.choices`), ``slide ...
+exactly N``, ``passing`` and ``to passed`` (:mod:`rulesdsl.interpreter.kernel.passing`), ``must capture
+by landing``, ``plies since KIND move or capture``, ``forbid leaving KIND attacked``, ``safe`` and
+``attacked(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), ``unmoved ... bringing`` with its
+rights word (:mod:`rulesdsl.interpreter.kernel.bringing`), ``repetitions`` (a list of earlier positions'
+keys: the Python kernel only, :mod:`rulesdsl.interpreter.kernel.past`) and counts over both players or in
+a region. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
