@@ -284,3 +284,51 @@ def test_kernel_games_agree_with_openspiel(name):
 def test_fifty_kernel_games_agree_with_openspiel(name):
     game = load_game(name)
     assert all(kernel_side_by_side(game, seed, name) > 0 for seed in range(50))
+
+
+# -- xiangqi: blocked leaps, a slide over one (the cannon), taking KIND (the flying general), within regions ---
+def xiangqi_position(turn: str, rows: dict[int, str]) -> str:
+    """A xiangqi position string from the rows that hold pieces (row number -> 9 cells), the others empty."""
+    return f"({turn} {' '.join(rows.get(r, '-' * 9) for r in range(10, 0, -1))})"
+
+
+@pytest.fixture(scope="module")
+def xiangqi():
+    game = load_game("xiangqi")
+    assert game.has_fast_playout
+    return game
+
+
+@pytest.mark.parametrize("depth, count", [(1, 44), (2, 1920), (3, 79666)])
+def test_xiangqi_perft_from_the_start_is_the_published_figure(xiangqi, depth, count):
+    assert xiangqi.perft(xiangqi.initial_state(), depth) == count
+
+
+def test_a_blocked_horse_and_the_flying_general(xiangqi):
+    # red general e1, horse e5 with its own soldier on e6 (the leg north: no d7, f7), black general d10.
+    # The general: f1, e2 (d1 would face the black general on an open file): 2; the horse: d3, f3, c6, c4, g6,
+    # g4: 6; the soldier across the river: e7, d6, f6: 3. In all 11.
+    state = xiangqi.parse_position(xiangqi_position("r", {10: "---g-----", 6: "----S----", 5: "----H----",
+                                                          1: "----G----"}))
+    assert xiangqi.perft(state, 1) == 11
+    assert successors(xiangqi, state) == reference(xiangqi, state)
+
+
+def test_a_cannon_takes_over_one_screen(xiangqi):
+    # red cannon e3 behind its soldier e5, a black chariot e8: the cannon takes e8 over the screen, or slides to
+    # e4, e2 and four cells each way along row 3: 11; the general f1, e2: 2; the soldier e6: 1. In all 14.
+    state = xiangqi.parse_position(xiangqi_position("r", {10: "---g-----", 8: "----r----", 5: "----S----",
+                                                          3: "----C----", 1: "----G----"}))
+    assert xiangqi.perft(state, 1) == 14
+    assert successors(xiangqi, state) == reference(xiangqi, state)
+    assert xiangqi.perft(state, 3) == generic_perft(xiangqi, state, 3)
+
+
+def test_xiangqi_kernel_plies_are_the_reference_moves(xiangqi):
+    kernel_plies_are_reference_moves(xiangqi, games=2, seed=7, cap=120, perft_every=60)
+
+
+def test_whole_xiangqi_playouts_end_as_the_rules_say(xiangqi):
+    for seed in range(2):
+        end = xiangqi.playout(xiangqi.initial_state(), random.Random(seed))
+        assert end.outcome is not None and end.outcome == xiangqi.status(end.state)[1]

@@ -18,17 +18,19 @@ nothing. They are written once, in a function of the kernel's source,
 cell a table lookup per step rule and the nearest piece on each ray), which
 the move rules call (:meth:`Attacks.call`): a test per move inlined would
 make the source too big to compile.
-Rules that attack otherwise (a capturing jump, a push, ``over one``,
-``exactly N`` to an enemy, ``from``/``within`` regions, ``taking``,
-``blocked``) are not compiled here: the game keeps the generic path.
+``from`` and ``within`` regions, ``taking KIND``, ``blocked`` leaps and ``over
+one`` (a screen) are read as the reference reads them. Rules that attack
+otherwise (a capturing jump, a push, ``exactly N`` to an enemy) are not
+compiled here: the game keeps the generic path.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from rulesdsl import model as m
-from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.compile.tables import Tables, first_step
 from rulesdsl.interpreter.kernel.bitboards import BitLayout
 
 
@@ -46,26 +48,55 @@ def _displaces(rule: m.MoveRule) -> bool:
                                            or bool(rule.flanking) or rule.action == "remove")
 
 
+class Pattern(NamedTuple):
+    """One attacking rule of one player along one vector (or several steps of the same pieces, gathered)."""
+
+    vectors: tuple[tuple[int, int], ...]
+    sliding: bool
+    attackers: str  # the source of the attacking pieces' cells (in the rule's ``from`` region)
+    leg: bool = False  # ``blocked``: the leap's first step must be empty
+    inside: int | None = None  # ``within``: only these cells are attacked
+    screen: bool = False  # ``over one``: the attacker is the second piece along the ray
+    victims: str | None = None  # ``taking KIND``: only a piece of these cells is attacked
+
+
 class Attacks:
     """The attack tests of one game's move rules (``bits(symbols)``: the source of those symbols' cells)."""
 
     def __init__(self, rules: list[m.MoveRule], tables: Tables, layout: BitLayout, bits: Callable):
         self.layout = layout
-        self.patterns: list[list[tuple[int, bool, str]]] = []  # per player: (vector's shift, sliding, attackers)
+        self.patterns: list[list[Pattern]] = []  # per player
         for player in range(len(tables.player_names)):
-            found: dict[tuple, set[str]] = {}
+            steps: dict[str, list[tuple[int, int]]] = {}  # plain steps, gathered by the attacking pieces
+            found: list[Pattern] = []
             for rule in rules:
                 if _displaces(rule):
                     raise AttackError("a rule that takes otherwise than by landing")
                 if not _reads_backwards(rule) or not tables.symbols_of(player, rule.kind):
                     continue
-                if rule.over is not None or rule.distance is not None or rule.region is not None \
-                        or rule.within is not None or rule.taking is not None or rule.blocked:
-                    raise AttackError("an attack over a piece, of exactly N, from or within a region, or blocked")
+                if rule.distance is not None:
+                    raise AttackError("an attack of exactly N")
+                attackers = bits(sorted(tables.symbols_of(player, rule.kind)))
+                if rule.region is not None:
+                    attackers = f"({attackers} & {layout.mask(tables.region(rule.region, player))})"
+                inside = layout.mask(tables.region(rule.within, player)) if rule.within is not None else None
+                victims = None
+                if rule.taking is not None:
+                    victims = bits(sorted(s for s in tables.enemy_symbols(player) if tables.kind.get(s) == rule.taking))
                 for vector in tables.vectors(rule.directions, player):
-                    key = (vector, rule.action == "slide")
-                    found.setdefault(key, set()).update(tables.symbols_of(player, rule.kind))
-            self.patterns.append([(vector, sliding, bits(sorted(syms))) for (vector, sliding), syms in found.items()])
+                    leg = rule.blocked and first_step(vector) != vector
+                    if rule.action == "step" and not leg and inside is None and victims is None:
+                        steps.setdefault(attackers, []).append(vector)
+                        continue
+                    found.append(Pattern((vector,), rule.action == "slide", attackers, leg, inside,
+                                         rule.over == "one", victims))
+            self.patterns.append([Pattern(tuple(vs), False, a) for a, vs in steps.items()] + found)
+
+    @property
+    def by_lines(self) -> bool:
+        """True when only a piece leaving a line of :meth:`function`'s ``pinlines`` can open an attack (no leap a
+        piece blocks, no screen a piece arriving makes)."""
+        return not any(p.leg or p.screen for patterns in self.patterns for p in patterns)
 
     def function(self, variables: str, occupied: str, constants: dict[str, object]) -> str:
         """The source of ``attacked(*bitboards, by, tg)`` and ``pinlines(*bitboards, by, tg)`` (``variables``: the
@@ -73,8 +104,9 @@ class Attacks:
         read go into ``constants``.
 
         Per cell of ``tg``: a step's attackers are one table lookup (the cells a step along any of the rule's
-        vectors leads from to the cell), a slide's the nearest piece on the ray against its vector (a table
-        of each cell's ray, masked by the occupied cells: its lowest or highest bit). ``pinlines`` gives the
+        vectors leads from to the cell; with ``blocked``, one table more for the leap's first cell), a slide's
+        the nearest piece on the ray against its vector (a table of each cell's ray, masked by the occupied
+        cells: its lowest or highest bit; ``over one``: the next piece past that one). ``pinlines`` gives the
         rays from ``tg`` that hold one of ``by``'s sliding pieces, whatever stands between.
         """
         layout = self.layout
@@ -86,27 +118,60 @@ class Attacks:
             head = ("if True:" if count == 1 else "else:" if player == count - 1
                     else f"{'if' if player == 0 else 'elif'} by == {player}:")
             hits, pins = [], []
-            steps: dict[str, list[tuple[int, int]]] = {}
-            for vector, sliding, attackers in self.patterns[player]:
-                if not sliding:
-                    steps.setdefault(attackers, []).append(vector)
-                    continue
-                back = (-vector[0], -vector[1])
-                name = f"ray{len(constants)}"
-                constants[name] = self._rays(back, size)
-                nearest = "r & -r" if layout.shift_of(back) > 0 else "1 << (r.bit_length() - 1)"
-                hits += [f"r = {name}[sq] & oc", f"if r & {attackers} and ({nearest}) & {attackers}:", "    return 1"]
-                pins += [f"r = {name}[sq]", f"if r & {attackers}:", "    pin |= r"]
-            for attackers, vectors in steps.items():
-                name = f"stp{len(constants)}"
-                constants[name] = self._steps(vectors, size)
-                hits += [f"if {name}[sq] & {attackers}:", "    return 1"]
+            for pattern in self.patterns[player]:
+                found, pinned = self._test(pattern, size, constants)
+                conditions = [f"b & {pattern.inside}"] if pattern.inside is not None else []
+                if pattern.victims is not None:
+                    conditions.append(f"b & {pattern.victims}")
+                if conditions:
+                    found = [f"if {' and '.join(conditions)}:", *("    " + line for line in found)]
+                hits += found
+                pins += pinned
             attack += ["    " + head, *("        " + line for line in hits or ["pass"])]
             lines += ["    " + head, *("        " + line for line in pins or ["pin |= 0"])]
         attack.append("return 0")
         lines.append("return pin")
         return (f"def attacked({variables} by, tg):\n" + "".join(f"    {line}\n" for line in attack) + "\n\n"
                 + f"def pinlines({variables} by, tg):\n" + "".join(f"    {line}\n" for line in lines))
+
+    def _test(self, pattern: Pattern, size: int, constants: dict[str, object]) -> tuple[list[str], list[str]]:
+        """One pattern's statements returning 1 when it attacks cell ``sq`` (bit ``b``), and those adding its lines
+        to ``pin`` (the tables they read put in ``constants``)."""
+        attackers = pattern.attackers
+        if not pattern.sliding:
+            name = f"stp{len(constants)}"
+            constants[name] = self._steps(pattern.vectors, size)
+            if not pattern.leg:
+                return [f"if {name}[sq] & {attackers}:", "    return 1"], []
+            leg = f"leg{len(constants)}"
+            (x, y), = pattern.vectors
+            constants[leg] = self._legs((x, y), size)
+            return [f"if {name}[sq] & {attackers} and not {leg}[sq] & oc:", "    return 1"], []
+        (x, y), = pattern.vectors
+        back = (-x, -y)
+        name = f"ray{len(constants)}"
+        constants[name] = self._rays(back, size)
+        rising = self.layout.shift_of(back) > 0
+        nearest = "r & -r" if rising else "1 << (r.bit_length() - 1)"
+        if not pattern.screen:
+            return ([f"r = {name}[sq] & oc", f"if r & {attackers} and ({nearest}) & {attackers}:", "    return 1"],
+                    [f"r = {name}[sq]", f"if r & {attackers}:", "    pin |= r"])
+        # past the nearest piece (the screen) to the next one; a piece leaving the ray may open or close it
+        return ([f"r = {name}[sq] & oc", f"if r & {attackers}:", f"    r ^= {nearest}",
+                 f"    if r and ({nearest}) & {attackers}:", "        return 1"],
+                [f"r = {name}[sq]", f"if r & {attackers}:", "    pin |= r"])
+
+    def _legs(self, vector: tuple[int, int], size: int) -> tuple[int, ...]:
+        """Per bit, the first cell of the leap along ``vector`` that ends there (from where it starts)."""
+        geometry, layout = self.layout.geometry, self.layout
+        out = [0] * size
+        fx, fy = first_step(vector)
+        for cell in geometry.cells:
+            start = geometry.step(cell.index, (-vector[0], -vector[1]))
+            if start >= 0:
+                leg = geometry.step(start, (fx, fy))
+                out[layout.bit[cell.index]] = layout.mask([leg]) if leg >= 0 else 0
+        return tuple(out)
 
     def _rays(self, vector: tuple[int, int], size: int) -> tuple[int, ...]:
         """Per bit, the cells from it along ``vector`` (itself excluded)."""

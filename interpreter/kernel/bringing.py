@@ -35,17 +35,19 @@ def rights_cells(rights: list[tuple[int, ...]], layout: BitLayout) -> list[int]:
     return [layout.mask(right) for right in rights]
 
 
-def touched_lines(touched: str, word: str, masks: list[int]) -> list[str]:
-    """Statements clearing the bits of the rights with a cell among ``touched`` (an expression)."""
+def touched_lines(touched: str, word: str, masks: list[int], layout: BitLayout, constants: dict) -> list[str]:
+    """Statements clearing the bits of the rights with a cell among ``touched`` (an expression): per touched cell
+    of a right, one lookup in the table ``rgt`` (each cell's bit: the rights that stay) put in ``constants``."""
     every = 0
     for mask in masks:
         every |= mask
     if not every:
         return []
-    lines = [f"if {word} and {touched} & {every}:", f"    tc = {touched}"]
-    lines += [f"    if tc & {mask}:\n        {word} &= {~(1 << i) & ((1 << len(masks)) - 1)}"
-              for i, mask in enumerate(masks)]
-    return [piece for line in lines for piece in line.split("\n")]
+    held = (1 << len(masks)) - 1
+    constants["rgt"] = tuple(held & ~sum(1 << i for i, mask in enumerate(masks) if mask >> b & 1)
+                             for b in range(max(layout.bit) + 1))
+    return [f"if {word}:", f"    tc = {touched} & {every}", "    while tc:", "        b = tc & -tc", "        tc ^= b",
+            f"        {word} &= rgt[b.bit_length() - 1]"]
 
 
 def castling_groups(rule: m.MoveRule, tables: Tables, layout: BitLayout, player: int, index: dict,

@@ -44,9 +44,9 @@ def with_choices(groups: list, choices: dict[str, tuple[str, ...]], far: int, la
             out.append(group)
             continue
         out.append(replace(group, mask=f"({group.mask}) & {near}", exists=None))
-        for new in chosen:
+        for number, new in enumerate(chosen):
             swap = [f"{group.piece} ^= t", f"{new} |= t"] if new != group.piece else []
             # the prelude was run for the first copy already (its names hold the same values)
             out.append(replace(group, prelude=[], mask=f"({group.mask}) & {far}", exists=None,
-                               apply=[*group.apply, *swap], promotes=far))
+                               apply=[*group.apply, *swap], promotes=far, echo=number > 0))
     return out

@@ -69,7 +69,7 @@ from dataclasses import dataclass, field, fields, replace
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
-from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.compile.tables import Tables, first_step
 from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.attacks import AttackError, Attacks
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
@@ -81,6 +81,7 @@ from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_thro
 from rulesdsl.interpreter.kernel.passing import Passing, PassingError, PassWords, asks_passing, keeps_passed
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
+from rulesdsl.interpreter.kernel.screens import screen_groups
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
@@ -94,10 +95,10 @@ from rulesdsl.interpreter.reference.piece_counts import in_region
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand)
+         m.Region, m.Lines, m.Hand, m.DrawnLines)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
-               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when"}
+               "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "blocked", "taking"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -207,6 +208,8 @@ class Group:
     aside: bool = False  # it captures a piece it does not land on (in passing: not for ``must capture by landing``)
     opens: bool = False  # it sets the words of a passed cell itself (``passing``); any other move clears them
     touches: str | None = None  # the cells its move changes, where not the origin and the landing cell (castling)
+    board: list[str] | None = None  # the statements of ``apply`` that change the board (the attack test's)
+    echo: bool = False  # its moves are the group before's on the same cells (promotion choices): as legal
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -342,8 +345,9 @@ class _Builder:
         (``repetitions``, :mod:`~.past`), the clock's resets (``plies since KIND move``), promotion choices."""
         moves = active.first(m.Moves)
         rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
-        if any((r.unmoved or r.safe) and r.bringing is None or r.blocked for r in rules):
-            raise Unsupported("unmoved or safe without bringing, or blocked")
+        if any((r.unmoved or r.safe) and r.bringing is None or (r.blocked or r.taking) and r.action != "step"
+               and not (r.action == "slide" and not r.blocked) for r in rules):
+            raise Unsupported("unmoved or safe without bringing, or blocked or taking but by a step")
         self.book = MarkBook(active, self.tables, self.start_board(), options) if any(r.unmoved for r in rules) \
             else None
         self.rights = f"v{first}" if self.book is not None and self.book.rights else None
@@ -409,8 +413,8 @@ class _Builder:
         chosen = {self.var[s]: tuple(self.var[c] for c in cs) for s, cs in self.choices[player].items()}
         for rule in self.rules:
             if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
-                made = self.rule_groups(rule, player)
-                out.extend(self.guarded(rule, player, with_choices(made, chosen, far, self.layout)))
+                made = with_choices(self.rule_groups(rule, player), chosen, far, self.layout)
+                out.extend(self.guarded(rule, player, [replace(g, board=list(g.apply)) for g in made]))
         if self.rights:
             out = [replace(g, apply=[*g.apply, *self.rights_kept(g)]) for g in out]
         if self.passwords.names:
@@ -443,7 +447,8 @@ class _Builder:
             touched = f"({origin} | t{f' | {self.passwords.passer}' if group.aside else ''})"
         else:
             raise Unsupported("rights beside moves that are not steps or slides")
-        return touched_lines(touched, self.rights, rights_cells(self.book.rights, self.layout))
+        return touched_lines(touched, self.rights, rights_cells(self.book.rights, self.layout), self.layout,
+                             self.constants)
 
     def chainers(self, player: int) -> list[Chainer]:
         """The player's symbols that jump, each with its jumps (capture chains as one move)."""
@@ -509,14 +514,20 @@ class _Builder:
         tables = self.tables
         if rule.flying or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
-        if rule.over is not None or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
-            raise Unsupported("a slide over pieces or of a piece that is promoted")
+        if rule.over not in (None, "one") or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)) \
+                or (rule.over == "one" and rule.region is not None):
+            raise Unsupported("a slide over pieces, of a piece that is promoted, or over one from a region")
         targets = set(rule.targets or ("empty",))
-        theirs = tables.enemy_symbols(player)
+        theirs = self.victims(rule, player)
         enemy = self.bits(theirs) if "enemy" in targets and theirs else None
         out = []
         for sym in sorted(tables.symbols_of(player, rule.kind)):
             for vector in tables.vectors(rule.directions, player):
+                if rule.over == "one":  # past one piece, the screen (:mod:`~.screens`)
+                    out += [Group(**kw) for kw in screen_groups(
+                        self.layout, vector, self.var[sym], self.ray_number(rule, sym), self.bits(self.symbols),
+                        "empty" in targets, enemy, [self.var[x] for x in sorted(theirs)])]
+                    continue
                 origin = origin_cells(rule, tables, self.layout, player, self.var[sym])
                 for r in ray_groups(self.layout, vector, origin, self.ray_number(rule, sym),
                                     longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
@@ -524,6 +535,13 @@ class _Builder:
                     out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True,
                                      piece=self.var[sym]))
         return confine(out, rule, tables, self.layout, player, origins_done=True)
+
+    def victims(self, rule: m.MoveRule, player: int) -> frozenset[str]:
+        """The enemy symbols a rule's move may take (``taking KIND``: only that kind's)."""
+        theirs = self.tables.enemy_symbols(player)
+        if rule.taking is None:
+            return theirs
+        return frozenset(s for s in theirs if self.tables.kind.get(s) == rule.taking)
 
     def line_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         """``KIND slide DIRS by pieces in line [over CLASS] [to empty or enemy]``: one group per symbol, direction
@@ -616,6 +634,11 @@ class _Builder:
                 elif rule.action == "step":
                     targets = set(rule.targets or ("empty",))
                     kinds = [t for t in ("empty", "enemy") if t in targets]
+                    source, leg = mover, first_step(vector)
+                    if rule.blocked and leg != vector:  # a leap: its first cell must be empty
+                        source = f"({mover} & {layout.has_next(leg)} & {shifted('E', -layout.shift_of(leg))})"
+                    victims = self.victims(rule, player)
+                    opp, enemy_vars = self.bits(victims), [self.var[x] for x in sorted(victims)]
                     split = (self.again is not None and self.again.after == "capture") or self.must \
                         or self.counter is not None
                     for chosen in ([[k] for k in kinds] if split else [kinds] if kinds else []):
@@ -624,7 +647,7 @@ class _Builder:
                         apply = _moved(mover, crowned, far, s)
                         if "enemy" in chosen:
                             apply += [f"{v} &= ~t" for v in enemy_vars]
-                        out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & ({reach})", apply, "t", s,
+                        out.append(Group([], f"{shifted(f'({source} & {pre})', s)} & ({reach})", apply, "t", s,
                                          "step", chosen == ["enemy"] if len(chosen) == 1 else None, (s,),
                                          promotes=promotes, piece=mover))
                 else:
@@ -827,15 +850,18 @@ class _Builder:
         for i, group in enumerate(groups):
             if group.origins is not None:
                 raise Unsupported("forbid leaving attacked beside flights")
+            if group.echo:
+                lines.append(f"{prefix}{i} &= {prefix}{i - 1}")
+                continue
             lines.append(f"lm = {prefix}{i}")
-            if group.action in ("step", "slide") and not group.aside and group.touches is None \
+            if attacks.by_lines and group.action in ("step", "slide") and not group.aside and group.touches is None \
                     and group.piece is not None and group.piece not in protected:
                 if group.walks:
                     lines += ["if not chn and not pin & " + group.piece + ":", "    lm = 0"]
                 else:
                     lines += ["if not chn:", f"    lm &= {shifted('pin', group.origin_shift)}"]
             lines += ["while lm:", "    t = lm & -lm", "    lm ^= t"]
-            lines += ["    " + line for line in [*group.apply, *test, f"{self.vars} = sv", "if chk:",
+            lines += ["    " + line for line in [*(group.board or group.apply), *test, f"{self.vars} = sv", "if chk:",
                                                  f"    {prefix}{i} ^= t"]]
         return lines
 
