@@ -48,7 +48,7 @@ SETTINGS = [(name, {}) for name in BUNDLED] + [
 COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "abalone-hex", "fox-and-geese",
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
             "hex", "amazons", "checkers", "draughts", "konane-straight", "lines-of-action", "three-way-race",
-            "chinese-checkers", "nine-mens-morris", "antichess", "chess"}
+            "chinese-checkers", "nine-mens-morris", "antichess", "chess", "xiangqi"}
 
 
 class Chosen:
