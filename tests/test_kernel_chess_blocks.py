@@ -1,12 +1,18 @@
 """The chess family's building blocks on the kernel play exactly what the generic path plays.
 
-Promotion choices (one move per kind), ``slide ... exactly 2 ... passing`` and
-``step ... to passed`` (en passant, in two words after the bitboards),
-``must capture by landing`` (a capture in passing does not oblige), ``plies
-since KIND move or capture`` and ``repetitions`` (the earlier positions' keys).
-Perft from the start is the published figure; the hand-made positions'
-counts are worked out by hand (their comments say how); on random positions
-the kernel's plies, outcomes and perft are the generic path's.
+Antichess: promotion choices (one move per kind), ``slide ... exactly 2 ...
+passing`` and ``step ... to passed`` (en passant, in two words after the
+bitboards), ``must capture by landing`` (a capture in passing does not
+oblige), ``plies since KIND move or capture`` and ``repetitions`` (the earlier
+positions' keys). Chess: ``forbid leaving KIND attacked``, castling (``unmoved
+safe bringing``, a rights word), counts over both players and in a region,
+``attacked(...)``. Xiangqi: blocked leaps, ``slide ... over one``, ``taking
+KIND``, attacks within regions. Crazyhouse: captured pieces to hand, drops.
+Perft from the start and from published positions is the published figure
+(OpenSpiel's counted in the same run where it has the game); the hand-made
+positions' counts are worked out by hand (their comments say how); on random
+positions the kernel's plies, outcomes and perft are the generic path's; and
+seeded games played by the kernel agree with OpenSpiel at every ply.
 """
 
 from __future__ import annotations
@@ -240,47 +246,58 @@ def test_whole_chess_playouts_end_as_the_rules_say(chess):
 
 
 # -- OpenSpiel side by side, the kernel playing ---------------------------------------------------------------
-KERNEL_GAMES = 8  # per game in the default run; 50 under -m deep
+KERNEL_GAMES = {"chess": 6, "antichess": 6, "crazyhouse": 2}  # the default run's games; 50 each under -m deep
 
 
 def kernel_side_by_side(game, seed: int, spiel_name: str) -> int:
     """One seeded random game played by the kernel (each child from a one-ply playout) and by OpenSpiel: at every
     ply the same position (as a FEN), the same children, the same end and winner. Returns the game's length."""
     pyspiel = pytest.importorskip("pyspiel")
-    from test_chess_openspiel import child_keys, fen_of, seat
+    from test_chess_openspiel import fen_of, seat
 
-    ours, theirs = game.initial_state(), pyspiel.load_game(spiel_name).new_initial_state()
+    if spiel_name == "crazyhouse":
+        from test_crazyhouse_openspiel import our_fen, spiel_fen
+
+        def ours(state) -> str:
+            return our_fen(game, state)
+    else:
+        def ours(state) -> str:
+            return " ".join(fen_of(game, state).split()[:4])
+
+        def spiel_fen(text: str) -> str:
+            return " ".join(text.split()[:4])
+
+    mine, theirs = game.initial_state(), pyspiel.load_game(spiel_name).new_initial_state()
     rng = random.Random(seed)
     plies = 0
     while True:
-        assert fen_of(game, ours) == " ".join(str(theirs).split()[:5]), (seed, plies)
-        first = game.playout(ours, Chosen(0), 1)
+        assert ours(mine) == spiel_fen(str(theirs)), (seed, plies)
+        first = game.playout(mine, Chosen(0), 1)
         assert (first.plies == 0) == theirs.is_terminal(), (seed, plies, first.outcome)
         if first.plies == 0:
             returns = theirs.returns()
             winner = None if returns[0] == returns[1] else seat(0 if returns[0] > returns[1] else 1)
             assert first.outcome.winner == winner, (seed, plies)
             return plies
-        count = game.perft(ours, 1)
-        kids = {" ".join(fen_of(game, kid).split()[:4]): kid
-                for kid in (game.playout(ours, Chosen(i), 1).state for i in range(count))}
-        actions = child_keys(theirs)
+        count = game.perft(mine, 1)
+        kids = {ours(kid): kid for kid in (game.playout(mine, Chosen(i), 1).state for i in range(count))}
+        actions = {spiel_fen(str(theirs.child(a))): a for a in theirs.legal_actions()}
         assert len(kids) == count and set(kids) == set(actions), (seed, plies, set(kids) ^ set(actions))
         key = rng.choice(sorted(actions))
-        ours = kids[key]
+        mine = kids[key]
         theirs.apply_action(actions[key])
         plies += 1
 
 
-@pytest.mark.parametrize("name", ["chess", "antichess"])
+@pytest.mark.parametrize("name", ["chess", "antichess", "crazyhouse"])
 def test_kernel_games_agree_with_openspiel(name):
     game = load_game(name)
     assert game.has_fast_playout
-    assert all(kernel_side_by_side(game, seed, name) > 0 for seed in range(KERNEL_GAMES))
+    assert all(kernel_side_by_side(game, seed, name) > 0 for seed in range(KERNEL_GAMES[name]))
 
 
 @pytest.mark.deep
-@pytest.mark.parametrize("name", ["chess", "antichess"])
+@pytest.mark.parametrize("name", ["chess", "antichess", "crazyhouse"])
 def test_fifty_kernel_games_agree_with_openspiel(name):
     game = load_game(name)
     assert all(kernel_side_by_side(game, seed, name) > 0 for seed in range(50))
@@ -332,3 +349,41 @@ def test_whole_xiangqi_playouts_end_as_the_rules_say(xiangqi):
     for seed in range(2):
         end = xiangqi.playout(xiangqi.initial_state(), random.Random(seed))
         assert end.outcome is not None and end.outcome == xiangqi.status(end.state)[1]
+
+
+# -- crazyhouse: captured pieces to hand, drops ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def crazyhouse():
+    game = load_game("crazyhouse")
+    assert game.has_fast_playout
+    return game
+
+
+@pytest.mark.parametrize("depth, count", [(1, 20), (2, 400), (3, 8902), (4, 197281)])
+def test_crazyhouse_perft_from_the_start_is_the_published_figure(crazyhouse, depth, count):
+    assert crazyhouse.perft(crazyhouse.initial_state(), depth) == count
+
+
+def test_a_capture_fills_the_hand_and_the_kernel_drops_it(crazyhouse):
+    # after 1. e4 d5 2. exd5 Qxd5 each side holds a pawn; white may drop it on e2, rows 3, 4 and 6 (8 each),
+    # row 5 but d5 (7) and d7: 32 drops (tests/test_crazyhouse_openspiel.py counts them the same way)
+    state = crazyhouse.initial_state()
+    for text in ("e2e4", "d7d5", "e4d5"):
+        state = crazyhouse.apply(state, crazyhouse.parse_move(state, text))
+    assert successors(crazyhouse, state) == reference(crazyhouse, state)  # the kernel's dxd5 fills the hand
+    state = crazyhouse.apply(state, crazyhouse.parse_move(state, "d8d5"))
+    kids = successors(crazyhouse, state)
+    assert kids == reference(crazyhouse, state)
+    assert sum(crazyhouse.format_position(kid).split()[3] == "-/p" for kid in kids) == 32
+
+
+def test_a_promoted_piece_taken_joins_the_hand_as_a_pawn_on_the_kernel(crazyhouse):
+    state = crazyhouse.parse_position("(b - - -/- ----k--- ----E--- -------- -------- -------- -------- "
+                                      "-------- ----K---)")
+    kids = successors(crazyhouse, state)
+    assert kids == reference(crazyhouse, state)
+    assert [crazyhouse.format_position(k).split()[3] for k in kids if "E" not in k.board] == ["-/p"]
+
+
+def test_crazyhouse_kernel_plies_are_the_reference_moves(crazyhouse):
+    kernel_plies_are_reference_moves(crazyhouse, games=2, seed=2, cap=100, perft_every=100)

@@ -76,6 +76,7 @@ from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
 from rulesdsl.interpreter.kernel.bringing import BringingError, castling_groups, rights_cells, touched_lines
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.choices import choice_symbols, with_choices
+from rulesdsl.interpreter.kernel.drops import DropError, Drops, uses_drops
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.passing import Passing, PassingError, PassWords, asks_passing, keeps_passed
@@ -95,7 +96,7 @@ from rulesdsl.interpreter.reference.piece_counts import in_region
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand, m.DrawnLines)
+         m.Region, m.Lines, m.Hand, m.DrawnLines, m.CapturedToHand)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
                "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "blocked", "taking"}
@@ -150,11 +151,12 @@ class Kernel:
     marks: tuple[str, ...] = ()  # the State.marks fields kept in words after those (:mod:`~.past`)
     past: bool = False  # ``hist`` is the list of earlier positions' keys (``repetitions``, :mod:`~.past`)
     native: bool = True  # False: the source calls a function of its own (``attacked``), which stays in Python
+    hand_size: int = 2  # the hand's words: one a player, or one a player and kind (``drop``, :mod:`~.drops`)
 
     @property
     def width(self) -> int:
         """How many words a position's board takes: one per symbol, the counter's, the hands' and the turn words."""
-        return len(self.symbols) + self.counter + 2 * self.hands + len(self.words) + len(self.marks)
+        return len(self.symbols) + self.counter + self.hand_size * self.hands + len(self.words) + len(self.marks)
 
     def extra(self, state) -> tuple[int, ...]:
         """The words a state keeps after its bitboards (the counter, the hands, the turn words)."""
@@ -168,7 +170,7 @@ class Kernel:
         if self.counter:
             out["quiet"] = words.pop(0)
         if self.hands:
-            out["hand"] = (words.pop(0), words.pop(0))
+            out["hand"] = tuple(words.pop(0) for _ in range(self.hand_size))
         out.update(decode_words(words[:len(self.words)], self.words, self.layout))
         if self.marks or self.past:
             out["marks"] = past.decode(words[len(self.words):], self.marks, self.layout)
@@ -306,7 +308,7 @@ class _Builder:
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
         moves = active.first(m.Moves)
         self.rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
-        if any(reads_region(r) and r.action not in CONFINED for r in [*self.rules, *(self.then or ())]):
+        if any(reads_region(r) and r.action not in (*CONFINED, "drop") for r in [*self.rules, *(self.then or ())]):
             raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
             raise Unsupported("a push beside pieces nobody owns")
@@ -361,7 +363,8 @@ class _Builder:
         self.attacks: Attacks | None = None  # made when a rule or condition asks (:meth:`attack_tests`)
         self.castles = itertools.count()  # numbers the names of the castling groups' landing cells
         if (opened or self.past or self.rights) and (self.continued or self.repetition or self.stuck_rule(active)
-                                                     or self.hand_vars or self.words.names or self.chain):
+                                                     or (self.hand_vars and self.drops is None) or self.words.names
+                                                     or self.chain):
             raise Unsupported("marks beside go-again or two-part turns, passes, hands or turn words")
         self.resets = {e.kind for end in active.all(m.End) for rule in end.rules for e in m.walk(rule.condition)
                        if isinstance(e, m.PliesSince)}
@@ -388,8 +391,13 @@ class _Builder:
 
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
+        self.drops = None
         if not active.all(m.Hand):
             return []
+        if uses_drops(active):  # a count a player and kind, of captured pieces and drops (:mod:`~.drops`)
+            first = len(self.symbols) + (self.counter is not None)
+            self.drops = Drops(active, tables, bit_layout(tables.geometry), first, self.var)
+            return self.drops.names
         moves = active.first(m.Moves)
         rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
         if len(tables.hand_kinds) != 1 or active.all(m.CapturedToHand) or len(tables.player_names) != 2 \
@@ -417,6 +425,8 @@ class _Builder:
                 out.extend(self.guarded(rule, player, [replace(g, board=list(g.apply)) for g in made]))
         if self.rights:
             out = [replace(g, apply=[*g.apply, *self.rights_kept(g)]) for g in out]
+        if self.drops is not None and self.drops.book.captures:  # the piece taken joins the mover's hand
+            out = [replace(g, apply=[*self.taken_to_hand(g, player), *g.apply]) for g in out]
         if self.passwords.names:
             out = [g if g.opens else replace(g, apply=[*g.apply, *self.passwords.closed()]) for g in out]
         return self.counted_plies(out)
@@ -425,6 +435,10 @@ class _Builder:
         """A rule's groups with the condition of their moves: the rule's ``when`` (``mover``: the player to
         move), and in a game with a hand, a placement from it while the hand lasts, any other move after."""
         tests = []
+        if self.drops is not None:  # a drop keeps its own count (:mod:`~.drops`)
+            if rule.when is not None or (rule.from_hand and rule.action != "drop"):
+                raise Unsupported("a placement from a hand of several kinds, or a rule with a condition")
+            return groups
         if self.hand_vars:
             tests.append(f"{self.hand_vars[player]} {'>' if rule.from_hand else '=='} 0")
         elif rule.from_hand:
@@ -438,10 +452,20 @@ class _Builder:
         guard = " and ".join(f"({t})" for t in tests) or None
         return [replace(g, guard=guard) for g in groups]
 
+    def taken_to_hand(self, group: Group, player: int) -> list[str]:
+        """Statements adding the piece a group's move takes to the mover's hand (before the move is played)."""
+        if group.captures is False:
+            return []
+        if group.action not in ("step", "slide") or group.origins is not None:
+            raise Unsupported("captured to hand beside captures that are not steps or slides")
+        return self.drops.gains(player, self.passwords.passer if group.aside else "t")
+
     def rights_kept(self, group: Group) -> list[str]:
         """Statements clearing the rights whose cells the group's move changed (:mod:`~.bringing`)."""
         if group.touches is not None:
             touched = group.touches
+        elif group.action == "drop":
+            touched = "t"
         elif group.action in ("step", "slide") and group.origins is None:
             origin = "u" if group.walks else shifted("t", -group.origin_shift)
             touched = f"({origin} | t{f' | {self.passwords.passer}' if group.aside else ''})"
@@ -473,7 +497,7 @@ class _Builder:
             return groups
         resets = {self.var[s] for p in range(len(self.other)) for k in self.resets
                   for s in self.tables.symbols_of(p, k)}
-        if self.resets and any(g.piece is None for g in groups):
+        if self.resets and any(g.piece is None and g.action != "drop" for g in groups):
             raise Unsupported("plies since a move of a kind beside moves the kernel does not name the piece of")
         return [replace(g, apply=[*g.apply, f"{self.counter} = 0" if g.captures or g.piece in resets
                                   else f"{self.counter} += 1"]) for g in groups]
@@ -564,6 +588,11 @@ class _Builder:
 
     def rule_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         tables = self.tables
+        if rule.action == "drop" and self.drops is not None:
+            try:
+                return [Group(**kw) for kw in self.drops.groups(rule, player)]
+            except DropError as error:
+                raise Unsupported(str(error)) from error
         if rule.bringing is not None:
             try:
                 made = castling_groups(rule, tables, self.layout, player, self.book.index if self.book else {},
@@ -854,7 +883,9 @@ class _Builder:
                 lines.append(f"{prefix}{i} &= {prefix}{i - 1}")
                 continue
             lines.append(f"lm = {prefix}{i}")
-            if attacks.by_lines and group.action in ("step", "slide") and not group.aside and group.touches is None \
+            if attacks.by_lines and group.action == "drop":  # a piece put on the board opens no line
+                lines += ["if not chn:", "    lm = 0"]
+            elif attacks.by_lines and group.action in ("step", "slide") and not group.aside and group.touches is None \
                     and group.piece is not None and group.piece not in protected:
                 if group.walks:
                     lines += ["if not chn and not pin & " + group.piece + ":", "    lm = 0"]
@@ -1126,8 +1157,8 @@ class _Builder:
                       self.continued, self.repetition, bool(self.active.all(m.Misere)),
                       tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      bool(self.hand_vars), self.words.fields, self.mark_fields, self.past,
-                      self.attacks is None)
+                      bool(self.hand_vars), words=self.words.fields, marks=self.mark_fields, past=self.past,
+                      native=self.attacks is None, hand_size=len(self.hand_vars) or 2)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
