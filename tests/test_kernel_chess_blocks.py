@@ -366,7 +366,7 @@ def test_crazyhouse_perft_from_the_start_is_the_published_figure(crazyhouse, dep
 
 def test_a_capture_fills_the_hand_and_the_kernel_drops_it(crazyhouse):
     # after 1. e4 d5 2. exd5 Qxd5 each side holds a pawn; white may drop it on e2, rows 3, 4 and 6 (8 each),
-    # row 5 but d5 (7) and d7: 32 drops (tests/test_crazyhouse_openspiel.py counts them the same way)
+    # row 5 but d5 (7) and d7: 1 + 8 + 8 + 7 + 8 + 1 = 33 drops (as tests/test_crazyhouse_openspiel.py counts)
     state = crazyhouse.initial_state()
     for text in ("e2e4", "d7d5", "e4d5"):
         state = crazyhouse.apply(state, crazyhouse.parse_move(state, text))
@@ -374,7 +374,7 @@ def test_a_capture_fills_the_hand_and_the_kernel_drops_it(crazyhouse):
     state = crazyhouse.apply(state, crazyhouse.parse_move(state, "d8d5"))
     kids = successors(crazyhouse, state)
     assert kids == reference(crazyhouse, state)
-    assert sum(crazyhouse.format_position(kid).split()[3] == "-/p" for kid in kids) == 32
+    assert sum(crazyhouse.format_position(kid).split()[3] == "-/p" for kid in kids) == 33
 
 
 def test_a_promoted_piece_taken_joins_the_hand_as_a_pawn_on_the_kernel(crazyhouse):
