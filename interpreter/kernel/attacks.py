@@ -92,12 +92,6 @@ class Attacks:
                                          rule.over == "one", victims))
             self.patterns.append([Pattern(tuple(vs), False, a) for a, vs in steps.items()] + found)
 
-    @property
-    def by_lines(self) -> bool:
-        """True when only a piece leaving a line of :meth:`function`'s ``pinlines`` can open an attack (no leap a
-        piece blocks, no screen a piece arriving makes)."""
-        return not any(p.leg or p.screen for patterns in self.patterns for p in patterns)
-
     def function(self, variables: str, occupied: str, constants: dict[str, object]) -> str:
         """The source of ``attacked(*bitboards, by, tg)`` and ``pinlines(*bitboards, by, tg)`` (``variables``: the
         bitboards' names, each followed by a comma; ``occupied``: the occupied cells over them); the tables they
@@ -107,12 +101,14 @@ class Attacks:
         vectors leads from to the cell; with ``blocked``, one table more for the leap's first cell), a slide's
         the nearest piece on the ray against its vector (a table of each cell's ray, masked by the occupied
         cells: its lowest or highest bit; ``over one``: the next piece past that one). ``pinlines`` gives the
-        rays from ``tg`` that hold one of ``by``'s sliding pieces, whatever stands between.
+        rays from ``tg`` that hold one of ``by``'s sliding pieces, whatever stands between, and the first cells of
+        the leaps that reach ``tg`` from one of its leaping pieces (a piece leaving one of those cells may open an
+        attack), and the rays that hold one of its pieces that take over a screen (a piece entering one may).
         """
         layout = self.layout
         size = max(layout.bit) + 1
         each = ["while tg:", "    b = tg & -tg", "    tg ^= b", "    sq = b.bit_length() - 1"]  # each target cell
-        attack, lines = [f"oc = {occupied}", *each], ["pin = 0", *each]
+        attack, lines = [f"oc = {occupied}", *each], ["pin = 0", "arr = 0", *each]
         count = len(self.patterns)
         for player in range(count):
             head = ("if True:" if count == 1 else "else:" if player == count - 1
@@ -130,7 +126,7 @@ class Attacks:
             attack += ["    " + head, *("        " + line for line in hits or ["pass"])]
             lines += ["    " + head, *("        " + line for line in pins or ["pin |= 0"])]
         attack.append("return 0")
-        lines.append("return pin")
+        lines.append("return pin, arr")
         return (f"def attacked({variables} by, tg):\n" + "".join(f"    {line}\n" for line in attack) + "\n\n"
                 + f"def pinlines({variables} by, tg):\n" + "".join(f"    {line}\n" for line in lines))
 
@@ -146,7 +142,8 @@ class Attacks:
             leg = f"leg{len(constants)}"
             (x, y), = pattern.vectors
             constants[leg] = self._legs((x, y), size)
-            return [f"if {name}[sq] & {attackers} and not {leg}[sq] & oc:", "    return 1"], []
+            return ([f"if {name}[sq] & {attackers} and not {leg}[sq] & oc:", "    return 1"],
+                    [f"if {name}[sq] & {attackers}:", f"    pin |= {leg}[sq]"])  # a piece leaving the leg opens it
         (x, y), = pattern.vectors
         back = (-x, -y)
         name = f"ray{len(constants)}"
@@ -156,10 +153,10 @@ class Attacks:
         if not pattern.screen:
             return ([f"r = {name}[sq] & oc", f"if r & {attackers} and ({nearest}) & {attackers}:", "    return 1"],
                     [f"r = {name}[sq]", f"if r & {attackers}:", "    pin |= r"])
-        # past the nearest piece (the screen) to the next one; a piece leaving the ray may open or close it
+        # past the nearest piece (the screen) to the next one; a piece leaving or entering the ray may open it
         return ([f"r = {name}[sq] & oc", f"if r & {attackers}:", f"    r ^= {nearest}",
                  f"    if r and ({nearest}) & {attackers}:", "        return 1"],
-                [f"r = {name}[sq]", f"if r & {attackers}:", "    pin |= r"])
+                [f"r = {name}[sq]", f"if r & {attackers}:", "    pin |= r", "    arr |= r"])
 
     def _legs(self, vector: tuple[int, int], size: int) -> tuple[int, ...]:
         """Per bit, the first cell of the leap along ``vector`` that ends there (from where it starts)."""
@@ -191,9 +188,11 @@ class Attacks:
         return tuple(out)
 
     @staticmethod
-    def pins(variables: str, targets: str, by: int, result: str) -> str:
-        """The statement setting ``result`` to the lines from ``targets`` holding a sliding piece of ``by``."""
-        return f"{result} = pinlines({variables} {by}, {targets})"
+    def pins(variables: str, targets: str, by: int, left: str, entered: str) -> str:
+        """The statement setting ``left`` to the cells a piece leaving may open an attack of ``by`` on ``targets``
+        by (the lines holding a sliding piece of ``by``, the first cells of its leaps), and ``entered`` to those
+        a piece arriving on may (the lines holding a piece of ``by`` that takes over a screen)."""
+        return f"{left}, {entered} = pinlines({variables} {by}, {targets})"
 
     @staticmethod
     def call(variables: str, targets: str, by: int, result: str) -> str:

@@ -871,10 +871,12 @@ class _Builder:
             return []
         attacks, opponent = self.attack_tests(), self.opponent[player]
         test = [attacks.call(self.vars, royal, opponent, "chk")]
-        # A move that leaves no line to a protected piece, of a piece that is not protected, taking nothing but
-        # on its landing cell, cannot expose a protected piece not attacked now: only the others are tested.
-        lines = [attacks.call(self.vars, royal, opponent, "chn"), attacks.pins(self.vars, royal, opponent, "pin"),
-                 f"sv = {self.vars}"]
+        # A move of a piece that is not protected, taking nothing but on its landing cell, that neither leaves a
+        # cell of ``pin`` (a line to a protected piece, a leap's first cell) nor enters one of ``arr`` (a line
+        # where a screen would open an attack), cannot expose a protected piece not attacked now: only the
+        # others are tested.
+        lines = [attacks.call(self.vars, royal, opponent, "chn"),
+                 attacks.pins(self.vars, royal, opponent, "pin", "arr"), f"sv = {self.vars}"]
         protected = {self.var[s] for k in self.protect for s in self.tables.symbols_of(player, k)}
         for i, group in enumerate(groups):
             if group.origins is not None:
@@ -883,14 +885,14 @@ class _Builder:
                 lines.append(f"{prefix}{i} &= {prefix}{i - 1}")
                 continue
             lines.append(f"lm = {prefix}{i}")
-            if attacks.by_lines and group.action == "drop":  # a piece put on the board opens no line
-                lines += ["if not chn:", "    lm = 0"]
-            elif attacks.by_lines and group.action in ("step", "slide") and not group.aside and group.touches is None \
+            if group.action == "drop":  # a piece put on the board opens no line (but may be a screen)
+                lines += ["if not chn:", "    lm &= arr"]
+            elif group.action in ("step", "slide") and not group.aside and group.touches is None \
                     and group.piece is not None and group.piece not in protected:
                 if group.walks:
-                    lines += ["if not chn and not pin & " + group.piece + ":", "    lm = 0"]
+                    lines += ["if not chn and not pin & " + group.piece + ":", "    lm &= arr"]
                 else:
-                    lines += ["if not chn:", f"    lm &= {shifted('pin', group.origin_shift)}"]
+                    lines += ["if not chn:", f"    lm &= {shifted('pin', group.origin_shift)} | arr"]
             lines += ["while lm:", "    t = lm & -lm", "    lm ^= t"]
             lines += ["    " + line for line in [*(group.board or group.apply), *test, f"{self.vars} = sv", "if chk:",
                                                  f"    {prefix}{i} ^= t"]]
