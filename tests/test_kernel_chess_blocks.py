@@ -387,3 +387,9 @@ def test_a_promoted_piece_taken_joins_the_hand_as_a_pawn_on_the_kernel(crazyhous
 
 def test_crazyhouse_kernel_plies_are_the_reference_moves(crazyhouse):
     kernel_plies_are_reference_moves(crazyhouse, games=2, seed=2, cap=100, perft_every=100)
+
+
+def test_whole_crazyhouse_playouts_end_as_the_rules_say(crazyhouse):
+    for seed in range(3):
+        end = crazyhouse.playout(crazyhouse.initial_state(), random.Random(seed))
+        assert end.outcome is not None and end.outcome == crazyhouse.status(end.state)[1]
