@@ -41,7 +41,7 @@ KIND [except N in a row]`` (:mod:`rulesdsl.interpreter.kernel.mills`); ``turns p
 ``to new cells`` and jump chains ``in same direction`` (words after the bitboards,
 :mod:`rulesdsl.interpreter.kernel.turn_words`), beside which a forced pass may
 go; promotion choices (one group per kind, :mod:`rulesdsl.interpreter.kernel.choices`), ``slide ...
-exactly N``, ``passing`` and ``to passed`` (:mod:`rulesdsl.interpreter.kernel.passing`), ``must capture
+exactly N``, ``passing`` and ``to passed`` (:mod:`rulesdsl.interpreter.kernel.passed_cells`), ``must capture
 by landing``, ``plies since KIND move or capture``, ``forbid leaving KIND attacked``, ``safe`` and
 ``attacked(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), ``unmoved ... bringing`` with its
 rights word (:mod:`rulesdsl.interpreter.kernel.bringing`), ``repetitions`` (a list of earlier positions'
@@ -79,7 +79,7 @@ from rulesdsl.interpreter.kernel.choices import choice_symbols, with_choices
 from rulesdsl.interpreter.kernel.drops import DropError, Drops, uses_drops
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
-from rulesdsl.interpreter.kernel.passing import Passing, PassingError, PassWords, asks_passing, keeps_passed
+from rulesdsl.interpreter.kernel.passed_cells import PassedWords, Passing, PassingError, asks_passing, keeps_passed
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.screens import screen_groups
@@ -355,7 +355,7 @@ class _Builder:
         self.rights = f"v{first}" if self.book is not None and self.book.rights else None
         first += self.rights is not None
         opened = keeps_passed(rules)
-        self.passwords = PassWords(f"v{first}", f"v{first + 1}") if opened else PassWords()
+        self.passwords = PassedWords(f"v{first}", f"v{first + 1}") if opened else PassedWords()
         self.mark_fields = (("rights",) if self.rights else ()) + (("passed", "passer") if opened else ())
         self.vars += "".join(f" {n}," for n in ((self.rights,) if self.rights else ()) + self.passwords.names)
         self.past = counts_repetitions(active)

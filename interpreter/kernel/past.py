@@ -5,7 +5,7 @@ The reference keeps a :class:`~rulesdsl.interpreter.reference.marks.Marks` in
 piece that passed them, and (for ``repetitions``) the chain of earlier
 positions. The kernel keeps the first three as fixed-size words after the
 bitboards (``MARK_FIELDS``, in that order, each only where the game needs it:
-:mod:`rulesdsl.interpreter.kernel.passing` writes ``passed`` and ``passer``).
+:mod:`rulesdsl.interpreter.kernel.passed_cells` writes ``passed`` and ``passer``).
 
 ``repetitions`` needs the earlier positions themselves. The kernel's ``hist``
 argument is then a list of *keys*, oldest first: a key is the tuple of the

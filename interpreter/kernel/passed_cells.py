@@ -2,7 +2,7 @@
 
 A ``passing`` move leaves the cells it passed open to the other side's ``to
 passed`` moves for one ply (:mod:`rulesdsl.interpreter.reference.marks`). The
-kernel keeps that in two words after the bitboards (:class:`PassWords`):
+kernel keeps that in two words after the bitboards (:class:`PassedWords`):
 ``passed``, the bit of the cell passed, and ``passer``, the bit of the piece
 that passed it (the piece a move ``to passed`` takes). Every other move sets
 both to 0; a ``passing`` move sets them only when some ``to passed`` rule of
@@ -38,7 +38,7 @@ class PassingError(Exception):
 
 
 @dataclass(frozen=True)
-class PassWords:
+class PassedWords:
     """The source names of the ``passed`` and ``passer`` words (``None``: the game keeps neither)."""
 
     passed: str | None = None
@@ -67,7 +67,7 @@ class Passing:
     """The groups of the rules of this module for one game (``var``: each symbol's bitboard name)."""
 
     def __init__(self, tables: Tables, layout: BitLayout, rules: list[m.MoveRule], var: dict[str, str],
-                 bits, words: PassWords):
+                 bits, words: PassedWords):
         self.tables, self.layout, self.rules, self.var, self.bits, self.words = tables, layout, rules, var, bits, words
         for rule in rules:
             if rule.passing and rule.distance != 2:
