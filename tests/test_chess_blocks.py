@@ -183,8 +183,8 @@ def test_the_solver_refuses_chess_in_one_line():
     assert "unmoved" in result.stderr and "cannot solve" in result.stderr
 
 
-def test_chess_has_no_kernel(chess):
-    assert not chess.has_fast_playout
+def test_chess_has_a_kernel(chess):  # tests/test_kernel_chess_blocks.py holds it to the generic path
+    assert chess.has_fast_playout
 
 
 @pytest.mark.parametrize("body, code", [

@@ -49,7 +49,8 @@ COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "aba
             "capture-the-flag", "abalone", "abalone-hex6", "tic-tac-toe", "connect-four", "othello",
             "hex", "amazons", "checkers", "draughts", "konane-straight", "lines-of-action", "three-way-race",
             "chinese-checkers", "nine-mens-morris", "pentago", "ultimate-tic-tac-toe", "dots-and-boxes", "mancala",
-            "havannah", "twixt", "chinese-checkers-places", "go", "quoridor"}
+            "havannah", "twixt", "chinese-checkers-places", "go", "quoridor",
+            "antichess", "chess", "xiangqi"}
 
 
 class Chosen:

@@ -54,7 +54,14 @@ and ``forbid immediate repetition``, ``area(...)`` (:mod:`rulesdsl.interpreter.k
 ``passes in a row``, ``board repeated`` (:mod:`rulesdsl.interpreter.kernel.passing`) and comparisons with a
 constant that is not whole (:mod:`rulesdsl.interpreter.kernel.rational`); ``walk``, ``build ... from hand``
 (a hand word per player) and ``keep ... can reach far row`` on a wall grid
-(:mod:`rulesdsl.interpreter.kernel.walls`). Anything else
+(:mod:`rulesdsl.interpreter.kernel.walls`);
+promotion choices (one group per kind, :mod:`rulesdsl.interpreter.kernel.choices`), ``slide ...
+exactly N``, ``passing`` and ``to passed`` (:mod:`rulesdsl.interpreter.kernel.passed_cells`), ``must capture
+by landing``, ``plies since KIND move or capture``, ``forbid leaving KIND attacked``, ``safe`` and
+``attacked(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), ``unmoved ... bringing`` with its
+rights word (:mod:`rulesdsl.interpreter.kernel.bringing`), ``repetitions`` (a list of earlier positions'
+keys: the Python kernel only, :mod:`rulesdsl.interpreter.kernel.past`) and counts over both players or in
+a region. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 
@@ -68,6 +75,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import itertools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -76,16 +84,22 @@ from dataclasses import dataclass, field, fields, replace
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.expr import BINARY, Value
-from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.compile.tables import Tables, first_step
+from rulesdsl.interpreter.kernel import past
+from rulesdsl.interpreter.kernel.attacks import AttackError, Attacks
 from rulesdsl.interpreter.kernel.bitboards import BitLayout, bit_layout, shifted
+from rulesdsl.interpreter.kernel.bringing import BringingError, castling_groups, rights_cells, touched_lines
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
+from rulesdsl.interpreter.kernel.choices import choice_symbols, with_choices
 from rulesdsl.interpreter.kernel.connections import joined, ring
+from rulesdsl.interpreter.kernel.drops import DropError, Drops, uses_drops
 from rulesdsl.interpreter.kernel.enclosing import region_placement
 from rulesdsl.interpreter.kernel.liberties import area, enclosing
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.links import LinkError, LinkWords, link_words
 from rulesdsl.interpreter.kernel.mills import fly, link_steps, removal, row_through, windows
 from rulesdsl.interpreter.kernel.nested import allowed_cells, boards_in_a_row
+from rulesdsl.interpreter.kernel.passed_cells import PassedWords, Passing, PassingError, asks_passing, keeps_passed
 from rulesdsl.interpreter.kernel.passing import PassWords
 from rulesdsl.interpreter.kernel.passing import decode as decode_passing
 from rulesdsl.interpreter.kernel.passing import encode as encode_passing
@@ -96,6 +110,7 @@ from rulesdsl.interpreter.kernel.rational import fractional_comparison
 from rulesdsl.interpreter.kernel.regions import CONFINED, RegionError, confine, fills, origin_cells, reads_region
 from rulesdsl.interpreter.kernel.rotations import TURN_FIELDS, TurnError, turn_applies
 from rulesdsl.interpreter.kernel.scores import best_score, score_parts
+from rulesdsl.interpreter.kernel.screens import screen_groups
 from rulesdsl.interpreter.kernel.slides import LAST, longest_ray, ray_groups
 from rulesdsl.interpreter.kernel.swapping import SwapError, swap_groups
 from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
@@ -106,18 +121,21 @@ from rulesdsl.interpreter.reference.connections import Outline, board_outline
 from rulesdsl.interpreter.reference.counts import count_of, count_symbol
 from rulesdsl.interpreter.reference.endings import board_side
 from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_turns_played
+from rulesdsl.interpreter.reference.marks import MarkBook, counts_repetitions
 from rulesdsl.interpreter.reference.passing import counts_passes, reads
+from rulesdsl.interpreter.reference.piece_counts import in_region
 from rulesdsl.placing_checks import EACH_SEAT, PLACINGS
 
 # Statements that do not change how the game is played, or that this module handles.
 KNOWN = (m.GameTitle, m.Extends, m.OptionDecl, m.Players, m.Forward, m.Board, m.CellNames, m.PositionFormat,
          m.Notation, m.DirectionSet, m.PieceDecl, m.StartPosition, m.StartLayout, m.Moves, m.Again, m.Forbid,
          m.Misere, m.End, m.Evaluate, m.Example, m.Freeze, m.PassWhenStuck, m.Then, m.Promote, m.MustCapture,
-         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards, m.Score, m.Link, m.Style, m.Keep)
+         m.Region, m.Lines, m.Hand, m.Block, m.SmallBoards, m.Score, m.Link, m.Style, m.Keep, m.DrawnLines,
+         m.CapturedToHand)
 # The fields of a move rule and of a go-again rule that the kernel reads; any other field must keep its default.
 RULE_FIELDS = {"span", "guard", "kind", "action", "directions", "over", "targets", "capture", "line", "option_spans",
                "falling", "flanking", "reach", "region", "within", "by_line", "from_hand", "when", "sent", "enclose",
-               "enclosing", "supply"}
+               "enclosing", "supply", "blocked", "taking"}
 # What a rule's ``when`` may read in the kernel: it is worked out before the moves (no ``no moves`` there).
 WHEN_NODES = (m.Literal, m.NameRef, m.Binary, m.Logic, m.Unary, m.Call, m.TurnsPlayed, m.QuietPlies, m.HasNone)
 AGAIN_FIELDS = {"span", "guard", "after", "same_piece", "may_pass", "chain", "same_direction", "new_cells"}
@@ -172,12 +190,16 @@ class Kernel:
     before: bool = False  # and the board before the last ply (whether it is known, one word per symbol)
     empty: str = "-"  # the empty cell's symbol (to write that board)
     counted: tuple[int, ...] = ()  # cells whose count of pieces is one word each, last (:mod:`~.sowing`)
+    marks: tuple[str, ...] = ()  # the State.marks fields kept in words after the turn words (:mod:`~.past`)
+    past: bool = False  # ``hist`` is the list of earlier positions' keys (``repetitions``, :mod:`~.past`)
+    native: bool = True  # False: the source calls a function of its own (``attacked``), which stays in Python
 
     @property
     def width(self) -> int:
-        """How many words a position's board takes: one per symbol, the counter's, the hands', the turn words,
-        the links', the passes' and earlier board's, the places' and the counted cells'."""
-        return len(self.symbols) + self.counter + self.hands + len(self.words) \
+        """How many words a position's board takes: one per symbol, the counter's, the hands' (``hands`` of them),
+        the turn words, the marks', the links', the passes' and earlier board's, the places' and the counted
+        cells' (a game has at most one kind of word after the turn words)."""
+        return len(self.symbols) + self.counter + self.hands + len(self.words) + len(self.marks) \
             + (len(self.links.names) if self.links else 0) + passing_width(self.passes, self.before, self.symbols) \
             + bool(self.seats) + len(self.counted)
 
@@ -185,7 +207,8 @@ class Kernel:
         """The words a state keeps after its bitboards (the counter, the hands, the turn words, the links, the
         counts)."""
         return ((state.quiet,) if self.counter else ()) + (tuple(state.hand) if self.hands else ()) \
-            + encode_words(state, self.words, self.layout) + (self.links.encode(state.links) if self.links else ()) \
+            + encode_words(state, self.words, self.layout) + past.encode(state, self.marks, self.layout) \
+            + (self.links.encode(state.links) if self.links else ()) \
             + encode_passing(state, self.passes, self.before, self.layout, self.symbols) \
             + ((pack(state.places),) if self.seats else ()) + tuple(count_of(state.board[c]) for c in self.counted)
 
@@ -209,6 +232,9 @@ class Kernel:
             out["hand"] = tuple(words.pop(0) for _ in range(self.hands))
         out.update(decode_words(words[:len(self.words)], self.words, self.layout))
         words = words[len(self.words):]
+        if self.marks or self.past:
+            out["marks"] = past.decode(words, self.marks, self.layout)
+            words = words[len(self.marks):]
         if self.links:
             out["links"] = self.links.decode(words[:len(self.links.names)])
             words = words[len(self.links.names):]
@@ -231,6 +257,8 @@ class Kernel:
             kept["passes"] = 0
         if self.before:
             kept["before"] = None
+        if self.marks or self.past:
+            kept["marks"] = None
         return state._replace(**kept)
 
 
@@ -254,6 +282,12 @@ class Group:
     guard: str | None = None  # the group has moves only where this holds (``when``, the hand's phases)
     origins: str | None = None  # pairs: any of these cells (bit ``f``) to any landing cell is a move (``fly``)
     keeps: str | None = None  # after the move, not zero when the mover moves again (``enclosing ... again``)
+    piece: str | None = None  # the bitboard of the piece that moves (promotion choices, ``plies since KIND move``)
+    aside: bool = False  # it captures a piece it does not land on (in passing: not for ``must capture by landing``)
+    opens: bool = False  # it sets the words of a passed cell itself (``passing``); any other move clears them
+    touches: str | None = None  # the cells its move changes, where not the origin and the landing cell (castling)
+    board: list[str] | None = None  # the statements of ``apply`` that change the board (the attack test's)
+    echo: bool = False  # its moves are the group before's on the same cells (promotion choices): as legal
 
 
 MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
@@ -301,13 +335,13 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if any(p.choices for p in active.all(m.Promote)):
-            raise Unsupported("promotion choices")
+        if any(p.zone is not None for p in active.all(m.Promote)):
+            raise Unsupported("promotion zones")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
         forbids = {f.what for f in active.all(m.Forbid)}
-        if forbids - {"corner push-off", "repetition", "suicide", "immediate repetition"}:
+        if forbids - {"corner push-off", "repetition", "suicide", "immediate repetition", "leaving attacked"}:
             raise Unsupported("forbid")
         self.suicide, self.ko = "suicide" in forbids, "immediate repetition" in forbids
         self.corner_rule = "corner push-off" in forbids
@@ -332,8 +366,9 @@ class _Builder:
         if self.keeps_last and (self.continued or self.repetition or self.chain or active.all(m.PassWhenStuck)):
             raise Unsupported("small boards beside go-again or two-part turns, repetition, chains or passes")
         musts = active.all(m.MustCapture)
-        if any(must.landing for must in musts) or (any(must.most for must in musts) and not self.chain):
-            raise Unsupported("must capture by landing, or most beside moves that are not capture chains")
+        if any(must.most for must in musts) and not self.chain:
+            raise Unsupported("must capture most beside moves that are not capture chains")
+        self.landing = any(must.landing for must in musts)  # a capture in passing does not oblige
         self.most = any(must.most for must in musts)
         self.must = bool(musts)  # when a capturing move exists, only capturing moves
         # plies since the last capture, kept in one more word after the bitboards (``plies without capture``)
@@ -367,6 +402,7 @@ class _Builder:
         self.placing: Placing | None = None  # the placing rules (``finishes``) over one more word, the places
         if self.words.names and (self.repetition or self.chain):
             raise Unsupported("turns played or new cells beside repetition or capture chains")
+        self.marks_words(active, options, width)
         self.rays: dict[tuple, int] = {}  # the number of each slide rule and symbol in the source's names
         self.freeze = active.first(m.Freeze)
         self.stuck = bool(active.all(m.PassWhenStuck))  # a player without a move passes
@@ -378,7 +414,7 @@ class _Builder:
         self.rules = [r for r in self.rules if r.action != "pass"]
         if self.ko and any(not (r.action == "place" and r.enclosing) for r in self.rules):
             raise Unsupported("forbid immediate repetition beside moves that are not enclosing placements")
-        if any(reads_region(r) and r.action not in (*CONFINED, "place", "swap")
+        if any(reads_region(r) and r.action not in (*CONFINED, "place", "swap", "drop")
                for r in [*self.rules, *(self.then or ())]):
             raise Unsupported("a region read by a move that is not a step or a slide")
         if tables.neutral and any(r.action == "push" for r in self.rules):
@@ -451,10 +487,63 @@ class _Builder:
             return lines, str(self.other[player])
         return [f"{turn} = {self.other[player]}", *lines, *self.placing.settle(self.other[player], turn)], turn
 
+    def marks_words(self, active, options: Mapping[str, Value], first: int) -> None:
+        """The words of State.marks (the passed cell, :mod:`~.passing`) and the earlier positions' keys
+        (``repetitions``, :mod:`~.past`), the clock's resets (``plies since KIND move``), promotion choices."""
+        moves = active.first(m.Moves)
+        rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
+        if any((r.unmoved or r.safe) and r.bringing is None or (r.blocked or r.taking) and r.action != "step"
+               and not (r.action == "slide" and not r.blocked) for r in rules):
+            raise Unsupported("unmoved or safe without bringing, or blocked or taking but by a step")
+        self.book = MarkBook(active, self.tables, self.start_board(), options) if any(r.unmoved for r in rules) \
+            else None
+        self.rights = f"v{first}" if self.book is not None and self.book.rights else None
+        first += self.rights is not None
+        opened = keeps_passed(rules)
+        self.passwords = PassedWords(f"v{first}", f"v{first + 1}") if opened else PassedWords()
+        self.mark_fields = (("rights",) if self.rights else ()) + (("passed", "passer") if opened else ())
+        self.vars += "".join(f" {n}," for n in ((self.rights,) if self.rights else ()) + self.passwords.names)
+        self.past = counts_repetitions(active)
+        self.protect = [f.kind for f in active.all(m.Forbid) if f.what == "leaving attacked"]
+        self.attacks: Attacks | None = None  # made when a rule or condition asks (:meth:`attack_tests`)
+        self.castles = itertools.count()  # numbers the names of the castling groups' landing cells
+        if (opened or self.past or self.rights) and (self.continued or self.repetition or self.stuck_rule(active)
+                                                     or (self.hand_vars and self.drops is None) or self.words.names
+                                                     or self.chain or self.passing.names or self.history
+                                                     or self.tables.placing):
+            raise Unsupported("marks beside go-again or two-part turns, passes, hands, turn words or places")
+        self.resets = {e.kind for end in active.all(m.End) for rule in end.rules for e in m.walk(rule.condition)
+                       if isinstance(e, m.PliesSince)}
+        self.choices = [choice_symbols(active, self.tables, p) for p in range(len(self.tables.player_names))]
+
+    @staticmethod
+    def stuck_rule(active) -> bool:
+        return bool(active.all(m.PassWhenStuck))
+
+    def key(self) -> str:
+        """The source of the position's key for ``repetitions`` (:func:`~.past.key_source`)."""
+        return past.key_source([self.var[s] for s in self.symbols],
+                               dict(zip(self.mark_fields, [*([self.rights] if self.rights else []),
+                                                           *self.passwords.names])), "turn")
+
+    def attack_tests(self) -> Attacks:
+        """The attack tests of the game's move rules (:mod:`~.attacks`)."""
+        if self.attacks is None:
+            try:
+                self.attacks = Attacks(self.rules, self.tables, self.layout, self.bits)
+            except AttackError as error:
+                raise Unsupported(str(error)) from error
+        return self.attacks
+
     def hands(self, active, tables: Tables, options: Mapping[str, Value]) -> list[str]:
         """The names of the words holding each player's pieces in hand (none in a game without ``hand``)."""
+        self.drops = None
         if not active.all(m.Hand):
             return []
+        if uses_drops(active):  # a count a player and kind, of captured pieces and drops (:mod:`~.drops`)
+            first = len(self.symbols) + (self.counter is not None)
+            self.drops = Drops(active, tables, bit_layout(tables.geometry), first, self.var)
+            return self.drops.names
         moves = active.first(m.Moves)
         rules = [r for r in (moves.rules if moves else ()) if r.guard is None or _truth(r.guard, options)]
         first = len(self.symbols) + (self.counter is not None)
@@ -480,7 +569,7 @@ class _Builder:
         if self.tables.linking is None:
             return None
         if any(r.action not in ("place", "swap") or r.flanking for r in self.rules) or self.continued \
-                or self.passing.names or self.tables.placing:
+                or self.passing.names or self.tables.placing or self.mark_fields or self.past:
             raise Unsupported("links beside moves that are not placements or swaps, go-again turns, passes or places")
         first = len(self.symbols) + (self.counter is not None) + len(self.hand_vars) + len(self.words.names)
         try:
@@ -501,15 +590,28 @@ class _Builder:
     def groups(self, player: int) -> list[Group]:
         """Every move group of a player, in the rules' order."""
         out: list[Group] = []
+        far = self.layout.mask(self.tables.far_cells(player))
+        chosen = {self.var[s]: tuple(self.var[c] for c in cs) for s, cs in self.choices[player].items()}
         for rule in self.rules:
             if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
-                out.extend(self.guarded(rule, player, self.rule_groups(rule, player)))
+                made = with_choices(self.rule_groups(rule, player), chosen, far, self.layout)
+                out.extend(self.guarded(rule, player, [replace(g, board=list(g.apply)) for g in made]))
+        if self.rights:
+            out = [replace(g, apply=[*g.apply, *self.rights_kept(g)]) for g in out]
+        if self.drops is not None and self.drops.book.captures:  # the piece taken joins the mover's hand
+            out = [replace(g, apply=[*self.taken_to_hand(g, player), *g.apply]) for g in out]
+        if self.passwords.names:
+            out = [g if g.opens else replace(g, apply=[*g.apply, *self.passwords.closed()]) for g in out]
         return self.counted_plies(out)
 
     def guarded(self, rule: m.MoveRule, player: int, groups: list[Group]) -> list[Group]:
         """A rule's groups with the condition of their moves: the rule's ``when`` (``mover``: the player to
         move), and in a game with a hand, a placement from it while the hand lasts, any other move after."""
         tests = []
+        if self.drops is not None:  # a drop keeps its own count (:mod:`~.drops`)
+            if rule.when is not None or (rule.from_hand and rule.action != "drop"):
+                raise Unsupported("a placement from a hand of several kinds, or a rule with a condition")
+            return groups
         if self.supply:
             if rule.action == "build":
                 tests.append(f"{self.hand_vars[player]} > 0")
@@ -526,6 +628,28 @@ class _Builder:
             groups = [replace(g, apply=[*g.apply, f"{self.hand_vars[player]} -= 1"]) for g in groups]
         guard = " and ".join(f"({t})" for t in tests) or None
         return [replace(g, guard=guard) for g in groups]
+
+    def taken_to_hand(self, group: Group, player: int) -> list[str]:
+        """Statements adding the piece a group's move takes to the mover's hand (before the move is played)."""
+        if group.captures is False:
+            return []
+        if group.action not in ("step", "slide") or group.origins is not None:
+            raise Unsupported("captured to hand beside captures that are not steps or slides")
+        return self.drops.gains(player, self.passwords.passer if group.aside else "t")
+
+    def rights_kept(self, group: Group) -> list[str]:
+        """Statements clearing the rights whose cells the group's move changed (:mod:`~.bringing`)."""
+        if group.touches is not None:
+            touched = group.touches
+        elif group.action == "drop":
+            touched = "t"
+        elif group.action in ("step", "slide") and group.origins is None:
+            origin = "u" if group.walks else shifted("t", -group.origin_shift)
+            touched = f"({origin} | t{f' | {self.passwords.passer}' if group.aside else ''})"
+        else:
+            raise Unsupported("rights beside moves that are not steps or slides")
+        return touched_lines(touched, self.rights, rights_cells(self.book.rights, self.layout), self.layout,
+                             self.constants)
 
     def chainers(self, player: int) -> list[Chainer]:
         """The player's symbols that jump, each with its jumps (capture chains as one move)."""
@@ -548,8 +672,12 @@ class _Builder:
             raise Unsupported("a move that may or may not capture beside counted plies or must capture")
         if self.counter is None:
             return groups
-        return [replace(g, apply=[*g.apply, f"{self.counter} = 0" if g.captures else f"{self.counter} += 1"])
-                for g in groups]
+        resets = {self.var[s] for p in range(len(self.other)) for k in self.resets
+                  for s in self.tables.symbols_of(p, k)}
+        if self.resets and any(g.piece is None and g.action != "drop" for g in groups):
+            raise Unsupported("plies since a move of a kind beside moves the kernel does not name the piece of")
+        return [replace(g, apply=[*g.apply, f"{self.counter} = 0" if g.captures or g.piece in resets
+                                  else f"{self.counter} += 1"]) for g in groups]
 
     def then_groups(self, player: int) -> list[Group]:
         """The move groups of the second part of a turn (``then``), whose masks read ``L``, the bit of the cell
@@ -598,20 +726,34 @@ class _Builder:
         tables = self.tables
         if rule.flying or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
-        if rule.over is not None or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)):
-            raise Unsupported("a slide over pieces or of a piece that is promoted")
+        if rule.over not in (None, "one") or any(s in tables.promotions for s in tables.symbols_of(player, rule.kind)) \
+                or (rule.over == "one" and rule.region is not None):
+            raise Unsupported("a slide over pieces, of a piece that is promoted, or over one from a region")
         targets = set(rule.targets or ("empty",))
-        theirs = tables.enemy_symbols(player)
+        theirs = self.victims(rule, player)
         enemy = self.bits(theirs) if "enemy" in targets and theirs else None
         out = []
         for sym in sorted(tables.symbols_of(player, rule.kind)):
             for vector in tables.vectors(rule.directions, player):
+                if rule.over == "one":  # past one piece, the screen (:mod:`~.screens`)
+                    out += [Group(**kw) for kw in screen_groups(
+                        self.layout, vector, self.var[sym], self.ray_number(rule, sym), self.bits(self.symbols),
+                        "empty" in targets, enemy, [self.var[x] for x in sorted(theirs)])]
+                    continue
                 origin = origin_cells(rule, tables, self.layout, player, self.var[sym])
                 for r in ray_groups(self.layout, vector, origin, self.ray_number(rule, sym),
                                     longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
                                     None, [self.var[x] for x in sorted(theirs)]):
-                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True))
+                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True,
+                                     piece=self.var[sym]))
         return confine(out, rule, tables, self.layout, player, origins_done=True)
+
+    def victims(self, rule: m.MoveRule, player: int) -> frozenset[str]:
+        """The enemy symbols a rule's move may take (``taking KIND``: only that kind's)."""
+        theirs = self.tables.enemy_symbols(player)
+        if rule.taking is None:
+            return theirs
+        return frozenset(s for s in theirs if self.tables.kind.get(s) == rule.taking)
 
     def line_groups(self, rule: m.MoveRule, player: int) -> list[Group]:
         """``KIND slide DIRS by pieces in line [over CLASS] [to empty or enemy]``: one group per symbol, direction
@@ -642,6 +784,27 @@ class _Builder:
             except SwapError as error:
                 raise Unsupported(str(error)) from None
             return [Group(*group, "t", 0, "swap", False) for group in made]
+        if rule.action == "drop" and self.drops is not None:
+            try:
+                return [Group(**kw) for kw in self.drops.groups(rule, player)]
+            except DropError as error:
+                raise Unsupported(str(error)) from error
+        if rule.bringing is not None:
+            try:
+                made = castling_groups(rule, tables, self.layout, player, self.book.index if self.book else {},
+                                       self.var, self.start_board(), self.rights or "0", self.attack_tests(),
+                                       self.bits(self.symbols), self.castles.__next__, self.vars)
+            except BringingError as error:
+                raise Unsupported(str(error)) from error
+            return [Group(**kw) for kw in made]
+        if asks_passing(rule) and not rule.flying and rule.reach is None \
+                and not _extra_fields(rule, RULE_FIELDS | {"distance", "passing"}):
+            try:
+                passing = Passing(tables, self.layout, self.rules, self.var, self.bits, self.passwords)
+                made = passing.groups(rule, player)
+            except PassingError as error:
+                raise Unsupported(str(error)) from error
+            return confine([Group(**kw) for kw in made], rule, tables, self.layout, player, origins_done=True)
         if rule.action not in ("step", "jump", "push", "place", "slide", "fly", "walk", "build") or rule.flying \
                 or rule.reach is not None or _extra_fields(rule, RULE_FIELDS):
             raise Unsupported(rule.action)
@@ -707,10 +870,15 @@ class _Builder:
                         raise Unsupported("a step along lines to cells that are not empty")
                     for s, pre in link_steps(layout, vector):
                         out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & E", _moved(mover, crowned, far, s),
-                                         "t", s, "step", False, (s,), promotes=promotes))
+                                         "t", s, "step", False, (s,), promotes=promotes, piece=mover))
                 elif rule.action == "step":
                     targets = set(rule.targets or ("empty",))
                     kinds = [t for t in ("empty", "enemy") if t in targets]
+                    source, leg = mover, first_step(vector)
+                    if rule.blocked and leg != vector:  # a leap: its first cell must be empty
+                        source = f"({mover} & {layout.has_next(leg)} & {shifted('E', -layout.shift_of(leg))})"
+                    victims = self.victims(rule, player)
+                    opp, enemy_vars = self.bits(victims), [self.var[x] for x in sorted(victims)]
                     split = (self.again is not None and self.again.after == "capture") or self.must \
                         or self.counter is not None
                     for chosen in ([[k] for k in kinds] if split else [kinds] if kinds else []):
@@ -719,9 +887,9 @@ class _Builder:
                         apply = _moved(mover, crowned, far, s)
                         if "enemy" in chosen:
                             apply += [f"{v} &= ~t" for v in enemy_vars]
-                        out.append(Group([], f"{shifted(f'({mover} & {pre})', s)} & ({reach})", apply, "t", s,
+                        out.append(Group([], f"{shifted(f'({source} & {pre})', s)} & ({reach})", apply, "t", s,
                                          "step", chosen == ["enemy"] if len(chosen) == 1 else None, (s,),
-                                         promotes=promotes))
+                                         promotes=promotes, piece=mover))
                 else:
                     over_syms = {"enemy": theirs, "friend": mine, "any": frozenset(tables.owner)}[rule.over or "enemy"]
                     pre2 = layout.has_next(vector, 2)
@@ -734,7 +902,7 @@ class _Builder:
                         apply += ([f"{taken[0]} ^= {mid}"] if len(taken) == 1
                                   else [f"{v} &= ~{mid}" for v in taken])
                     out.append(Group([], mask, apply, "t", 2 * s, "jump", rule.capture, (2 * s,),
-                                     promotes=promotes, heading=tables.heading(vector)))
+                                     promotes=promotes, heading=tables.heading(vector), piece=mover))
         return out
 
     def on_small_boards(self, rule: m.MoveRule, made: tuple[list[str], str, list[str]]):
@@ -940,6 +1108,10 @@ class _Builder:
                         f"if {guards[group.guard]}:"] + ["    " + line for line in here]
             lines += here
             groups.append(group)
+        if self.protect:
+            if existence:
+                raise Unsupported("whether a player can move, beside forbid leaving attacked")
+            lines += self.kept_safe(player, groups, prefix)
         taking = []
         if self.chain and not existence:
             opp = self.bits(self.tables.enemy_symbols(player))
@@ -951,11 +1123,47 @@ class _Builder:
         elif self.chain:
             raise Unsupported("whether a player can move, with capture chains")
         if self.must and not existence:  # a capture exists: the moves that do not capture are dropped
-            taking += [f"{prefix}{i}" for i, group in enumerate(groups) if group.captures]
-            quiet = [f"{prefix}{i}" for i, group in enumerate(groups) if not group.captures]
+            obliges = [bool(group.captures) and not (self.landing and group.aside) for group in groups]
+            taking += [f"{prefix}{i}" for i, group in enumerate(groups) if obliges[i]]
+            quiet = [f"{prefix}{i}" for i, group in enumerate(groups) if not obliges[i]]
             if taking and quiet:
                 lines += [f"if {' | '.join(taking)}:"] + [f"    {name} = 0" for name in quiet]
         return lines, groups
+
+    def kept_safe(self, player: int, groups: list[Group], prefix: str) -> list[str]:
+        """Statements dropping from each group's landing cells the moves after which a piece of a protected kind
+        of ``player`` is attacked (``forbid leaving KIND attacked``): each move is played, tested, taken back."""
+        royal = self.bits(frozenset(s for k in self.protect for s in self.tables.symbols_of(player, k)))
+        if royal == "0":
+            return []
+        attacks, opponent = self.attack_tests(), self.opponent[player]
+        test = [attacks.call(self.vars, royal, opponent, "chk")]
+        # A move of a piece that is not protected, taking nothing but on its landing cell, that neither leaves a
+        # cell of ``pin`` (a line to a protected piece, a leap's first cell) nor enters one of ``arr`` (a line
+        # where a screen would open an attack), cannot expose a protected piece not attacked now: only the
+        # others are tested.
+        lines = [attacks.call(self.vars, royal, opponent, "chn"),
+                 attacks.pins(self.vars, royal, opponent, "pin", "arr"), f"sv = {self.vars}"]
+        protected = {self.var[s] for k in self.protect for s in self.tables.symbols_of(player, k)}
+        for i, group in enumerate(groups):
+            if group.origins is not None:
+                raise Unsupported("forbid leaving attacked beside flights")
+            if group.echo:
+                lines.append(f"{prefix}{i} &= {prefix}{i - 1}")
+                continue
+            lines.append(f"lm = {prefix}{i}")
+            if group.action == "drop":  # a piece put on the board opens no line (but may be a screen)
+                lines += ["if not chn:", "    lm &= arr"]
+            elif group.action in ("step", "slide") and not group.aside and group.touches is None \
+                    and group.piece is not None and group.piece not in protected:
+                if group.walks:
+                    lines += ["if not chn and not pin & " + group.piece + ":", "    lm &= arr"]
+                else:
+                    lines += ["if not chn:", f"    lm &= {shifted('pin', group.origin_shift)} | arr"]
+            lines += ["while lm:", "    t = lm & -lm", "    lm ^= t"]
+            lines += ["    " + line for line in [*(group.board or group.apply), *test, f"{self.vars} = sv", "if chk:",
+                                                 f"    {prefix}{i} ^= t"]]
+        return lines
 
     def counted(self, player: int, continuing: bool) -> tuple[list[str], list[Group], bool]:
         """The move masks, their running counts ``c0, c1...`` and ``total`` (with a pass, or after the repetition
@@ -1012,6 +1220,8 @@ class _Builder:
         lines.append("r = randrange(total)")
         if self.history:  # the board before this ply joins the earlier boards
             lines.append(f"hist.add({self.passing.board()})")
+        if self.past:  # the position left joins the earlier ones (``repetitions``)
+            lines.append(f"hist.append({self.key()})")
         if self.repetition:
             return lines + ["hist.add(cur)", f"{self.vars} = found[r]", "plies += 1", f"turn = {self.other[player]}"]
         if self.chain:
@@ -1145,6 +1355,8 @@ class _Builder:
         lines += ["if depth == 1:", "    return total", "n = 0", f"cur = {self.vars}"]
         if self.history:  # the board joins the earlier boards while the plies below it are counted
             lines += [f"key = {self.passing.board()}", "fresh = key not in hist", "hist.add(key)"]
+        if self.past:
+            lines.append(f"hist.append({self.key()})")
         if self.chain:
             lines += self.chain_children(player, [f"n += perft({self.vars} {following}, 0, hist, depth - 1)"])
         lines += self.each_child(groups, lambda group: self.after_move(player, group, "nt", "nl", continuing)
@@ -1156,7 +1368,7 @@ class _Builder:
             lines += ["    " + line for line in [*handed, f"n += perft({self.vars} {nt}, 0, hist, depth - 1)"]]
         if self.history:
             lines += ["if fresh:", "    hist.discard(key)"]
-        return lines + ["return n"]
+        return lines + (["hist.pop()"] if self.past else []) + ["return n"]
 
     def mid_turn(self, continuing: bool) -> bool:
         """Between the two parts of a turn: the end rules wait for the turn to be complete."""
@@ -1223,9 +1435,11 @@ class _Builder:
                                 self.playout_block, loop=True)
                   + "\n\n" + self.function(f"def perft({self.vars} turn, last, hist, depth):\n",
                                            self.perft_block, loop=False))
-        if not self.repetition and not self.history:
+        if not self.repetition and not self.history and not self.past:
             source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
                                              loop=False)
+        if self.attacks is not None:  # the attack test the moves and conditions call (:mod:`~.attacks`)
+            source += "\n\n" + self.attacks.function(self.vars, self.bits(self.symbols), self.constants)
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
             raise Unsupported(f"generated source of {len(source):,} characters")
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
@@ -1237,17 +1451,17 @@ class _Builder:
                       len(self.hand_vars), self.words.fields, links=self.links,
                       seats=len(self.tables.player_names) if self.placing is not None else 0,
                       passes=self.passing.passes is not None, before=self.passing.known is not None,
-                      empty=self.tables.empty)
+                      empty=self.tables.empty, marks=self.mark_fields, past=self.past, native=self.attacks is None)
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}
 # Everything the generated source may contain: these statements and expressions, whole numbers,
 # True/False/None, the names it makes itself, and these methods of integers, lists and sets.
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If, ast.For, ast.Assign, ast.AugAssign,
-         ast.Return, ast.Expr, ast.Break, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Name,
+         ast.Return, ast.Expr, ast.Break, ast.Pass, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Name,
          ast.Constant, ast.Tuple, ast.List, ast.Attribute, ast.Subscript, ast.Starred, ast.Load, ast.Store,
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
-METHODS = {"bit_count", "append", "add", "discard", "pop"}
+METHODS = {"bit_count", "bit_length", "append", "add", "discard", "pop", "count"}
 NAME = re.compile(r"[a-z]{1,9}[0-9]*(_[0-9]+[pn])?|[a-z][0-9]+z[0-9]+_[0-9]+[pn]|(AHEAD|ATLEAST)P[01]|LNA[0-9]+"
                   r"|TURN[0-9]")
 PYTHON_NAMES = set(dir(builtins)) - set(BUILTINS)  # a builtin the namespace does not hand over is refused
@@ -1399,13 +1613,23 @@ class _Conditions(m.ExprVisitor):
         return self.builder.bits(self.builder.tables.symbols_of(player, kind)), player
 
     def visit_Call(self, expr: m.Call) -> str:
+        builder = self.builder
         if expr.function == "score":  # the player's score expression (a score is never made of scores)
             return f"({self.visit(score_parts(self.builder.active, self.builder.tables)[self.player(expr.args[0])])})"
         if expr.function == "area":
             return self.area(expr)
-        if len(expr.args) > 2 or expr.args[0] not in ("mover", "opponent", EACH_SEAT,
-                                                      *self.builder.tables.player_names):
-            raise Unsupported("a count over both players or in a region")
+        if expr.function == "attacked" and len(expr.args) == 2:  # ``attacked(PLAYER KIND)``: how many are attacked
+            pieces, player = self.pieces(expr.args[0], expr.args[1])
+            number = sum(line.startswith("ak") and " = 0" in line for line in self.before)
+            lines, name = builder.attack_tests().count_lines(builder.vars, pieces, builder.opponent[player], number)
+            self.before += lines
+            return name
+        if expr.function == "count" and (expr.args[0] not in ("mover", "opponent", EACH_SEAT,
+                                                                         *builder.tables.player_names)
+                                         or in_region(builder.tables, expr.args)):
+            return self.region_count(list(expr.args))
+        if len(expr.args) > 2:
+            raise Unsupported("a count of more than a player and a kind")
         kind = expr.args[1] if len(expr.args) > 1 else None
         bits, player = self.pieces(expr.args[0], kind)
         now = f"{bits}.bit_count()" if bits != "0" else "0"
@@ -1423,10 +1647,37 @@ class _Conditions(m.ExprVisitor):
             return f"({start} - {now})"
         raise Unsupported(expr.function)
 
+    def region_count(self, args: list[str]) -> str:
+        """``count([PLAYER] [KIND] [REGION])`` (both players' pieces when none is named), as the reference's
+        :func:`~rulesdsl.interpreter.reference.piece_counts.region_count` counts them."""
+        builder = self.builder
+        tables = builder.tables
+        if builder.hand_vars:
+            raise Unsupported("a count in a region beside a hand")
+        who = args.pop(0) if args and args[0] in ("mover", "opponent", *tables.player_names) else None
+        region = args.pop() if in_region(tables, tuple(args)) else None
+        kind = args[0] if args else None
+        players = [self.player(who)] if who is not None else range(len(tables.player_names))
+        terms = []
+        for p in players:
+            pieces = builder.bits(tables.symbols_of(p, kind))
+            if pieces == "0":
+                continue
+            if region is not None:
+                pieces = f"({pieces} & {builder.layout.mask(tables.region(region, p))})"
+            terms.append(f"{pieces}.bit_count()")
+        return "(" + (" + ".join(terms) or "0") + ")"
+
     def visit_QuietPlies(self, expr: m.QuietPlies) -> str:
         if self.builder.counter is None:
             raise Unsupported("plies without capture")
         return self.builder.counter
+
+    def visit_PliesSince(self, expr: m.PliesSince) -> str:
+        return self.visit_QuietPlies(expr)
+
+    def visit_Repetitions(self, expr: m.Repetitions) -> str:
+        return f"(1 + hist.count({self.builder.key()}))"
 
     def visit_TurnsPlayed(self, expr: m.TurnsPlayed) -> str:
         return self.builder.words.turns or "0"

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from rulesdsl.expr import Value
 from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Playout, RandomSource, State
 from rulesdsl.interpreter.compile.tables import Tables
+from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
 from rulesdsl.interpreter.kernel.places import PLACED, canonical
@@ -56,6 +57,7 @@ class CompiledPlay:
         self.opponent = tables.seats.opponent
         self.background = Background(self.kernel)
         self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
+        self._known = None  # the last chain of earlier positions encoded, and its keys (:func:`past.keys_of`)
 
     def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
         """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
@@ -92,11 +94,18 @@ class CompiledPlay:
             return None
         if state.last != NO_CELL and not kernel.has_again:
             return None  # a typed position's go-again cell in a game without go-again
+        if state.marks is not None and state.marks.rights and "rights" not in kernel.marks:
+            return None  # rights the kernel does not keep
         layout = kernel.layout
         bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra(state)
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
         history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
             if kernel.repetition else None
+        if kernel.past:  # the earlier positions' keys, oldest first (a new list: the kernel appends to it)
+            chain = state.marks.past if state.marks is not None else None
+            history = past.keys_of(chain, kernel.symbols, kernel.marks, layout, self._known)
+            if chain is not None:
+                self._known = (chain, list(history))  # a game played on asks for this chain and one more next
         return kernel, bits, last, history
 
     def _board(self, kernel: Kernel, bits) -> str:
@@ -120,13 +129,18 @@ class CompiledPlay:
             if native is not None:
                 return self._native_playout(native, state, bits, last, seed, cap)
             randrange = XorShift(seed).randrange
+        known = len(history) if kernel.past else 0  # the keys the state's chain of earlier positions had
         *bits, turn, last, result, plies = kernel.playout(*bits, state.turn, last, history, randrange, cap)
         if plies == 0:
             final = state
         else:
-            boards = History(self._board(kernel, key) for key in history) if history is not None else None
+            boards = History(self._board(kernel, key) for key in history) if kernel.repetition else None
             final = self._state(kernel, bits, self._board(kernel, bits), turn,
                                 kernel.layout.cell_of(last) if last else NO_CELL, boards)
+            if kernel.past:
+                earlier = past.past_of(history[known:], kernel.symbols, kernel.marks, kernel.layout, self.empty,
+                                       state.marks.past if state.marks is not None else None)
+                final = final._replace(marks=final.marks._replace(past=earlier))
         return self._playout(final, result, plies)
 
     def _native_playout(self, native: NativeKernel, state: State, bits, last: int, seed: int, cap: int) -> Playout:

@@ -205,7 +205,7 @@ def _word_names(function: ast.FunctionDef) -> set[str]:
 def native_source(kernel: Kernel) -> str | None:
     """The kernel's source rewritten for 64-bit words, or ``None`` when it needs more than one word
     (:func:`import_checked` checks it before anything runs)."""
-    if kernel.repetition or kernel.expand is None or max(kernel.layout.bit) >= WORD:
+    if kernel.repetition or kernel.expand is None or not kernel.native or max(kernel.layout.bit) >= WORD:
         return None
     tree = ast.parse(kernel.source)  # checked when the kernel was compiled; the result is checked before it runs
     body: list[ast.stmt] = []
