@@ -103,6 +103,25 @@ def kernel_plies_are_reference_moves(game, games: int, seed: int, cap: int, perf
                 assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
 
 
+def seeded_playouts_are_legal(game, seeds: int) -> None:
+    """Every ply of a seeded random playout, one ply at a time, is one of the generic path's legal moves, it stops
+    exactly where the game is over with the same outcome, and a whole playout ends in the outcome of its last
+    position."""
+    for seed in range(seeds):
+        rng, state = random.Random(seed), game.initial_state()
+        while True:
+            moves, outcome = game.status(state)
+            step = game.playout(state, rng, 1)
+            if outcome is not None:
+                assert step.outcome == outcome and step.plies == 0
+                break
+            assert step.outcome is None and step.plies == 1
+            assert step.state in {game.apply(state, mv) for mv in moves}, game.format_position(state)
+            state = step.state
+        whole = game.playout(game.initial_state(), random.Random(seed))
+        assert whole.outcome == game.status(whole.state)[1]
+
+
 def kernel_children(game, state):
     """The outcome and the children of ``state`` from the Python kernel's ``expand``."""
     from rulesdsl.interpreter.compile.game import NO_CELL

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import kernel_children, random_positions
+from helpers import kernel_children, random_positions, seeded_playouts_are_legal
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -86,19 +86,7 @@ def test_children_and_outcomes_are_the_generic_ones(tmp_path, settings):
 @pytest.mark.parametrize("settings", [s for _, s in SETTINGS], ids=["3", "4", "4-short"])
 def test_every_ply_of_a_seeded_playout_is_a_legal_move(tmp_path, settings):
     game = race(tmp_path, settings)
-    for seed in range(8):
-        rng, state = random.Random(seed), game.initial_state()
-        while True:
-            moves, outcome = game.status(state)
-            step = game.playout(state, rng, 1)
-            if outcome is not None:
-                assert step.outcome == outcome and step.plies == 0
-                break
-            assert step.outcome is None and step.plies == 1
-            assert step.state in {game.apply(state, mv) for mv in moves}, game.format_position(state)
-            state = step.state
-        whole = game.playout(game.initial_state(), random.Random(seed))
-        assert whole.outcome == game.status(whole.state)[1]
+    seeded_playouts_are_legal(game, 8)
 
 
 @pytest.mark.parametrize("settings", [s for _, s in SETTINGS], ids=["3", "4", "4-short"])
