@@ -84,23 +84,27 @@ class Chosen:
         return self.index
 
 
-def kernel_plies_are_reference_moves(game, games: int, seed: int, cap: int, perft_every: int) -> None:
+def kernel_plies_are_reference_moves(game, games: int, seed: int, cap: int, perft_every: int) -> int:
     """On positions of seeded random games: one kernel ply per legal move reaches what the moves reach, a finished
-    position's playout is its outcome, and every ``perft_every``-th position's perft to depth 3 is the generic one."""
+    position's playout is its outcome, and every ``perft_every``-th position's perft to depth 3 is the generic one.
+    Returns how many unfinished positions were compared."""
     from collections import Counter
 
     from rulesdsl.interpreter.compile.game import generic_perft
 
+    seen = 0
     for number, state in enumerate(positions(game, games=games, seed=seed, cap=cap)):
         moves, outcome = game.status(state)
         if outcome is not None:
             assert game.playout(state, Chosen(0), 1) == (state, outcome, 0), game.format_position(state)
             continue
+        seen += 1
         reached = Counter(game.playout(state, Chosen(i), 1).state for i in range(len(moves)))
         assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
         if number % perft_every == 0:
             for depth in (1, 2, 3):
                 assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
+    return seen
 
 
 def seeded_playouts_are_legal(game, seeds: int) -> None:

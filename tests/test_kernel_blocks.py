@@ -27,7 +27,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import Chosen, positions
+from helpers import Chosen, kernel_plies_are_reference_moves, positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -96,19 +96,7 @@ def test_the_published_counts_come_from_the_kernel():
 def test_the_kernel_plays_the_generic_moves_outcomes_and_counts(tmp_path, name):
     game = game_of(tmp_path, name)
     assert game.has_fast_playout
-    seen = 0
-    for number, state in enumerate(positions(game, games=6, seed=5, cap=90)):
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            assert game.playout(state, Chosen(0), 1) == (state, outcome, 0), game.format_position(state)
-            continue
-        seen += 1
-        reached = Counter(game.playout(state, Chosen(i), 1).state for i in range(len(moves)))
-        assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
-        if number % 9 == 0:
-            for depth in (1, 2, 3):
-                assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
-    assert seen > 20
+    assert kernel_plies_are_reference_moves(game, games=6, seed=5, cap=90, perft_every=9) > 20
 
 
 @pytest.mark.parametrize("name", GAMES)

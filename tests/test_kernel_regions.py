@@ -23,7 +23,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import Chosen, positions
+from helpers import Chosen, kernel_plies_are_reference_moves, positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -105,19 +105,7 @@ IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 def test_the_kernel_plays_the_generic_moves_outcomes_and_counts(tmp_path, name, settings):
     game = game_of(tmp_path, name, settings)
     assert game.has_fast_playout
-    seen = 0
-    for number, state in enumerate(positions(game, games=12, seed=3, cap=80)):
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            assert game.playout(state, Chosen(0), 1) == (state, outcome, 0), game.format_position(state)
-            continue
-        seen += 1
-        reached = Counter(game.playout(state, Chosen(i), 1).state for i in range(len(moves)))
-        assert reached == Counter(game.apply(state, move) for move in moves), game.format_position(state)
-        if number % 4 == 0:
-            for depth in (1, 2, 3):
-                assert game.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
-    assert seen > 20
+    assert kernel_plies_are_reference_moves(game, games=12, seed=3, cap=80, perft_every=4) > 20
 
 
 @pytest.mark.parametrize("name,settings", CASES, ids=IDS)
