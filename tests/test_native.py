@@ -124,6 +124,25 @@ def test_the_native_source_passes_the_allow_list_and_is_all_the_cached_file_hold
         game.kernel().constants)
 
 
+@needs_native
+def test_the_rewritten_source_is_kept_and_what_is_read_back_is_checked_before_it_runs(tmp_path, monkeypatch):
+    from rulesdsl.interpreter.kernel.codegen import KernelSourceError
+
+    monkeypatch.setattr(native_module, "cache_folder", lambda: tmp_path)
+    kernel = load_game("breakthrough", {}).kernel()
+    first = native_module.rewritten(kernel)
+    assert first == native_module.native_source(kernel)
+    [kept] = tmp_path.glob("rewritten_*.txt")
+    assert kept.read_text(encoding="utf-8") == first
+    kept.write_text(first.replace("def playout(", "import os\ndef playout(", 1), encoding="utf-8")  # changed
+    changed = native_module.rewritten(kernel)
+    assert changed != first and "import os" in changed  # read back as it is, not rewritten again ...
+    with pytest.raises(KernelSourceError):
+        native_module.import_checked(changed)  # ... and refused before anything of it runs
+    kept.write_bytes(b"\xff\xfe")  # a file that cannot be read is written again
+    assert native_module.rewritten(kernel) == first
+
+
 def test_a_board_over_64_cells_keeps_the_python_kernel():
     game = load_game("breakthrough", {"rows": "9", "cols": "8"})  # 72 cells: one word is not enough
     assert game.has_fast_playout

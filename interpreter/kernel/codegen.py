@@ -1482,21 +1482,51 @@ def check_source(source: str) -> ast.Module:
     comprehension.
     """
     tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if not isinstance(node, NODES):
-            raise KernelSourceError(f"generated source holds a {type(node).__name__}")
-        if isinstance(node, ast.Constant) and not (node.value is None or isinstance(node.value, (bool, int))):
-            raise KernelSourceError("generated source holds a constant that is not a number")
-        if isinstance(node, ast.List) and node.elts:
+    seen: set[str] = set()  # names already found good (a kernel repeats a few hundred names many times)
+    stack: list[ast.AST] = [tree]
+    while stack:  # every node once; faster than ast.walk, which a native start would wait on
+        node = stack.pop()
+        kind = type(node)
+        if kind not in _ALLOWED:
+            raise KernelSourceError(f"generated source holds a {kind.__name__}")
+        if kind is ast.Name:
+            _check_name(node.id, seen)
+            stack.append(node.ctx)
+            continue
+        if kind is ast.Constant:
+            if not (node.value is None or isinstance(node.value, (bool, int))):
+                raise KernelSourceError("generated source holds a constant that is not a number")
+            continue
+        if kind is ast.List and node.elts:
             raise KernelSourceError("generated source holds a list display that is not empty")
-        if isinstance(node, ast.Attribute) and node.attr not in METHODS:
+        elif kind is ast.Attribute and node.attr not in METHODS:
             raise KernelSourceError(f"generated source reads .{node.attr}")
-        names = [node.id] if isinstance(node, ast.Name) else [node.arg] if isinstance(node, ast.arg) else \
-            [node.name] if isinstance(node, ast.FunctionDef) else []
-        for name in names:
-            if not NAME.fullmatch(name) or name in PYTHON_NAMES:
-                raise KernelSourceError(f"generated source names {name!r}")
+        elif kind is ast.arg:
+            _check_name(node.arg, seen)
+        elif kind is ast.FunctionDef:
+            _check_name(node.name, seen)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
     return tree
+
+
+def _check_name(name: str, seen: set[str]) -> None:
+    if name in seen:
+        return
+    if not NAME.fullmatch(name) or name in PYTHON_NAMES:
+        raise KernelSourceError(f"generated source names {name!r}")
+    seen.add(name)
+
+
+def _subclasses(kind: type) -> set[type]:
+    return {kind}.union(*(_subclasses(k) for k in kind.__subclasses__()))
+
+
+_ALLOWED = frozenset().union(*(_subclasses(k) for k in NODES))  # the node types, operators' kinds included
 
 
 def run_checked(source: str, namespace: dict) -> None:

@@ -189,15 +189,17 @@ def _word_names(function: ast.FunctionDef) -> set[str]:
     bit operation of them (worked out to a fixed point)."""
     words = {a.arg for a in function.args.args if a.arg == "last" or (a.arg[0] == "v" and a.arg[1:].isdigit())}
     typer = _Words(words, function.name)
+    assigned = []  # (name, value, whether a bit operation makes it a word whatever the value)
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned.append((node.targets[0].id, node.value, False))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            assigned.append((node.target.id, node.value, isinstance(node.op, BIT_OPS)))
     while True:
         before = len(words)
-        for node in ast.walk(function):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                if typer.word(node.value):
-                    words.add(node.targets[0].id)
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
-                    and (isinstance(node.op, BIT_OPS) or typer.word(node.value)):
-                words.add(node.target.id)
+        for name, value, bitwise in assigned:
+            if name not in words and (bitwise or typer.word(value)):
+                words.add(name)
         if len(words) == before:
             return words
 
@@ -245,6 +247,32 @@ def native_source(kernel: Kernel) -> str | None:
     source += "\n\n" + _many_playouts(kernel.width)
     source += "\n\n" + _expand_many(kernel.width, rows)
     source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted))
+    return source
+
+
+def rewritten(kernel: Kernel) -> str | None:
+    """:func:`native_source`, kept in the cache folder by a hash of everything it reads, so that a warm start
+    does not rewrite the syntax tree again (about 0.15 s for a large kernel). What is read back is only ever
+    run after :func:`import_checked` has checked it, so a changed file can at worst give a wrong kernel, never
+    run other code; a file that cannot be read is written again."""
+    if kernel.repetition or kernel.expand is None or not kernel.native or max(kernel.layout.bit) >= WORD:
+        return None
+    reads = repr((RUNTIME_VERSION, kernel.source, sorted(kernel.constants.items()), kernel.width, kernel.opponent,
+                  len(kernel.counted), kernel.layout.bit))  # every field of the kernel native_source reads
+    path = cache_folder() / f"rewritten_{hashlib.sha256(reads.encode()).hexdigest()[:24]}.txt"
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        pass
+    source = native_source(kernel)
+    if source is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            temporary.write_text(source, encoding="utf-8")
+            os.replace(temporary, path)
+        except OSError:  # a read-only cache: rewrite at every start
+            pass
     return source
 
 
@@ -486,7 +514,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
     if not enabled() or _numba_version() is None:
         return None
     with _SYNTAX:
-        source = native_source(kernel)
+        source = rewritten(kernel)
         if source is None:
             return None
         load = import_checked(source)
