@@ -9,12 +9,32 @@ does for two players.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-from rulesdsl.interpreter.compile.game import Move, State
+from rulesdsl.interpreter.compile.game import Game, Move, State
 from rulesdsl.interpreter.search.engine import MAX_DEPTH, Iteration, Result, iterating
+from rulesdsl.interpreter.search.minimax import INFINITY
+from rulesdsl.interpreter.search.ordering import root_moves
+
+DEFAULT_DEPTH = 3  # the depth searched when neither a depth nor a clock is given
+
+
+def begin(game: Game, state: State, depth: int | None, seconds: float | None,
+          shuffle: random.Random | None) -> tuple[list[Move], int | None, float, float] | None:
+    """What a search of more than two players starts from: the root's moves (``shuffle``: in a random order),
+    the depth limit, the time it started and its deadline; ``None`` when the game is over."""
+    if depth is not None and depth < 1:
+        raise ValueError("depth must be at least 1")
+    moves = root_moves(game, state, shuffle)
+    if moves is None:
+        return None
+    if depth is None and seconds is None:
+        depth = DEFAULT_DEPTH
+    started = time.perf_counter()
+    return moves, depth, started, started + seconds if seconds is not None else INFINITY
 
 
 def deepen(search: Any, state: State, moves: list[Move], depth: int | None, started: float, engine: str,

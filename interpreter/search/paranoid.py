@@ -22,10 +22,10 @@ import time
 from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
-from rulesdsl.interpreter.search.deepening import deepen
+from rulesdsl.interpreter.search.deepening import begin, deepen
 from rulesdsl.interpreter.search.engine import Iteration, OutOfTime, Result
 from rulesdsl.interpreter.search.minimax import INFINITY, WIN, static_score
-from rulesdsl.interpreter.search.ordering import capture_rank, root_moves
+from rulesdsl.interpreter.search.ordering import capture_rank
 
 CHECK_EVERY = 256  # nodes between two looks at the clock
 
@@ -92,14 +92,10 @@ def think_paranoid(
     The limits and ``on_iteration``, ``catch_interrupt`` and ``shuffle`` mean
     what they mean for :func:`rulesdsl.interpreter.search.engine.think`.
     """
-    if depth is not None and depth < 1:
-        raise ValueError("depth must be at least 1")
-    moves = root_moves(game, state, shuffle)
-    if moves is None:
+    start = begin(game, state, depth, seconds, shuffle)
+    if start is None:
         return None
-    if depth is None and seconds is None:
-        depth = 3
-    started = time.perf_counter()
-    search = Paranoid(game, game.to_move(state), started + seconds if seconds is not None else INFINITY)
+    moves, depth, started, deadline = start
+    search = Paranoid(game, game.to_move(state), deadline)
     return deepen(search, state, moves, depth, started, "paranoid", float, lambda score: abs(score) >= WIN / 2,
                   on_iteration, catch_interrupt)
