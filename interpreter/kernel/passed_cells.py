@@ -24,6 +24,7 @@ holds these to the reference.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rulesdsl import model as m
@@ -84,6 +85,12 @@ class Passing:
             return self.steps(rule, player)
         raise PassingError(f"{rule.action} with exactly N, passing or to passed")
 
+    def directions(self, rule: m.MoveRule, player: int) -> Iterator[tuple[str, Vector, int, str]]:
+        """Each (piece's bitboard, vector, its shift, the cells with a next cell that way) a rule moves along."""
+        for sym in sorted(self.tables.symbols_of(player, rule.kind)):
+            for vector in self.tables.vectors(rule.directions, player):
+                yield self.var[sym], vector, self.layout.shift_of(vector), self.layout.has_next(vector)
+
     def enemy(self, player: int) -> tuple[str, list[str]]:
         theirs = sorted(self.tables.enemy_symbols(player))
         return self.bits(theirs), [self.var[s] for s in theirs]
@@ -97,27 +104,24 @@ class Passing:
             raise PassingError("a slide exactly N to passed cells")
         opp, enemy_vars = self.enemy(player)
         out = []
-        for sym in sorted(tables.symbols_of(player, rule.kind)):
-            mover = self.var[sym]
-            for vector in tables.vectors(rule.directions, player):
-                s, pre = layout.shift_of(vector), layout.has_next(vector)
-                front = origin_cells(rule, tables, layout, player, mover)
-                for _ in range(n - 1):
-                    front = f"({shifted(f'({front} & {pre})', s)} & E)"
-                last = shifted(f"({front} & {pre})", s)
-                play = [f"{mover} ^= {shifted('t', -n * s)} | t"]
-                for target in ("empty", "enemy"):
-                    if target not in targets or (target == "enemy" and opp == "0"):
-                        continue
-                    apply = list(play)
-                    if target == "enemy":
-                        apply += [f"{v} &= ~t" for v in enemy_vars]
-                    opens = rule.passing and target == "empty"
-                    if opens:
-                        apply += self.opening(player, shifted("t", -s), vector)
-                    out.append(dict(prelude=[], mask=f"{last} & {'E' if target == 'empty' else opp}", apply=apply,
-                                    target="t", origin_shift=n * s, action="slide", captures=target == "enemy",
-                                    moved=(n * s,), piece=mover, opens=opens))
+        for mover, vector, s, pre in self.directions(rule, player):
+            front = origin_cells(rule, tables, layout, player, mover)
+            for _ in range(n - 1):
+                front = f"({shifted(f'({front} & {pre})', s)} & E)"
+            last = shifted(f"({front} & {pre})", s)
+            play = [f"{mover} ^= {shifted('t', -n * s)} | t"]
+            for target in ("empty", "enemy"):
+                if target not in targets or (target == "enemy" and opp == "0"):
+                    continue
+                apply = list(play)
+                if target == "enemy":
+                    apply += [f"{v} &= ~t" for v in enemy_vars]
+                opens = rule.passing and target == "empty"
+                if opens:
+                    apply += self.opening(player, shifted("t", -s), vector)
+                out.append(dict(prelude=[], mask=f"{last} & {'E' if target == 'empty' else opp}", apply=apply,
+                                target="t", origin_shift=n * s, action="slide", captures=target == "enemy",
+                                moved=(n * s,), piece=mover, opens=opens))
         return out
 
     def opening(self, player: int, cell: str, vector: Vector) -> list[str]:
@@ -148,26 +152,23 @@ class Passing:
 
     def steps(self, rule: m.MoveRule, player: int) -> list[dict]:
         """``step DIRS to ... passed``: empty, enemy and passed landings, each a group."""
-        tables, layout, words = self.tables, self.layout, self.words
+        words = self.words
         targets = set(rule.targets or ("empty",))
         opp, enemy_vars = self.enemy(player)
         out = []
-        for sym in sorted(tables.symbols_of(player, rule.kind)):
-            mover = self.var[sym]
-            for vector in tables.vectors(rule.directions, player):
-                s, pre = layout.shift_of(vector), layout.has_next(vector)
-                reach = shifted(f"({mover} & {pre})", s)
-                play = [f"{mover} ^= {shifted('t', -s)} | t"]
-                common = dict(target="t", origin_shift=s, action="step", moved=(s,), piece=mover)
-                # the open cell, while the piece that passed it is an enemy piece (always, but for a typed position)
-                key = f"pq{len(out)}"
-                opened = [f"{key} = 0", f"if {words.passer} & {opp}:", f"    {key} = {words.passed}"]
-                out.append(dict(prelude=opened, mask=f"{reach} & E & {key}",
-                                apply=play + [f"{v} &= ~{words.passer}" for v in enemy_vars], captures=True,
-                                aside=True, **common))
-                if "empty" in targets:  # an open cell is taken in passing, not stepped on
-                    out.append(dict(prelude=[], mask=f"{reach} & E & ~{key}", apply=play, captures=False, **common))
-                if "enemy" in targets and opp != "0":
-                    taken = [f"{v} &= ~t" for v in enemy_vars]
-                    out.append(dict(prelude=[], mask=f"{reach} & {opp}", apply=play + taken, captures=True, **common))
+        for mover, _, s, pre in self.directions(rule, player):
+            reach = shifted(f"({mover} & {pre})", s)
+            play = [f"{mover} ^= {shifted('t', -s)} | t"]
+            common = dict(target="t", origin_shift=s, action="step", moved=(s,), piece=mover)
+            # the open cell, while the piece that passed it is an enemy piece (always, but for a typed position)
+            key = f"pq{len(out)}"
+            opened = [f"{key} = 0", f"if {words.passer} & {opp}:", f"    {key} = {words.passed}"]
+            out.append(dict(prelude=opened, mask=f"{reach} & E & {key}",
+                            apply=play + [f"{v} &= ~{words.passer}" for v in enemy_vars], captures=True,
+                            aside=True, **common))
+            if "empty" in targets:  # an open cell is taken in passing, not stepped on
+                out.append(dict(prelude=[], mask=f"{reach} & E & ~{key}", apply=play, captures=False, **common))
+            if "enemy" in targets and opp != "0":
+                taken = [f"{v} &= ~t" for v in enemy_vars]
+                out.append(dict(prelude=[], mask=f"{reach} & {opp}", apply=play + taken, captures=True, **common))
         return out
