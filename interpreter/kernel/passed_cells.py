@@ -85,7 +85,7 @@ class Passing:
             return self.steps(rule, player)
         raise PassingError(f"{rule.action} with exactly N, passing or to passed")
 
-    def directions(self, rule: m.MoveRule, player: int) -> Iterator[tuple[str, Vector, int, str]]:
+    def directions(self, rule: m.MoveRule, player: int) -> Iterator[tuple[str, Vector, int, int]]:
         """Each (piece's bitboard, vector, its shift, the cells with a next cell that way) a rule moves along."""
         for sym in sorted(self.tables.symbols_of(player, rule.kind)):
             for vector in self.tables.vectors(rule.directions, player):
