@@ -58,7 +58,9 @@ constant that is not whole (:mod:`rulesdsl.interpreter.kernel.rational`); ``walk
 promotion choices (one group per kind, :mod:`rulesdsl.interpreter.kernel.choices`), ``slide ...
 exactly N``, ``passing`` and ``to passed`` (:mod:`rulesdsl.interpreter.kernel.passed_cells`), ``must capture
 by landing``, ``plies since KIND move or capture``, ``forbid leaving KIND attacked``, ``safe`` and
-``attacked(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), ``unmoved ... bringing`` with its
+``attacked(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), promotion ``in REGION [forced in REGION2]``
+(:mod:`rulesdsl.interpreter.kernel.zones`), ``forbid dropping KIND giving mate``
+(:mod:`rulesdsl.interpreter.kernel.drop_mates`), ``unmoved ... bringing`` with its
 rights word (:mod:`rulesdsl.interpreter.kernel.bringing`), ``repetitions`` (a list of earlier positions'
 keys: the Python kernel only, :mod:`rulesdsl.interpreter.kernel.past`) and counts over both players or in
 a region. Anything else

@@ -18,7 +18,7 @@ the same counts as words after the counter (the kernel's ``hand_size`` words):
   width).
 
 ``drop ... when`` stays on the generic path.
-tests/test_kernel_chess_blocks.py holds this to the reference.
+tests/test_kernel_chess_blocks.py and tests/test_kernel_zones.py hold this to the reference.
 """
 
 from __future__ import annotations
