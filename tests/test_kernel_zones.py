@@ -21,6 +21,7 @@ import random
 
 import pytest
 from helpers import Chosen, kernel_plies_are_reference_moves
+from helpers import kernel_side_by_side as side_by_side
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -148,31 +149,13 @@ def test_whole_shogi_playouts_end_as_the_rules_say(shogi):
 
 # -- OpenSpiel side by side, the kernel playing ---------------------------------------------------------------
 def kernel_side_by_side(game, seed: int) -> int:
-    """One seeded random game played by the kernel (each child from a one-ply playout) and by OpenSpiel's shogi: at
-    every ply the same position, the same children, the same end and winner. Returns the game's length."""
+    """One seeded random game played by the kernel and by OpenSpiel's shogi, compared at every ply as SFENs
+    (:func:`helpers.kernel_side_by_side`). Returns the game's length."""
     pyspiel = pytest.importorskip("pyspiel")
     from test_shogi_openspiel import our_sfen, spiel_sfen
 
-    mine, theirs = game.initial_state(), pyspiel.load_game("shogi").new_initial_state()
-    rng = random.Random(seed)
-    plies = 0
-    while True:
-        assert our_sfen(game, mine) == spiel_sfen(str(theirs)), (seed, plies)
-        first = game.playout(mine, Chosen(0), 1)
-        assert (first.plies == 0) == theirs.is_terminal(), (seed, plies, first.outcome)
-        if first.plies == 0:
-            returns = theirs.returns()
-            winner = None if returns[0] == returns[1] else 0 if returns[0] > returns[1] else 1
-            assert first.outcome.winner == winner, (seed, plies)
-            return plies
-        count = game.perft(mine, 1)
-        kids = {our_sfen(game, kid): kid for kid in (game.playout(mine, Chosen(i), 1).state for i in range(count))}
-        actions = {spiel_sfen(str(theirs.child(a))): a for a in theirs.legal_actions()}
-        assert len(kids) == count and set(kids) == set(actions), (seed, plies, set(kids) ^ set(actions))
-        key = rng.choice(sorted(actions))
-        mine = kids[key]
-        theirs.apply_action(actions[key])
-        plies += 1
+    return side_by_side(game, pyspiel.load_game("shogi").new_initial_state(), seed,
+                        lambda state: our_sfen(game, state), spiel_sfen)
 
 
 def test_kernel_games_agree_with_openspiel(shogi):
