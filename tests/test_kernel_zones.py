@@ -165,3 +165,64 @@ def test_kernel_games_agree_with_openspiel(shogi):
 @pytest.mark.deep
 def test_twenty_kernel_games_agree_with_openspiel(shogi):
     assert all(kernel_side_by_side(shogi, seed) > 0 for seed in range(20))
+
+
+# -- a small board: a rook that may promote in the zone, a pawn that must on the last row --------------------------
+SMALL = """game "zones on the kernel"
+players white "w", black "b"
+forward white n, black s
+board grid 5 x 5
+position (turn rows) top first
+notation from to
+piece king white "K", black "k"
+piece rook white "R", black "r"
+piece dragon white "D", black "d"
+piece pawn white "P", black "p"
+piece gold white "G", black "g"
+region far where rank >= 4
+region last where rank == 5
+start {
+  king white at c1
+  rook white at a1
+  pawn white at b2
+  pawn white at d2
+  king black at c5
+  rook black at e5
+  pawn black at b4
+  pawn black at d4
+}
+moves {
+  king step all to empty or enemy
+  rook slide orthogonal to empty or enemy
+  dragon slide orthogonal to empty or enemy
+  dragon step diagonal to empty or enemy
+  pawn step forward to empty or enemy
+  gold step all to empty or enemy
+}
+promote rook to dragon in far
+promote pawn to gold in far forced in last
+end {
+  mover wins if count(opponent king) == 0
+  opponent loses if no moves
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    path = tmp_path_factory.mktemp("zones") / "zones.rules"
+    path.write_text(SMALL)
+    game = load_game(str(path))
+    assert game.has_fast_playout
+    return game
+
+
+def test_a_small_board_with_zones_counts_by_hand(small):
+    # white king c1: b1, d1, c2 (b2 and d2 hold its pawns: 3); rook a1: a2, a3, and a4, a5 in the far rows as a
+    # rook or a dragon (6), b1 (7); pawns b2b3, d2d3 (2): 12
+    assert same_children(small, small.initial_state()) == 12
+    assert small.perft(small.initial_state(), 1) == 12
+
+
+def test_small_board_kernel_plies_and_perft_are_the_reference(small):
+    assert kernel_plies_are_reference_moves(small, games=4, seed=1, cap=60, perft_every=15) > 50

@@ -365,6 +365,8 @@ class _Builder:
         self.after_row = int(_value(then.after_row, options)) if then is not None and then.after_row else 0
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
+        if self.continued and any(p.zone is not None for p in active.all(m.Promote)):
+            raise Unsupported("promotion in a zone beside go-again or two-part turns")
         # small boards: ``last`` is the bit of the last placement's cell, kept across turns (kernel/nested.py)
         self.keeps_last = tables.nest is not None
         if self.keeps_last and (self.continued or self.repetition or self.chain or active.all(m.PassWhenStuck)):

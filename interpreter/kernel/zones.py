@@ -24,6 +24,10 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel.bitboards import BitLayout
 
 
+class ZoneError(ValueError):
+    """A move the kernel does not promote in a zone (the game keeps the generic path)."""
+
+
 @dataclass(frozen=True)
 class Zone:
     """One symbol's promotion in a zone: the bitboard it becomes, the zone's and the forced cells' masks."""
@@ -67,6 +71,8 @@ def with_zones(groups: list, zones: dict[str, Zone], layout: BitLayout) -> list:
         if zone is None or group.action == "drop":
             out.append(group)
             continue
+        if group.action not in ("step", "slide", "jump") or group.origins is not None:
+            raise ZoneError(f"promotion in a zone beside a {group.action}")
         if group.walks:
             may = group.zone if group.zone is not None else 0
         else:  # the landing cell in the zone, or the origin a fixed shift back in it
