@@ -120,7 +120,7 @@ from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
 from rulesdsl.interpreter.kernel.walls import build_groups, reaches, squares, walk_groups
-from rulesdsl.interpreter.kernel.zones import with_zones, zone_origins, zones_of
+from rulesdsl.interpreter.kernel.zones import with_zones, zone_reach, zones_of
 from rulesdsl.interpreter.reference.connections import Outline, board_outline
 from rulesdsl.interpreter.reference.counts import count_of, count_symbol
 from rulesdsl.interpreter.reference.endings import board_side
@@ -292,10 +292,10 @@ class Group:
     touches: str | None = None  # the cells its move changes, where not the origin and the landing cell (castling)
     board: list[str] | None = None  # the statements of ``apply`` that change the board (the attack test's)
     echo: bool = False  # its moves are the group before's on the same cells (promotion choices): as legal
-    zone: int | None = None  # a slide's landing cells where its piece may promote (``promote ... in``, :mod:`~.zones`)
+    zone: str | None = None  # a slide's landing cells where its piece may promote (``promote ... in``, :mod:`~.zones`)
 
 
-MAX_SOURCE = 3_000_000  # characters of generated source compiled at most (the bundled games: under 2.5 MB)
+MAX_SOURCE = 3_000_000  # characters of generated source compiled at most (the bundled games: under 1.5 MB)
 CACHED = 32  # compile outcomes kept: the same rules and options compile once (examples, suites, playouts)
 _outcomes: OrderedDict[tuple, Kernel | None] = OrderedDict()
 
@@ -751,12 +751,14 @@ class _Builder:
                     continue
                 origin = origin_cells(rule, tables, self.layout, player, self.var[sym])
                 zone = zones_of(self.active, tables, self.layout, self.var, player).get(self.var[sym])
-                for part, (start, may) in enumerate(zone_origins(origin, zone, self.layout.full)):
-                    for r in ray_groups(self.layout, vector, start, self.ray_number(rule, sym + "z" * part),
-                                        longest_ray(tables.geometry, vector), "empty" in targets, enemy,
-                                        self.var[sym], None, [self.var[x] for x in sorted(theirs)]):
-                        out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True,
-                                         piece=self.var[sym], zone=may))
+                step = self.layout.shift_of(vector)
+                reach, may = zone_reach(self.layout, vector, origin, zone,
+                                        f"{self.ray_number(rule, sym)}_{abs(step)}{'p' if step > 0 else 'n'}")
+                for r in ray_groups(self.layout, vector, origin, self.ray_number(rule, sym),
+                                    longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
+                                    None, [self.var[x] for x in sorted(theirs)]):
+                    out.append(Group(r.prelude + reach if r.prelude else [], r.mask, r.apply, "t", 0, "slide",
+                                     r.captures, (), r.exists, True, piece=self.var[sym], zone=may))
         return confine(out, rule, tables, self.layout, player, origins_done=True)
 
     def victims(self, rule: m.MoveRule, player: int) -> frozenset[str]:

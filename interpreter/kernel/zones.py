@@ -9,8 +9,8 @@ promote, and a second group on the cells where it may promote, whose move then
 swaps the landed piece for the promoted one. The cells where it may promote
 are constant for a step or a jump (the landing cell in REGION, or its origin a
 fixed shift back in REGION); a slide walks back to its origin, so
-:func:`zone_origins` splits its pieces into those in REGION (every landing
-cell may promote) and the others (only the landing cells in REGION). The count
+:func:`zone_reach` fills its direction once more from the pieces in REGION
+alone: a landing cell may promote when it is in REGION or in that fill. The count
 of a ply stays the sum of the groups' bit counts; nothing is allocated per move.
 tests/test_kernel_zones.py holds this to the reference.
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from rulesdsl import model as m
 from rulesdsl.interpreter.compile.tables import Tables
-from rulesdsl.interpreter.kernel.bitboards import BitLayout
+from rulesdsl.interpreter.kernel.bitboards import BitLayout, shifted
 
 
 class ZoneError(ValueError):
@@ -51,18 +51,24 @@ def zones_of(active, tables: Tables, layout: BitLayout, var: dict[str, str], pla
     return out
 
 
-def zone_origins(origin: str, zone: Zone | None, full: int) -> list[tuple[str, int | None]]:
-    """A slide's pieces ``origin`` (an expression) split by where they stand, each part with the landing cells
-    where its moves may promote (``None``: the piece has no zone, the one part is ``origin`` itself)."""
+def zone_reach(layout: BitLayout, vector, origin: str, zone: Zone | None, name: str) -> tuple[list[str], str | None]:
+    """For a slide along ``vector`` of the pieces ``origin`` (an expression): statements setting ``zb`` + ``name`` to
+    the cells it reaches from the pieces in the zone (a fill over empty cells, the first piece past them included),
+    and the expression of its landing cells where it may promote (in the zone, or from there); no statements and
+    ``None`` when the piece has no zone."""
     if zone is None:
-        return [(origin, None)]
-    return [(f"({origin} & {zone.cells})", full), (f"({origin} & {full & ~zone.cells})", zone.cells)]
+        return [], None
+    step, pre = layout.shift_of(vector), layout.has_next(vector)
+    front, reach = f"za{name}", f"zb{name}"
+    return [f"{front} = {shifted(f'({origin} & {zone.cells & pre})', step)}", f"{reach} = {front}",
+            f"while {front}:", f"    {front} = {shifted(f'({front} & E & {pre})', step)}", f"    {reach} |= {front}"], \
+        f"({zone.cells} | {reach})"
 
 
 def with_zones(groups: list, zones: dict[str, Zone], layout: BitLayout) -> list:
     """``groups`` with each group of a piece that promotes in a zone (``Group.piece``) followed by its promoted
     copy; the group itself loses the landing cells where the promotion is forced. A walking group (a slide)
-    carries the cells where it may promote in ``Group.zone`` (:func:`zone_origins`)."""
+    carries the expression of the cells where it may promote in ``Group.zone`` (:func:`zone_reach`)."""
     if not zones:
         return groups
     out = []
@@ -73,17 +79,18 @@ def with_zones(groups: list, zones: dict[str, Zone], layout: BitLayout) -> list:
             continue
         if group.action not in ("step", "slide", "jump") or group.origins is not None:
             raise ZoneError(f"promotion in a zone beside a {group.action}")
-        if group.walks:
-            may = group.zone if group.zone is not None else 0
+        if group.walks:  # the cells of :func:`zone_reach`
+            if group.zone is None:
+                raise ZoneError("a slide without its promotion cells")
+            may, must = group.zone, f"~({group.zone} & {zone.forced})" if zone.forced else ""
         else:  # the landing cell in the zone, or the origin a fixed shift back in it
             back = group.origin_shift
-            may = zone.cells | ((zone.cells << back) if back >= 0 else (zone.cells >> -back))
-        may &= layout.full
-        if not may:
-            out.append(group)
-            continue
-        must = may & zone.forced
-        out.append(replace(group, mask=f"({group.mask}) & {layout.full & ~must}", exists=None) if must else group)
+            cells = (zone.cells | ((zone.cells << back) if back >= 0 else (zone.cells >> -back))) & layout.full
+            if not cells:
+                out.append(group)
+                continue
+            may, must = str(cells), str(layout.full & ~(cells & zone.forced)) if cells & zone.forced else ""
+        out.append(replace(group, mask=f"({group.mask}) & {must}" if must else group.mask, exists=None))
         # the prelude was run for the first copy already (its names hold the same values)
         out.append(replace(group, prelude=[], mask=f"({group.mask}) & {may}", exists=None,
                            apply=[*group.apply, f"{group.piece} ^= t", f"{zone.new} |= t"]))
