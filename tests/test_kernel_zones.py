@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import Chosen, kernel_plies_are_reference_moves
+from helpers import Chosen, kernel_plies_are_reference_moves, seeded_playouts_are_legal
 from helpers import kernel_side_by_side as side_by_side
 
 from rulesdsl.interpreter.compile.game import generic_perft
@@ -139,6 +139,10 @@ def test_the_fourth_time_a_position_stands_is_a_draw_on_the_kernel(shogi):
 
 def test_shogi_kernel_plies_are_the_reference_moves(shogi):
     assert kernel_plies_are_reference_moves(shogi, games=2, seed=5, cap=120, perft_every=60) > 100
+
+
+def test_every_ply_of_seeded_shogi_playouts_is_a_legal_move(shogi):
+    seeded_playouts_are_legal(shogi, seeds=2)
 
 
 def test_whole_shogi_playouts_end_as_the_rules_say(shogi):
