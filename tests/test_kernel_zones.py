@@ -125,6 +125,17 @@ def test_a_pawn_drop_may_not_mate(shogi):
     assert not any(k.board[shogi.geometry.index_of("1b")] == "P" for k in kids)
 
 
+def test_a_drop_that_takes_the_last_escape_of_a_king_in_check_is_a_mate_too(shogi):
+    # a set-up position: white's king 1a stands in check from the rook 1e, its lance 2a can neither take nor block,
+    # so 2b is its one move. P@2c guards 2b without checking: after it white cannot move, its king attacked: a
+    # mate by a pawn drop, forbidden. Black: rook 1e to 1d (1), 1c, 1b, 1a (in the camp: 2 each, 6), 1f to 1i (4),
+    # 2e to 9e (8): 19; king 9i: 3; pawn drops on rows b to i (72) but 1e, 9i and 2c: 69; 91
+    state = position(shogi, "b", "P/-", {"a": "-------lk", "e": "--------R", "i": "K--------"})
+    kids = successors(shogi, state)
+    assert same_children(shogi, state) == 91
+    assert not any(k.board[shogi.geometry.index_of("2c")] == "P" for k in kids)
+
+
 def test_the_fourth_time_a_position_stands_is_a_draw_on_the_kernel(shogi):
     # the two kings step out and back: the start stands again after 4, 8 and 12 plies; after 12 the fourth time
     state = shogi.initial_state()

@@ -345,7 +345,7 @@ class _Builder:
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
         forbids = {f.what for f in active.all(m.Forbid)}
         if forbids - {"corner push-off", "repetition", "suicide", "immediate repetition", "leaving attacked",
-                                "drop mate"}:
+                      "drop mate"}:
             raise Unsupported("forbid")
         self.suicide, self.ko = "suicide" in forbids, "immediate repetition" in forbids
         self.corner_rule = "corner push-off" in forbids

@@ -8,10 +8,11 @@ only where the dropped piece could attack a protected piece: per landing cell
 of a drop group of KIND, a table (:meth:`DropMates.lines`) gives the cells a
 piece of KIND attacks a cell from (its steps exactly, its slides' whole rays),
 so a ply looks the other player's protected cells up once and the test runs on
-those few landing cells only: the drop is played, ``attacked(...)`` asked
-(:mod:`~.attacks`), and if so ``canmove(...)``, a function of the kernel's
-source holding the other player's move generation (:meth:`DropMates.function`),
-says whether an answer exists. Nothing is allocated per move.
+those few landing cells only (on every one where a protected piece stands
+attacked already; a slide over a screen leaves the game on the generic path):
+the drop is played, ``attacked(...)`` asked (:mod:`~.attacks`), and if so
+``canmove(...)``, a function of the kernel's source holding the other player's
+move generation (:meth:`DropMates.function`), says whether an answer exists. Nothing is allocated per move.
 tests/test_kernel_zones.py holds this to the reference.
 """
 
@@ -39,6 +40,9 @@ class DropMates:
     def __init__(self, active, tables: Tables, layout: BitLayout, var: dict[str, str], rules: list[m.MoveRule],
                  constants: dict[str, object]):
         kinds = {f.kind for f in active.all(m.Forbid) if f.what == "drop mate"}
+        if any(rule.over == "one" for rule in rules):  # a piece dropped may be the screen of another's attack
+            raise DropMateError("a drop that may not mate beside a slide over one piece")
+        self.full = layout.full
         size = max(layout.bit) + 1
         self.tables: list[dict[str, str]] = []  # per player: dropped bitboard -> the name of its table
         for player in range(len(tables.player_names)):
@@ -82,12 +86,13 @@ class DropMates:
         judged = [(i, board) for i, group in enumerate(groups) if (board := self.dropped(group, player))]
         if not judged:
             return []
-        out = ["dmk = " + royal, "dsv = " + variables]
+        # a protected piece attacked already (a position set up so): every drop is judged
+        out = ["dmk = " + royal, "dsv = " + variables, call.replace("dmc", "dmo", 1)]
         for i, board in judged:
             table = self.tables[player][board]
-            out += ["dma = 0", "dmb = dmk", "while dmb:", "    dmq = dmb & -dmb", "    dmb ^= dmq",
-                    f"    dma |= {table}[dmq.bit_length() - 1]", f"dml = {prefix}{i} & dma", "while dml:",
-                    "    t = dml & -dml", "    dml ^= t"]
+            out += ["dma = 0", "dmb = dmk", "if dmo:", f"    dma = {self.full}", "    dmb = 0", "while dmb:",
+                    "    dmq = dmb & -dmb", "    dmb ^= dmq", f"    dma |= {table}[dmq.bit_length() - 1]",
+                    f"dml = {prefix}{i} & dma", "while dml:", "    t = dml & -dml", "    dml ^= t"]
             out += ["    " + line for line in [*groups[i].apply, call, f"if dmc and not canmove({variables} {other}):",
                                                f"    {prefix}{i} ^= t", f"{variables} = dsv"]]
         return out
