@@ -161,3 +161,29 @@ def random_positions(game, seed: int, count: int, every: int = 7, cap: int | Non
             state = game.apply(state, rng.choice(moves))
             ply += 1
     return found
+
+
+def kernel_side_by_side(game, theirs, seed: int, ours, spiel_key, seat=lambda player: player) -> int:
+    """One seeded random game played by the kernel (each child from a one-ply playout) and by OpenSpiel (``theirs``,
+    its start state): at every ply the same position (``ours(state)`` and ``spiel_key(str(spiel_state))``), the
+    same children, the same end and winner (``seat``: our player of OpenSpiel's). Returns the game's length."""
+    mine = game.initial_state()
+    rng = random.Random(seed)
+    plies = 0
+    while True:
+        assert ours(mine) == spiel_key(str(theirs)), (seed, plies)
+        first = game.playout(mine, Chosen(0), 1)
+        assert (first.plies == 0) == theirs.is_terminal(), (seed, plies, first.outcome)
+        if first.plies == 0:
+            returns = theirs.returns()
+            winner = None if returns[0] == returns[1] else seat(0 if returns[0] > returns[1] else 1)
+            assert first.outcome.winner == winner, (seed, plies)
+            return plies
+        count = game.perft(mine, 1)
+        kids = {ours(kid): kid for kid in (game.playout(mine, Chosen(i), 1).state for i in range(count))}
+        actions = {spiel_key(str(theirs.child(a))): a for a in theirs.legal_actions()}
+        assert len(kids) == count and set(kids) == set(actions), (seed, plies, set(kids) ^ set(actions))
+        key = rng.choice(sorted(actions))
+        mine = kids[key]
+        theirs.apply_action(actions[key])
+        plies += 1

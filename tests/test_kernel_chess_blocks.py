@@ -21,6 +21,7 @@ import random
 
 import pytest
 from helpers import Chosen, kernel_plies_are_reference_moves
+from helpers import kernel_side_by_side as side_by_side
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -250,8 +251,8 @@ KERNEL_GAMES = {"chess": 6, "antichess": 6, "crazyhouse": 2}  # the default run'
 
 
 def kernel_side_by_side(game, seed: int, spiel_name: str) -> int:
-    """One seeded random game played by the kernel (each child from a one-ply playout) and by OpenSpiel: at every
-    ply the same position (as a FEN), the same children, the same end and winner. Returns the game's length."""
+    """One seeded random game played by the kernel and by OpenSpiel, compared at every ply as FENs
+    (:func:`helpers.kernel_side_by_side`). Returns the game's length."""
     pyspiel = pytest.importorskip("pyspiel")
     from test_chess_openspiel import fen_of, seat
 
@@ -267,26 +268,7 @@ def kernel_side_by_side(game, seed: int, spiel_name: str) -> int:
         def spiel_fen(text: str) -> str:
             return " ".join(text.split()[:4])
 
-    mine, theirs = game.initial_state(), pyspiel.load_game(spiel_name).new_initial_state()
-    rng = random.Random(seed)
-    plies = 0
-    while True:
-        assert ours(mine) == spiel_fen(str(theirs)), (seed, plies)
-        first = game.playout(mine, Chosen(0), 1)
-        assert (first.plies == 0) == theirs.is_terminal(), (seed, plies, first.outcome)
-        if first.plies == 0:
-            returns = theirs.returns()
-            winner = None if returns[0] == returns[1] else seat(0 if returns[0] > returns[1] else 1)
-            assert first.outcome.winner == winner, (seed, plies)
-            return plies
-        count = game.perft(mine, 1)
-        kids = {ours(kid): kid for kid in (game.playout(mine, Chosen(i), 1).state for i in range(count))}
-        actions = {spiel_fen(str(theirs.child(a))): a for a in theirs.legal_actions()}
-        assert len(kids) == count and set(kids) == set(actions), (seed, plies, set(kids) ^ set(actions))
-        key = rng.choice(sorted(actions))
-        mine = kids[key]
-        theirs.apply_action(actions[key])
-        plies += 1
+    return side_by_side(game, pyspiel.load_game(spiel_name).new_initial_state(), seed, ours, spiel_fen, seat)
 
 
 @pytest.mark.parametrize("name", ["chess", "antichess", "crazyhouse"])

@@ -50,7 +50,7 @@ COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "aba
             "hex", "amazons", "checkers", "draughts", "konane-straight", "lines-of-action", "three-way-race",
             "chinese-checkers", "nine-mens-morris", "pentago", "ultimate-tic-tac-toe", "dots-and-boxes", "mancala",
             "havannah", "twixt", "chinese-checkers-places", "go", "quoridor",
-            "antichess", "chess", "xiangqi"}
+            "antichess", "chess", "xiangqi", "shogi"}
 
 
 class Chosen:

@@ -58,7 +58,9 @@ constant that is not whole (:mod:`rulesdsl.interpreter.kernel.rational`); ``walk
 promotion choices (one group per kind, :mod:`rulesdsl.interpreter.kernel.choices`), ``slide ...
 exactly N``, ``passing`` and ``to passed`` (:mod:`rulesdsl.interpreter.kernel.passed_cells`), ``must capture
 by landing``, ``plies since KIND move or capture``, ``forbid leaving KIND attacked``, ``safe`` and
-``attacked(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), ``unmoved ... bringing`` with its
+``attacked(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), promotion ``in REGION [forced in REGION2]``
+(:mod:`rulesdsl.interpreter.kernel.zones`), ``forbid dropping KIND giving mate``
+(:mod:`rulesdsl.interpreter.kernel.drop_mates`), ``unmoved ... bringing`` with its
 rights word (:mod:`rulesdsl.interpreter.kernel.bringing`), ``repetitions`` (a list of earlier positions'
 keys: the Python kernel only, :mod:`rulesdsl.interpreter.kernel.past`) and counts over both players or in
 a region. Anything else
@@ -92,6 +94,7 @@ from rulesdsl.interpreter.kernel.bringing import BringingError, castling_groups,
 from rulesdsl.interpreter.kernel.chains import Chainer, chain_apply, chain_lines, most_lines
 from rulesdsl.interpreter.kernel.choices import choice_symbols, with_choices
 from rulesdsl.interpreter.kernel.connections import joined, ring
+from rulesdsl.interpreter.kernel.drop_mates import DropMateError, DropMates, forbids_drop_mates
 from rulesdsl.interpreter.kernel.drops import DropError, Drops, uses_drops
 from rulesdsl.interpreter.kernel.enclosing import region_placement
 from rulesdsl.interpreter.kernel.liberties import area, enclosing
@@ -117,6 +120,7 @@ from rulesdsl.interpreter.kernel.turn_words import DEFAULTS, TurnWords
 from rulesdsl.interpreter.kernel.turn_words import decode as decode_words
 from rulesdsl.interpreter.kernel.turn_words import encode as encode_words
 from rulesdsl.interpreter.kernel.walls import build_groups, reaches, squares, walk_groups
+from rulesdsl.interpreter.kernel.zones import with_zones, zone_reach, zones_of
 from rulesdsl.interpreter.reference.connections import Outline, board_outline
 from rulesdsl.interpreter.reference.counts import count_of, count_symbol
 from rulesdsl.interpreter.reference.endings import board_side
@@ -288,9 +292,10 @@ class Group:
     touches: str | None = None  # the cells its move changes, where not the origin and the landing cell (castling)
     board: list[str] | None = None  # the statements of ``apply`` that change the board (the attack test's)
     echo: bool = False  # its moves are the group before's on the same cells (promotion choices): as legal
+    zone: str | None = None  # a slide's landing cells where its piece may promote (``promote ... in``, :mod:`~.zones`)
 
 
-MAX_SOURCE = 1_500_000  # characters of generated source compiled at most (the bundled games: under 100 KB)
+MAX_SOURCE = 3_000_000  # characters of generated source compiled at most (the bundled games: under 1.5 MB)
 CACHED = 32  # compile outcomes kept: the same rules and options compile once (examples, suites, playouts)
 _outcomes: OrderedDict[tuple, Kernel | None] = OrderedDict()
 
@@ -335,13 +340,12 @@ class _Builder:
         for statement in active.statements:
             if not isinstance(statement, KNOWN):
                 raise Unsupported(type(statement).__name__)
-        if any(p.zone is not None for p in active.all(m.Promote)):
-            raise Unsupported("promotion zones")
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
         forbids = {f.what for f in active.all(m.Forbid)}
-        if forbids - {"corner push-off", "repetition", "suicide", "immediate repetition", "leaving attacked"}:
+        if forbids - {"corner push-off", "repetition", "suicide", "immediate repetition", "leaving attacked",
+                      "drop mate"}:
             raise Unsupported("forbid")
         self.suicide, self.ko = "suicide" in forbids, "immediate repetition" in forbids
         self.corner_rule = "corner push-off" in forbids
@@ -361,6 +365,8 @@ class _Builder:
         self.after_row = int(_value(then.after_row, options)) if then is not None and then.after_row else 0
         self.then = [r for r in then.rules if r.guard is None or _truth(r.guard, options)] if then else None
         self.continued = again is not None or then is not None  # a position may be in the middle of a turn
+        if self.continued and any(p.zone is not None for p in active.all(m.Promote)):
+            raise Unsupported("promotion in a zone beside go-again or two-part turns")
         # small boards: ``last`` is the bit of the last placement's cell, kept across turns (kernel/nested.py)
         self.keeps_last = tables.nest is not None
         if self.keeps_last and (self.continued or self.repetition or self.chain or active.all(m.PassWhenStuck)):
@@ -449,6 +455,8 @@ class _Builder:
         self.previous = tables.seats.previous_player  # who made the last ply (when no go-again turn goes on)
         self.opponent = tables.seats.opponent  # ``opponent`` in an end rule, and who wins when a player loses
         self.constants: dict[str, object] = {}  # tables the generated code reads by name
+        self.judging = True  # the moves are judged by ``forbid dropping KIND giving mate`` (:mod:`~.drop_mates`)
+        self.drop_mates = self.drop_mate_tests(active)
         self.links = self.link_words()  # the links' words (``link KIND DIRS``), after the turn words
         # a playout's last placed piece, in a game whose every move places a piece of the mover's own and changes
         # nothing else, for the end rules that need only its group (``joins``)
@@ -595,6 +603,7 @@ class _Builder:
         for rule in self.rules:
             if not (self.chain and rule.action == "jump"):  # jumps make chains (``chainers``)
                 made = with_choices(self.rule_groups(rule, player), chosen, far, self.layout)
+                made = with_zones(made, zones_of(self.active, self.tables, self.layout, self.var, player), self.layout)
                 out.extend(self.guarded(rule, player, [replace(g, board=list(g.apply)) for g in made]))
         if self.rights:
             out = [replace(g, apply=[*g.apply, *self.rights_kept(g)]) for g in out]
@@ -741,11 +750,15 @@ class _Builder:
                         "empty" in targets, enemy, [self.var[x] for x in sorted(theirs)])]
                     continue
                 origin = origin_cells(rule, tables, self.layout, player, self.var[sym])
+                zone = zones_of(self.active, tables, self.layout, self.var, player).get(self.var[sym])
+                step = self.layout.shift_of(vector)
+                reach, may = zone_reach(self.layout, vector, origin, zone,
+                                        f"{self.ray_number(rule, sym)}_{abs(step)}{'p' if step > 0 else 'n'}")
                 for r in ray_groups(self.layout, vector, origin, self.ray_number(rule, sym),
                                     longest_ray(tables.geometry, vector), "empty" in targets, enemy, self.var[sym],
                                     None, [self.var[x] for x in sorted(theirs)]):
-                    out.append(Group(r.prelude, r.mask, r.apply, "t", 0, "slide", r.captures, (), r.exists, True,
-                                     piece=self.var[sym]))
+                    out.append(Group(r.prelude + reach if r.prelude else [], r.mask, r.apply, "t", 0, "slide",
+                                     r.captures, (), r.exists, True, piece=self.var[sym], zone=may))
         return confine(out, rule, tables, self.layout, player, origins_done=True)
 
     def victims(self, rule: m.MoveRule, player: int) -> frozenset[str]:
@@ -1112,6 +1125,10 @@ class _Builder:
             if existence:
                 raise Unsupported("whether a player can move, beside forbid leaving attacked")
             lines += self.kept_safe(player, groups, prefix)
+        if self.drop_mates is not None and self.judging and not existence:
+            royal = self.bits(frozenset(s for k in self.protect for s in self.tables.symbols_of(self.other[player], k)))
+            lines += self.drop_mates.lines(player, self.other[player], groups, prefix, self.vars, royal,
+                                           self.attack_tests().call(self.vars, "dmk", player, "dmc"))
         taking = []
         if self.chain and not existence:
             opp = self.bits(self.tables.enemy_symbols(player))
@@ -1129,6 +1146,29 @@ class _Builder:
             if taking and quiet:
                 lines += [f"if {' | '.join(taking)}:"] + [f"    {name} = 0" for name in quiet]
         return lines, groups
+
+    def drop_mate_tests(self, active) -> DropMates | None:
+        """The drop-mate test (``forbid dropping KIND giving mate``, :mod:`~.drop_mates`), or ``None``."""
+        if not forbids_drop_mates(active):
+            return None
+        if not self.protect or len(self.other) != 2 or self.continued or self.stuck:
+            raise Unsupported("a drop that may not mate beside no protected kind, go-again turns or passes")
+        try:
+            return DropMates(active, self.tables, self.layout, self.var, self.rules, self.constants)
+        except DropMateError as error:
+            raise Unsupported(str(error)) from None
+
+    def can_move(self) -> str:
+        """The source of ``canmove``: the moves of the player to move, not judged by the drop-mate rule."""
+        self.judging = False
+        body = [f"e = {self.layout.full} ^ {self.bits(self.symbols)}"]
+        for player in range(len(self.other)):
+            body.append(f"{'if' if player == 0 else 'else'}{f' turn == {player}' if player == 0 else ''}:")
+            lines, groups = self.movegen(player, False, "last", prefix="x")
+            found = " | ".join(f"x{i}" for i in range(len(groups))) or "0"
+            body += ["    " + line for line in [*lines, f"return {found}"]]
+        self.judging = True
+        return self.drop_mates.function(self.vars, body)
 
     def kept_safe(self, player: int, groups: list[Group], prefix: str) -> list[str]:
         """Statements dropping from each group's landing cells the moves after which a piece of a protected kind
@@ -1438,6 +1478,8 @@ class _Builder:
         if not self.repetition and not self.history and not self.past:
             source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
                                              loop=False)
+        if self.drop_mates is not None:  # the other player's moves after a drop that may mate
+            source += "\n\n" + self.can_move()
         if self.attacks is not None:  # the attack test the moves and conditions call (:mod:`~.attacks`)
             source += "\n\n" + self.attacks.function(self.vars, self.bits(self.symbols), self.constants)
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
@@ -1664,7 +1706,11 @@ class _Conditions(m.ExprVisitor):
         bits, player = self.pieces(expr.args[0], kind)
         now = f"{bits}.bit_count()" if bits != "0" else "0"
         builder = self.builder
-        if builder.hand_vars and kind in (None, builder.tables.hand_kind):  # the pieces in hand count too
+        if builder.drops is not None:  # the pieces in hand count too, kind by kind (:mod:`~.drops`)
+            if expr.function != "count":
+                raise Unsupported("lost beside a hand")
+            now = " + ".join([now, *builder.drops.held(player, kind)])
+        elif builder.hand_vars and kind in (None, builder.tables.hand_kind):  # the pieces in hand count too
             if expr.function != "count":
                 raise Unsupported("lost beside a hand")
             now = f"{now} + {builder.hand_vars[player]}"
@@ -1682,7 +1728,7 @@ class _Conditions(m.ExprVisitor):
         :func:`~rulesdsl.interpreter.reference.piece_counts.region_count` counts them."""
         builder = self.builder
         tables = builder.tables
-        if builder.hand_vars:
+        if builder.hand_vars and builder.drops is None:
             raise Unsupported("a count in a region beside a hand")
         who = args.pop(0) if args and args[0] in ("mover", "opponent", *tables.player_names) else None
         region = args.pop() if in_region(tables, tuple(args)) else None

@@ -13,8 +13,12 @@ the same counts as words after the counter (the kernel's ``hand_size`` words):
   landing cell, or the passer of a capture in passing) is looked up among the
   enemy's bitboards, one test each until it is found.
 
-``drop ... one per column`` and ``drop ... when`` stay on the generic path.
-tests/test_kernel_chess_blocks.py holds this to the reference.
+- ``drop ... one per column``: the landing cells lose the columns of the
+  mover's pieces of the kind (:func:`column_fill`: a few shifts by the row's
+  width).
+
+``drop ... when`` stays on the generic path.
+tests/test_kernel_chess_blocks.py and tests/test_kernel_zones.py hold this to the reference.
 """
 
 from __future__ import annotations
@@ -46,8 +50,8 @@ class Drops:
 
     def groups(self, rule: m.MoveRule, player: int) -> list[dict]:
         """The group of ``drop KIND [in REGION]`` for one player, as ``Group`` keyword arguments."""
-        if rule.one_per_column or rule.when is not None or rule.within is not None:
-            raise DropError("a drop one per column, when a condition holds, or within a region")
+        if rule.when is not None or rule.within is not None:
+            raise DropError("a drop when a condition holds, or within a region")
         sym = self.tables.placed_symbol(player, rule.kind)
         if sym is None:
             return []
@@ -55,8 +59,17 @@ class Drops:
         mask = "E"
         if rule.region is not None:
             mask = f"E & {self.layout.mask(self.tables.region(rule.region, player))}"
-        return [dict(prelude=[], mask=mask, apply=[f"{self.var[sym]} |= t", f"{slot} -= 1"], target="t",
+        prelude = []
+        if rule.one_per_column:  # not in a column that holds one of the mover's already
+            name = f"cf{self.book.index(player, rule.kind)}"
+            prelude = column_fill(self.var[sym], self.layout, name)
+            mask = f"{mask} & ~{name}"
+        return [dict(prelude=prelude, mask=mask, apply=[f"{self.var[sym]} |= t", f"{slot} -= 1"], target="t",
                      origin_shift=0, action="drop", captures=False, guard=f"{slot} > 0")]
+
+    def held(self, player: int, kind: str | None) -> list[str]:
+        """The words of ``player``'s pieces of ``kind`` in hand (every kind's when ``None``), as ``count`` adds."""
+        return [self.names[self.book.index(player, k)] for k in self.book.kinds if kind in (None, k)]
 
     def gains(self, player: int, cell: str) -> list[str]:
         """Statements adding the piece on the bit ``cell`` (before the capture) to ``player``'s hand."""
@@ -64,3 +77,15 @@ class Drops:
         for sym, slot in sorted(self.book.gains[player].items()):
             out += [f"{'if' if not out else 'elif'} {self.var[sym]} & {cell}:", f"    {self.names[slot]} += 1"]
         return out
+
+
+def column_fill(pieces: str, layout: BitLayout, name: str) -> list[str]:
+    """Statements setting ``name`` to every cell in a column (same ``x``) of one of ``pieces``: shifts by the row's
+    width, each twice the last, up and then down, kept to the board's cells."""
+    rows = max(layout.bit) // layout.width + 1
+    shifts, reach = [], 1
+    while reach < rows:
+        shifts.append(reach * layout.width)
+        reach *= 2
+    return [f"{name} = {pieces}", *(f"{name} |= {name} << {by}" for by in shifts),
+            *(f"{name} |= {name} >> {by}" for by in shifts), f"{name} &= {layout.full}"]
