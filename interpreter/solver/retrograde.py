@@ -32,6 +32,7 @@ from collections.abc import Callable
 import numpy as np
 
 from rulesdsl.interpreter.solver.explore import DRAW, LOSE, OPEN, WIN, Tier, unique
+from rulesdsl.interpreter.solver.fast_tables import KeyIndex, compiled
 from rulesdsl.interpreter.solver.tiers import TierMap
 
 Progress = Callable[[str, int, int], None]
@@ -59,6 +60,9 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
         at += len(values[-1])
     index_type = np.int32 if 2 * at < 2**31 else np.int64
     block = INDEX_BLOCK
+    fast = compiled() if not tiers.codec.wide else None
+    finders = {number: KeyIndex(fast, keys if number == tier.number else neighbours[number])
+               for number in offsets} if fast is not None else {}
     with open(tier.path("child"), "rb") as children, open(tier.path("flip"), "rb") as flips, \
             open(tier.path("edge"), "wb") as edges:
         while True:
@@ -68,12 +72,16 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
             flip = np.fromfile(flips, dtype=np.uint8, count=len(kids))
             where = tiers.of(kids)
             index = np.empty(len(kids), dtype=np.int64)
-            for number in unique(where).tolist():
-                pick = where == number
+            numbers = unique(where).tolist()
+            for number in numbers:
+                pick = where == number if len(numbers) > 1 else slice(None)
+                if finders:
+                    index[pick] = finders[number].find(kids[pick], offsets[number])
+                    continue
                 known = keys if number == tier.number else neighbours[number]
                 index[pick] = np.searchsorted(known, kids[pick]) + offsets[number]
             ((index << 1) | flip).astype(index_type).tofile(edges)
-    del keys, neighbours
+    del keys, neighbours, finders
     os.remove(tier.path("child"))
     os.remove(tier.path("flip"))
     return np.concatenate(values), np.concatenate(remotenesses), index_type
@@ -91,6 +99,7 @@ def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Pro
     last_fixed = int(remoteness[n:][(fixed == WIN) | (fixed == LOSE)].max(initial=0))
     decided = int(np.count_nonzero(value[:n] != OPEN))
     itemsize = np.dtype(index_type).itemsize
+    fast = compiled()
     level = 0
     while blocks:
         level += 1
@@ -98,6 +107,16 @@ def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Pro
         still = []
         with open(tier.path("edge"), "rb") as edges:
             for first, last, at in blocks:
+                if fast is not None:  # the same sweep in machine code, deciding in place
+                    edges.seek(at * itemsize)
+                    counts = degree[first:last]
+                    edge = np.fromfile(edges, dtype=index_type, count=int(counts.sum(dtype=np.int64)))
+                    decided_here, undecided = fast.sweep(edge, counts, order[first:last], value, remoteness, level,
+                                                         OPEN, WIN, LOSE)
+                    fresh += decided_here
+                    if undecided:
+                        still.append((first, last, at))
+                    continue
                 parents = order[first:last]
                 open_ = value[parents] == OPEN
                 if not open_.any():
