@@ -16,6 +16,7 @@ either way, only the speed differs.
   deciding positions in place.
 - ``rows_from_keys`` / ``keys_from_rows``: position keys to the kernel's bitboard
   rows and the children's rows back to keys, flips included.
+- ``tier_numbers``: each key's tier (:mod:`.tiers`).
 """
 
 from __future__ import annotations
@@ -140,8 +141,10 @@ def _sweep(edge, degree, parents, value, remoteness, level, open_, win, lose):
     return fresh, still
 
 
-def _rows_from_keys(keys, players, spots, base, cells, column_of_digit, cell_bits, rows):
-    """Each key as a kernel row: one bitboard per symbol column, the player to move, the go-again cell's bit."""
+def _rows_from_keys(keys, players, spots, unit, group_bits, cell_bits, rows):
+    """Each key as a kernel row: one bitboard per symbol column, the player to move, the go-again cell's bit.
+    ``group_bits[g, v]``: the bits of each column set by the value ``v`` of the g-th group of cells, counted from
+    the last cells (``unit`` values a group)."""
     symbols = rows.shape[1] - 2
     for i in range(len(keys)):
         k = keys[i]
@@ -150,11 +153,22 @@ def _rows_from_keys(keys, players, spots, base, cells, column_of_digit, cell_bit
         last = rest % spots - 1
         board = rest // spots
         rows[i, symbols + 1] = cell_bits[last] if last >= 0 else np.uint64(0)
-        for c in range(cells - 1, -1, -1):
-            column = column_of_digit[board % base]
-            board //= base
-            if column >= 0:
-                rows[i, column] |= cell_bits[c]
+        for g in range(group_bits.shape[0]):
+            v = board % unit
+            board //= unit
+            for column in range(symbols):
+                rows[i, column] |= group_bits[g, v, column]
+
+
+def _tier_numbers(keys, divisor, unit, group_weight, groups, out):
+    """``out[i]``: the tier number of ``keys[i]``, the weights of its cells' symbols summed a group at a time."""
+    for i in range(len(keys)):
+        rest = keys[i] // divisor
+        tier = np.int64(0)
+        for _ in range(groups):
+            tier += group_weight[rest % unit]
+            rest //= unit
+        out[i] = tier
 
 
 def _keys_from_rows(rows, degrees, turns, digit_of_column, byte_weights, cell_of_bit, spots, players, keys, flips):
@@ -185,7 +199,8 @@ def _keys_from_rows(rows, degrees, turns, digit_of_column, byte_weights, cell_of
 
 
 _LOOPS = {"set_add": _set_add, "set_has": _set_has, "index_build": _index_build, "index_find": _index_find,
-          "sweep": _sweep, "rows_from_keys": _rows_from_keys, "keys_from_rows": _keys_from_rows}
+          "sweep": _sweep, "rows_from_keys": _rows_from_keys, "tier_numbers": _tier_numbers,
+          "keys_from_rows": _keys_from_rows}
 
 
 def compiled() -> SimpleNamespace | None:
