@@ -61,8 +61,12 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
     index_type = np.int32 if 2 * at < 2**31 else np.int64
     block = INDEX_BLOCK
     fast = compiled() if not tiers.codec.wide else None
-    finders = {number: KeyIndex(fast, keys if number == tier.number else neighbours[number])
-               for number in offsets} if fast is not None else {}
+    # in machine code, one hash index over every key the moves may reach, in the order of the values: no tier
+    # numbers needed (a key's tier is a function of the key, so the keys are distinct)
+    finder = None
+    if fast is not None:
+        finder = KeyIndex(fast, np.concatenate([keys, *neighbours.values()]))
+        keys, neighbours = keys[:0], {}  # only the index's copy is needed now
     with open(tier.path("child"), "rb") as children, open(tier.path("flip"), "rb") as flips, \
             open(tier.path("edge"), "wb") as edges:
         while True:
@@ -70,18 +74,17 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
             if not len(kids):
                 break
             flip = np.fromfile(flips, dtype=np.uint8, count=len(kids))
-            where = tiers.of(kids)
-            index = np.empty(len(kids), dtype=np.int64)
-            numbers = unique(where).tolist()
-            for number in numbers:
-                pick = where == number if len(numbers) > 1 else slice(None)
-                if finders:
-                    index[pick] = finders[number].find(kids[pick], offsets[number])
-                    continue
-                known = keys if number == tier.number else neighbours[number]
-                index[pick] = np.searchsorted(known, kids[pick]) + offsets[number]
+            if finder is not None:
+                index = finder.find(kids)
+            else:
+                index = np.empty(len(kids), dtype=np.int64)
+                where = tiers.of(kids)
+                for number in unique(where).tolist():
+                    pick = where == number
+                    known = keys if number == tier.number else neighbours[number]
+                    index[pick] = np.searchsorted(known, kids[pick]) + offsets[number]
             ((index << 1) | flip).astype(index_type).tofile(edges)
-    del keys, neighbours, finders
+    del keys, neighbours, finder
     os.remove(tier.path("child"))
     os.remove(tier.path("flip"))
     return np.concatenate(values), np.concatenate(remotenesses), index_type
