@@ -27,7 +27,7 @@ import numpy as np
 
 EMPTY = -1  # a free slot of a key set or index (keys and indices are never negative)
 _MIX = 0x9E3779B97F4A7C15  # an odd constant: key * _MIX mod 2**64, top bits, scatters neighbouring keys
-MAX_LOAD = 0.5  # slots filled at most, before a key set doubles
+MAX_LOAD = 0.7  # slots filled at most (linear probing stays short below this), before a key set doubles
 _COMPILED: SimpleNamespace | None = None
 _TRIED = False
 
@@ -49,6 +49,18 @@ def _set_add(table, shift, keys):
                 break
             h = (h + 1) & mask
     return added
+
+
+def _set_move(old, table, shift):
+    """Put the keys of the table ``old`` (its EMPTY slots left out) into the larger ``table``."""
+    mask = len(table) - 1
+    for k in old:
+        if k == EMPTY:
+            continue
+        h = np.int64((np.uint64(k) * np.uint64(_MIX)) >> np.uint64(shift))
+        while table[h] != EMPTY:
+            h = (h + 1) & mask
+        table[h] = k
 
 
 def _set_has(table, shift, keys, out):
@@ -198,8 +210,8 @@ def _keys_from_rows(rows, degrees, turns, digit_of_column, byte_weights, cell_of
             j += 1
 
 
-_LOOPS = {"set_add": _set_add, "set_has": _set_has, "index_build": _index_build, "index_find": _index_find,
-          "sweep": _sweep, "rows_from_keys": _rows_from_keys, "tier_numbers": _tier_numbers,
+_LOOPS = {"set_add": _set_add, "set_move": _set_move, "set_has": _set_has, "index_build": _index_build,
+          "index_find": _index_find, "sweep": _sweep, "rows_from_keys": _rows_from_keys, "tier_numbers": _tier_numbers,
           "keys_from_rows": _keys_from_rows}
 
 
@@ -240,9 +252,9 @@ class KeySet:
     def add(self, keys: np.ndarray) -> None:
         """Add ``keys`` (int64)."""
         if (self.size + len(keys)) > MAX_LOAD * len(self.table):
-            old = self.table[self.table != EMPTY]
+            old = self.table
             self.table = np.full(_slots(self.size + len(keys)) * 2, EMPTY, dtype=np.int64)
-            self.fast.set_add(self.table, _shift(len(self.table)), old)
+            self.fast.set_move(old, self.table, _shift(len(self.table)))
             del old
         self.size += self.fast.set_add(self.table, _shift(len(self.table)), keys)
 
