@@ -154,6 +154,7 @@ class BitboardExpander:
         self.byte_weights = [sum(((byte >> j) & 1) * weight[8 * k + j] for j in range(8)).astype(np.int64)
                              for k in range(len(weight) // 8)]
         self.fast = compiled() if native is not None and not codec.wide else None
+        self._buffer: np.ndarray | None = None  # the rows ``expandall`` writes children into
         if self.fast is not None:  # the same tables as arrays for the machine-code loops
             self.group_bits = self._group_bits()
             self.digit_of_column = np.array(self.digits, dtype=np.int64)
@@ -269,12 +270,16 @@ class BitboardExpander:
         move), from as few calls of ``expandall`` as its buffer allows."""
         native, kernel = self.native, self.kernel
         results = np.zeros((len(turns), 3), dtype=np.int64)
-        buffer = np.zeros((max(BATCH_ROWS, native.children_max), rows.shape[1]), dtype=np.uint64)
+        shape = (max(BATCH_ROWS, native.children_max), rows.shape[1])
+        if self._buffer is None or self._buffer.shape != shape:  # kept from chunk to chunk: no 2 MB cleared per call
+            self._buffer = np.empty(shape, dtype=np.uint64)
+        buffer = self._buffer
         parts, done = [], 0
         while done < len(turns):
             done, written = native.module.expandall(rows, done, buffer, results)
             parts.append(buffer[:written].copy())
-        children = np.concatenate(parts).view(np.int64) if parts else np.zeros((0, rows.shape[1]), np.int64)
+        children = (parts[0] if len(parts) == 1 else np.concatenate(parts)).view(np.int64) if parts \
+            else np.zeros((0, rows.shape[1]), np.int64)
         winners, rules = results[:, 0], results[:, 1]
         over = winners != NOT_OVER
         draw = over & ((rules < 0) | (winners < 0))
