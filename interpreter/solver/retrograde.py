@@ -45,28 +45,32 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
 
     Indices below the tier's size are its own positions; the lower tiers' positions follow, tier after tier.
     """
-    keys = tier.load("keys")
     value = tier.load("outcome")
     remoteness = np.zeros(len(value), dtype=np.uint16)
     offsets = {tier.number: 0}
     values, remotenesses = [value], [remoteness]
     at = len(value)
-    neighbours = {}
     for number in sorted(tier.reaches):
         offsets[number] = at
         values.append(lower[number].load("value"))
         remotenesses.append(lower[number].load("remoteness"))
-        neighbours[number] = lower[number].load("keys")
         at += len(values[-1])
     index_type = np.int32 if 2 * at < 2**31 else np.int64
     block = INDEX_BLOCK
     fast = compiled() if not tiers.codec.wide else None
-    # in machine code, one hash index over every key the moves may reach, in the order of the values: no tier
-    # numbers needed (a key's tier is a function of the key, so the keys are distinct)
-    finder = None
+    keys, neighbours, finder = np.zeros(0, dtype=np.int64), {}, None
     if fast is not None:
-        finder = KeyIndex(fast, np.concatenate([keys, *neighbours.values()]))
-        keys, neighbours = keys[:0], {}  # only the index's copy is needed now
+        # one hash index over every key the moves may reach, in the order of the values: no tier numbers needed
+        # (a key's tier is a function of the key, so the keys are distinct); read a tier at a time into place
+        every = np.empty(at, dtype=np.int64)
+        for number, start in offsets.items():
+            part = (tier if number == tier.number else lower[number]).load("keys")
+            every[start:start + len(part)] = part
+            del part
+        finder = KeyIndex(fast, every)
+    else:
+        keys = tier.load("keys")
+        neighbours = {number: lower[number].load("keys") for number in sorted(tier.reaches)}
     with open(tier.path("child"), "rb") as children, open(tier.path("flip"), "rb") as flips, \
             open(tier.path("edge"), "wb") as edges:
         while True:
