@@ -236,7 +236,8 @@ def bench(games: tuple[str, ...], settings: tuple[str, ...], as_json: bool, quic
         from rulesdsl.cli.bench_solver import chosen_solver_cases, echo_results, measure_solve
 
         how = lambda case, _quick: measure_solve(case, workers)  # noqa: E731
-        echo_results(run_cases(chosen_solver_cases(games, quick), quick, how), as_json)
+        chosen = chosen_solver_cases(games, quick, dict(parse_setting(s) for s in settings))
+        echo_results(run_cases(chosen, quick, how), as_json)
         return
     cases = chosen_cases(games, dict(parse_setting(s) for s in settings))
     results = run_cases(cases, quick)

@@ -69,13 +69,21 @@ def solver_table(results: list[dict]) -> str:
                                in enumerate(zip(row, widths))).rstrip() for row in rows)
 
 
-def chosen_solver_cases(games: tuple[str, ...], quick: bool) -> list[dict]:
-    """The bundled cases (the quick ones with ``quick``), or those of the games named."""
+def chosen_solver_cases(games: tuple[str, ...], quick: bool, settings: dict[str, str] | None = None) -> list[dict]:
+    """The bundled cases (the quick ones with ``quick``), or those of the games named; ``--set`` options
+    replace a case's settings (one case per game then)."""
     cases = solver_cases()
     if games:
-        return [c for c in cases if c["game"] in games and (c.get("quick") or not quick)] + \
+        cases = [c for c in cases if c["game"] in games and (c.get("quick") or not quick or settings)] + \
             [{"game": g} for g in games if not any(c["game"] == g for c in cases)]
-    return [c for c in cases if c.get("quick") or not quick]
+    else:
+        cases = [c for c in cases if c.get("quick") or not quick]
+    if not settings:
+        return cases
+    once: dict[str, dict] = {}
+    for case in cases:
+        once.setdefault(case["game"], {**case, "settings": {**(case.get("settings") or {}), **settings}})
+    return list(once.values())
 
 
 def echo_results(results: list[dict], as_json: bool) -> None:

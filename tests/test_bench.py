@@ -94,3 +94,14 @@ def test_the_solver_case_reports_the_independent_solver_figures_and_its_rates():
     assert row["positions_per_s"] > 0 and row["peak_mb"] > 0 and row["bytes_per_position"] > 0
     for case in solver_cases():
         load_game(case["game"], {k: str(v) for k, v in case["settings"].items()})
+
+
+def test_set_options_choose_the_solver_case():
+    # Konane 4x4: lose in 13 over 3,961 positions (the independent solver quoted in issue 10); without --set
+    # the bundled konane case (4x5) would run instead.
+    result = CliRunner().invoke(cli, ["bench", "--solver", "konane", "--set", "rows=4", "--set", "cols=4", "--json",
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["solver"]
+    assert row["settings"] == {"rows": "4", "cols": "4"}
+    assert (row["value"], row["remoteness"], row["positions"]) == ("lose", 13, 3961)

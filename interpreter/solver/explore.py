@@ -18,12 +18,14 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
 from rulesdsl.interpreter.compile.game import Game
 from rulesdsl.interpreter.parallel.processes import can_fork, fork_pool, stop_pool
 from rulesdsl.interpreter.solver.encoding import PositionCodec, SolveError
+from rulesdsl.interpreter.solver.fast_tables import KeySet, compiled
 from rulesdsl.interpreter.solver.successors import DRAW, LOSE, OPEN, WIN, Expander, Expansion
 from rulesdsl.interpreter.solver.tiers import TierMap
 
@@ -132,6 +134,31 @@ def _member(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return sorted_keys[at] == keys
 
 
+class Seen:
+    """The positions of a tier found so far: a hash set in machine code, or (without numba, or with wide keys) one
+    sorted array per breadth-first layer, searched one after another."""
+
+    def __init__(self, seeds: np.ndarray, fast: SimpleNamespace | None):
+        self.set = KeySet(fast, len(seeds)) if fast is not None else None
+        self.layers: list[np.ndarray] = []
+        self.add(seeds)
+
+    def add(self, keys: np.ndarray) -> None:
+        """Add ``keys`` (distinct, sorted, none seen before)."""
+        if self.set is not None:
+            self.set.add(keys)
+        else:
+            self.layers.append(keys)
+
+    def new(self, keys: np.ndarray) -> np.ndarray:
+        """The keys of ``keys`` not seen yet."""
+        if self.set is not None:
+            return keys[~self.set.has(keys)]
+        for layer in self.layers:
+            keys = keys[~_member(layer, keys)]
+        return keys
+
+
 def explore(game: Game, codec: PositionCodec, root: int, folder: Path, workers: int = 1,
             limit: int | None = None, progress: Progress | None = None) -> list[Tier]:
     """Explore every position reachable from ``root`` into ``folder``; the tiers, most pieces first.
@@ -158,7 +185,7 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
     """Explore one tier from its seeds (``piles``, emptied); returns the count of positions found in all tiers."""
     seeds = unique(np.concatenate(piles))
     piles.clear()
-    layers = [seeds]  # the tier's positions so far, one sorted array per breadth-first layer
+    seen = Seen(seeds, None if tiers.codec.wide else compiled())  # the tier's positions so far
     found_here = len(seeds)
     frontier = seeds
     expanded = 0
@@ -178,9 +205,7 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
                 files["child"].write(kids)
                 files["flip"].write(flip)
                 here = where == tier.number
-                fresh = children[here]
-                for layer in layers:
-                    fresh = fresh[~_member(layer, fresh)]
+                fresh = seen.new(children[here])
                 fresh_parts.append(fresh)
                 waiting_fresh += len(fresh)
                 if waiting_fresh > 2 * merged + max(found_here // 8, 1 << 16):  # the same child from many chunks
@@ -202,11 +227,11 @@ def _explore_tier(tier: Tier, piles: list[np.ndarray], tiers: TierMap, pool: Wor
             frontier = unique(np.concatenate(fresh_parts)) if fresh_parts else seeds[:0]
             del fresh_parts
             if len(frontier):
-                layers.append(frontier)
+                seen.add(frontier)
             found_here += len(frontier)
             if limit is not None and found + found_here > limit:
                 raise SolveError(f"more than {limit:,} positions are reachable")
-    del layers, frontier, seeds
+    del seen, frontier, seeds
     keys = np.fromfile(tier.path("ranked"), dtype=tiers.codec.key_dtype)  # every layer, read back into one array
     keys.sort()
     tier.size = len(keys)

@@ -32,6 +32,7 @@ from collections.abc import Callable
 import numpy as np
 
 from rulesdsl.interpreter.solver.explore import DRAW, LOSE, OPEN, WIN, Tier, unique
+from rulesdsl.interpreter.solver.fast_tables import KeyIndex, compiled
 from rulesdsl.interpreter.solver.tiers import TierMap
 
 Progress = Callable[[str, int, int], None]
@@ -44,21 +45,32 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
 
     Indices below the tier's size are its own positions; the lower tiers' positions follow, tier after tier.
     """
-    keys = tier.load("keys")
     value = tier.load("outcome")
     remoteness = np.zeros(len(value), dtype=np.uint16)
     offsets = {tier.number: 0}
     values, remotenesses = [value], [remoteness]
     at = len(value)
-    neighbours = {}
     for number in sorted(tier.reaches):
         offsets[number] = at
         values.append(lower[number].load("value"))
         remotenesses.append(lower[number].load("remoteness"))
-        neighbours[number] = lower[number].load("keys")
         at += len(values[-1])
     index_type = np.int32 if 2 * at < 2**31 else np.int64
     block = INDEX_BLOCK
+    fast = compiled() if not tiers.codec.wide else None
+    keys, neighbours, finder = np.zeros(0, dtype=np.int64), {}, None
+    if fast is not None:
+        # one hash index over every key the moves may reach, in the order of the values: no tier numbers needed
+        # (a key's tier is a function of the key, so the keys are distinct); read a tier at a time into place
+        every = np.empty(at, dtype=np.int64)
+        for number, start in offsets.items():
+            part = (tier if number == tier.number else lower[number]).load("keys")
+            every[start:start + len(part)] = part
+            del part
+        finder = KeyIndex(fast, every)
+    else:
+        keys = tier.load("keys")
+        neighbours = {number: lower[number].load("keys") for number in sorted(tier.reaches)}
     with open(tier.path("child"), "rb") as children, open(tier.path("flip"), "rb") as flips, \
             open(tier.path("edge"), "wb") as edges:
         while True:
@@ -66,14 +78,17 @@ def _index_moves(tier: Tier, lower: dict[int, Tier], tiers: TierMap) -> tuple[np
             if not len(kids):
                 break
             flip = np.fromfile(flips, dtype=np.uint8, count=len(kids))
-            where = tiers.of(kids)
-            index = np.empty(len(kids), dtype=np.int64)
-            for number in unique(where).tolist():
-                pick = where == number
-                known = keys if number == tier.number else neighbours[number]
-                index[pick] = np.searchsorted(known, kids[pick]) + offsets[number]
+            if finder is not None:
+                index = finder.find(kids)
+            else:
+                index = np.empty(len(kids), dtype=np.int64)
+                where = tiers.of(kids)
+                for number in unique(where).tolist():
+                    pick = where == number
+                    known = keys if number == tier.number else neighbours[number]
+                    index[pick] = np.searchsorted(known, kids[pick]) + offsets[number]
             ((index << 1) | flip).astype(index_type).tofile(edges)
-    del keys, neighbours
+    del keys, neighbours, finder
     os.remove(tier.path("child"))
     os.remove(tier.path("flip"))
     return np.concatenate(values), np.concatenate(remotenesses), index_type
@@ -91,6 +106,7 @@ def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Pro
     last_fixed = int(remoteness[n:][(fixed == WIN) | (fixed == LOSE)].max(initial=0))
     decided = int(np.count_nonzero(value[:n] != OPEN))
     itemsize = np.dtype(index_type).itemsize
+    fast = compiled()
     level = 0
     while blocks:
         level += 1
@@ -98,6 +114,16 @@ def solve_tier(tier: Tier, lower: dict[int, Tier], tiers: TierMap, progress: Pro
         still = []
         with open(tier.path("edge"), "rb") as edges:
             for first, last, at in blocks:
+                if fast is not None:  # the same sweep in machine code, deciding in place
+                    edges.seek(at * itemsize)
+                    counts = degree[first:last]
+                    edge = np.fromfile(edges, dtype=index_type, count=int(counts.sum(dtype=np.int64)))
+                    decided_here, undecided = fast.sweep(edge, counts, order[first:last], value, remoteness, level,
+                                                         OPEN, WIN, LOSE)
+                    fresh += decided_here
+                    if undecided:
+                        still.append((first, last, at))
+                    continue
                 parents = order[first:last]
                 open_ = value[parents] == OPEN
                 if not open_.any():

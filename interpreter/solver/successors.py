@@ -27,7 +27,8 @@ from rulesdsl.interpreter.compile.game import NO_CELL, Game, State
 from rulesdsl.interpreter.kernel.codegen import Kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, NativeKernel
 from rulesdsl.interpreter.reference.boxes import moves_again
-from rulesdsl.interpreter.solver.encoding import PositionCodec
+from rulesdsl.interpreter.solver.encoding import PositionCodec, group_size
+from rulesdsl.interpreter.solver.fast_tables import compiled
 
 # What a finished position is worth to the player to move there (OPEN: not finished).
 OPEN, WIN, LOSE, DRAW = 0, 1, 2, 3
@@ -152,12 +153,44 @@ class BitboardExpander:
         # byte_weights[k][v]: what byte k of a bitboard adds to the board number (times the symbol's digit)
         self.byte_weights = [sum(((byte >> j) & 1) * weight[8 * k + j] for j in range(8)).astype(np.int64)
                              for k in range(len(weight) // 8)]
+        self.fast = compiled() if native is not None and not codec.wide else None
+        self._buffer: np.ndarray | None = None  # the rows ``expandall`` writes children into
+        if self.fast is not None:  # the same tables as arrays for the machine-code loops
+            self.group_bits = self._group_bits()
+            self.digit_of_column = np.array(self.digits, dtype=np.int64)
+            self.byte_table = np.array(self.byte_weights, dtype=np.int64).reshape(-1, 256)
+            self.cell_words = self.cell_bits.astype(np.uint64)
+
+    def _group_bits(self) -> np.ndarray:
+        """``[g, v, column]``: the bits of each bitboard that the value ``v`` of the g-th group of cells of a board
+        number sets (groups of :func:`group_size` cells, the last cells first)."""
+        codec = self.codec
+        size = group_size(codec.base)
+        unit = codec.base ** size
+        groups = -(-codec.cells // size)
+        out = np.zeros((groups, unit, len(self.digits)), dtype=np.uint64)
+        value = np.arange(unit)
+        for g in range(groups):
+            rest = value.copy()
+            for t in range(size):  # the t-th digit from the end of the group: the cell cells - 1 - (g * size + t)
+                cell = codec.cells - 1 - (g * size + t)
+                digit = rest % codec.base
+                rest //= codec.base
+                if cell < 0:
+                    continue
+                for column, d in enumerate(self.digits):
+                    out[g, digit == d, column] |= np.uint64(self.cell_bits[cell])
+        return out
 
     def expand(self, keys: np.ndarray) -> Expansion | None:
         """As :meth:`Expander.expand`, or ``None`` when a key holds a go-again cell the kernel does not take."""
         codec, kernel = self.codec, self.kernel
         players, spots = codec.players, codec.cells + 1
         keys = codec.ints(keys)
+        if self.fast is not None:
+            if not kernel.has_again and (keys // players % spots).any():
+                return None
+            return self._machine(keys)
         turns = keys % players
         rest = keys // players
         lasts = (rest % spots - 1).astype(np.int64)
@@ -179,6 +212,20 @@ class BitboardExpander:
         flips = child_turns != np.repeat(turns, degrees)
         return (outcomes.tobytes(), degrees.tobytes(), codec.keys(child_keys).tobytes(),
                 flips.astype(np.uint8).tobytes())
+
+    def _machine(self, keys: np.ndarray) -> Expansion:
+        """As :meth:`expand`, every step in machine code: keys to rows, ``expandall``, the children's rows to keys."""
+        codec, fast = self.codec, self.fast
+        rows = np.zeros((len(keys), len(self.digits) + 2), dtype=np.uint64)
+        fast.rows_from_keys(keys, codec.players, codec.cells + 1, self.group_bits.shape[1], self.group_bits,
+                            self.cell_words, rows)
+        turns = keys % codec.players
+        outcomes, degrees, children = self._run_native(rows, turns)
+        child_keys = np.empty(len(children), dtype=np.int64)
+        flips = np.empty(len(children), dtype=np.uint8)
+        fast.keys_from_rows(children.view(np.uint64), degrees, turns, self.digit_of_column, self.byte_table,
+                            self.cell_of_bit, codec.cells + 1, codec.players, child_keys, flips)
+        return outcomes.tobytes(), degrees.tobytes(), child_keys.tobytes(), flips.tobytes()
 
     def _python(self, digits: np.ndarray, turns: np.ndarray, lasts: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -211,19 +258,28 @@ class BitboardExpander:
     def _native(self, digits: np.ndarray, turns: np.ndarray, lasts: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """As :meth:`_python`, on the machine-code kernel: one call expands as many positions as its buffer holds."""
-        native, kernel = self.native, self.kernel
         rows = np.zeros((len(turns), len(self.digits) + 2), dtype=np.uint64)
         for column, d in enumerate(self.digits):
             rows[:, column] = ((digits == d) * self.cell_bits).sum(axis=1).astype(np.uint64)
         rows[:, -2] = turns.astype(np.uint64)
         rows[:, -1] = np.where(lasts >= 0, self.cell_bits[np.maximum(lasts, 0)], 0).astype(np.uint64)
+        return self._run_native(rows, turns)
+
+    def _run_native(self, rows: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Outcome codes, move counts and the children's rows of kernel ``rows`` (``turns``: their players to
+        move), from as few calls of ``expandall`` as its buffer allows."""
+        native, kernel = self.native, self.kernel
         results = np.zeros((len(turns), 3), dtype=np.int64)
-        buffer = np.zeros((max(BATCH_ROWS, native.children_max), rows.shape[1]), dtype=np.uint64)
+        shape = (max(BATCH_ROWS, native.children_max), rows.shape[1])
+        if self._buffer is None or self._buffer.shape != shape:  # kept from chunk to chunk: no 2 MB cleared per call
+            self._buffer = np.empty(shape, dtype=np.uint64)
+        buffer = self._buffer
         parts, done = [], 0
         while done < len(turns):
             done, written = native.module.expandall(rows, done, buffer, results)
             parts.append(buffer[:written].copy())
-        children = np.concatenate(parts).view(np.int64) if parts else np.zeros((0, rows.shape[1]), np.int64)
+        children = (parts[0] if len(parts) == 1 else np.concatenate(parts)).view(np.int64) if parts \
+            else np.zeros((0, rows.shape[1]), np.int64)
         winners, rules = results[:, 0], results[:, 1]
         over = winners != NOT_OVER
         draw = over & ((rules < 0) | (winners < 0))

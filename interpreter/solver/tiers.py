@@ -19,6 +19,7 @@ import numpy as np
 from rulesdsl import model as m
 from rulesdsl.interpreter.compile.game import Game
 from rulesdsl.interpreter.solver.encoding import PositionCodec, group_size
+from rulesdsl.interpreter.solver.fast_tables import compiled
 
 
 def adds_pieces(game: Game) -> bool:
@@ -54,9 +55,15 @@ class TierMap:
         """The tier number of each key (all 0 when the game is one tier)."""
         if self.single or not len(keys):
             return np.zeros(len(keys), dtype=np.int64)
+        unit = self.codec.base ** self.size
+        fast = None if self.codec.wide else compiled()
+        if fast is not None:
+            tier = np.empty(len(keys), dtype=np.int64)
+            fast.tier_numbers(keys, self.codec.players * (self.codec.cells + 1), unit, self.group_weight,
+                              -(-self.codec.cells // self.size), tier)
+            return tier
         rest = self.codec.board_numbers(self.codec.ints(keys))
         tier = np.zeros(len(keys), dtype=np.int64)
-        unit = self.codec.base ** self.size
         for _ in range(-(-self.codec.cells // self.size)):  # a group of cells at a time: no (keys x cells) array
             tier += self.group_weight[(rest % unit).astype(np.int64, copy=False)]
             rest //= unit
