@@ -405,11 +405,38 @@ def _board_names(function: ast.FunctionDef, layout: Lanes) -> set[str]:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 if typer.board(node.value):
                     boards.add(node.targets[0].id)
+                elif node.targets[0].id in boards:
+                    boards.update(_names_in(node.value))
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
                     and typer.board(ast.BinOp(node.target, node.op, node.value)):
                 boards.add(node.target.id)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                boards.update(_met(typer, node.target, node.value))
+            elif isinstance(node, ast.BinOp) and (type(node.op) in BIT_OPS or isinstance(node.op, ast.Sub)):
+                boards.update(_met(typer, node.left, node.right))
+            elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+                boards.update(_met(typer, node.left, node.comparators[0]))
         if len(boards) == before:
             return boards
+
+
+def _met(typer: _Rewrite, a: ast.expr, b: ast.expr) -> set[str]:
+    """A name that meets a bitboard in a bit operation, a difference or a comparison holds one too (a mask
+    built from whole numbers, ``nd |= 1838599``, read with ``& v1`` later)."""
+    return {name for x, y in ((a, b), (b, a)) if typer.board(y) for name in _names_in(x)}
+
+
+def _names_in(node: ast.expr) -> set[str]:
+    """The names an expression in a bitboard's place combines with bit operations (each of them is one too)."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.BinOp) and (type(node.op) in BIT_OPS or isinstance(node.op, (ast.Add, ast.Sub))):
+        return _names_in(node.left) | _names_in(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.LShift, ast.RShift)):
+        return _names_in(node.left)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.USub)):
+        return _names_in(node.operand)
+    return set()
 
 
 def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
@@ -454,7 +481,10 @@ def lanes_source(kernel: Kernel) -> str | None:
         for function in native.cut_functions(kernel):
             if function.name not in ("count", "expand", "playout"):
                 continue
-            rewrite = _Rewrite(layout.lanes, _board_names(function, layout), function.name, layout)
+            boards = _board_names(function, layout)
+            if boards & {f"v{i}" for i in range(layout.boards, layout.width)} or "turn" in boards:
+                return None  # a word after the bitboards used as one (not laid out in lanes yet)
+            rewrite = _Rewrite(layout.lanes, boards, function.name, layout)
             body = rewrite.block(function.body)
             function.body = _entry(function, layout) + body
             shifts |= rewrite.shifts
