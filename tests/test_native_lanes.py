@@ -3,8 +3,9 @@
 Native perft counts the rule files' example numbers, numbers derived by hand
 (no line of hex or havannah can be won in three plies, so perft is n, n(n-1),
 n(n-1)(n-2) for n empty cells), and the Python kernel's; native ``expand``
-gives the Python kernel's children and the generic path's on random positions; a seeded native playout plays a legal move at every
-ply, and the same game as the Python kernel from the same seed.
+gives the Python kernel's children and the generic path's on random positions;
+a seeded native playout plays a legal move at every ply, and the same game as
+the Python kernel from the same seed.
 """
 
 from __future__ import annotations
