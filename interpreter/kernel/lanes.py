@@ -32,8 +32,9 @@ so the alpha-beta search of such a game runs on its Python path.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel
 
 WORD = 64
@@ -49,31 +50,40 @@ class Unfit(Exception):
 @dataclass(frozen=True)
 class Lanes:
     """How a kernel's position is laid out in a flat row of words: ``lanes`` words for each bitboard (the first
-    ``boards`` of the kernel's ``width`` words), one for each other word."""
+    ``boards`` of the kernel's ``width`` words, and the words after them numbered in ``wide``, such as a turn
+    word of visited cells), one for each other word."""
 
     lanes: int
     boards: int
     width: int
+    wide: frozenset[int] = frozenset()
+
+    def board(self, i: int) -> bool:
+        """Whether the ``i``-th word of a position is a bitboard."""
+        return i < self.boards or i in self.wide
 
     @property
     def columns(self) -> int:
         """The row's words before the player to move."""
-        return self.boards * self.lanes + self.width - self.boards
+        return sum(self.lanes if self.board(i) else 1 for i in range(self.width))
 
     def split(self, bits) -> list[int]:
         """A position's Python integers as the row's words (before the player to move)."""
         out: list[int] = []
         for i, b in enumerate(bits):
             b = int(b)
-            out += [(b >> (WORD * j)) & MASK for j in range(self.lanes)] if i < self.boards else [b & MASK]
+            out += [(b >> (WORD * j)) & MASK for j in range(self.lanes)] if self.board(i) else [b & MASK]
         return out
 
     def join(self, words) -> list[int]:
         """The row's words (before the player to move) as the position's Python integers."""
         words = [int(w) for w in words]
-        n = self.boards * self.lanes
-        boards = [sum(w << (WORD * j) for j, w in enumerate(words[i:i + self.lanes])) for i in range(0, n, self.lanes)]
-        return boards + words[n:n + self.width - self.boards]
+        out, at = [], 0
+        for i in range(self.width):
+            n = self.lanes if self.board(i) else 1
+            out.append(sum(w << (WORD * j) for j, w in enumerate(words[at:at + n])))
+            at += n
+        return out
 
 
 def lane_count(kernel: Kernel) -> int:
@@ -82,8 +92,22 @@ def lane_count(kernel: Kernel) -> int:
 
 
 def layout_of(kernel: Kernel) -> Lanes:
-    """The row layout of a kernel's positions."""
-    return Lanes(lane_count(kernel), len(kernel.symbols), kernel.width)
+    """The row layout of a kernel's positions: the words after the bitboards that some function uses as bitboards
+    are bitboards in every one."""
+    layout = Lanes(lane_count(kernel), len(kernel.symbols), kernel.width)
+    functions = _functions(kernel)
+    while True:
+        wide = {i for f in functions for i in range(layout.boards, layout.width) if f"v{i}" in _board_names(f, layout)}
+        if wide <= layout.wide:
+            return layout
+        layout = replace(layout, wide=layout.wide | wide)
+
+
+def _functions(kernel: Kernel) -> list[ast.FunctionDef]:
+    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout``."""
+    from rulesdsl.interpreter.kernel import native
+
+    return [f for f in native.cut_functions(kernel) if f.name in ("count", "expand", "playout")]
 
 
 # -- the helpers, written from N -------------------------------------------------------------------------------
@@ -101,6 +125,7 @@ def helpers(n: int, shifts: set[tuple[str, int]]) -> str:
     lines = []
     for name, op in (("wand", "&"), ("wor", "|"), ("wxor", "^")):
         lines += [f"def {name}(a, b):", f"    return {_tuple([f'a[{i}] {op} b[{i}]' for i in r])}", ""]
+    lines += ["def wint(x):", f"    return {_zero(n, {0: 'u64(x)'})}", ""]
     lines += ["def wnot(a):", f"    return {_tuple([f'~a[{i}]' for i in r])}", ""]
     lines += ["def wnz(a):", "    return (" + " | ".join(f"a[{i}]" for i in r) + ") != u64(0)", ""]
     lines += ["def weq(a, b):", "    return " + " and ".join(f"a[{i}] == b[{i}]" for i in r), ""]
@@ -172,9 +197,17 @@ def _same(a: ast.expr, b: ast.expr) -> bool:
 class _Rewrite:
     """Rewrites one cut function for ``n`` words a bitboard (see the module docstring)."""
 
-    def __init__(self, n: int, boards: set[str], function: str, layout: Lanes) -> None:
+    def __init__(self, n: int, boards: set[str], function: str, layout: Lanes, lists: set[str] = frozenset()) -> None:
         self.n, self.boards, self.function, self.layout = n, boards, function, layout
+        self.lists = lists  # lists of bitboards (capture chains: a stack, the chains found)
         self.shifts: set[tuple[str, int]] = set()
+
+    def listed(self, node: ast.expr) -> bool:
+        """``xs[i]`` or ``xs.pop()`` of a list of bitboards."""
+        if isinstance(node, ast.Subscript):
+            return isinstance(node.value, ast.Name) and node.value.id in self.lists
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in self.lists and not node.args
 
     # which expressions are bitboards
     def board(self, node: ast.expr) -> bool:
@@ -193,7 +226,7 @@ class _Rewrite:
             return self.board(node.operand)
         if isinstance(node, ast.IfExp):
             return self.board(node.body) or self.board(node.orelse)
-        return False
+        return self.listed(node)
 
     def constant(self, value: int) -> ast.expr:
         value &= (1 << (WORD * self.n)) - 1
@@ -215,8 +248,12 @@ class _Rewrite:
             return _call("wneg", self.bits(node.operand))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
             return _call("wnot", self.bits(node.operand))
-        if isinstance(node, ast.IfExp):
-            return ast.IfExp(self.truth(node.test), self.bits(node.body), self.bits(node.orelse))
+        if isinstance(node, ast.Subscript) and self.listed(node):
+            return ast.Subscript(node.value, self.scalar(node.slice), ast.Load())
+        if self.listed(node):
+            return node
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+            return _call("wint", self.scalar(node))  # a count or-ed into a bitboard (only ever tested for zero)
         raise Unfit(f"{ast.unparse(node)} as a bitboard")
 
     def binop(self, node: ast.BinOp) -> ast.expr:
@@ -340,12 +377,21 @@ class _Rewrite:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
                 and isinstance(node.value.func, ast.Name) and node.value.func.id == "put":
             return self.put(node.value.args[0].elts)
+        call = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+                and isinstance(call.func.value, ast.Name) and call.func.value.id in self.lists and len(call.args) == 1:
+            return ast.Expr(ast.Call(call.func, [self.bits(call.args[0])], []))
         raise Unfit(ast.unparse(node))
 
     def assign(self, node: ast.Assign) -> ast.stmt:
         if len(node.targets) != 1:
             raise Unfit(ast.unparse(node))
         target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id in self.lists:
+            if isinstance(node.value, ast.List) and not node.value.elts or \
+                    isinstance(node.value, ast.Name) and node.value.id in self.lists:
+                return node
+            raise Unfit(ast.unparse(node))
         if isinstance(target, ast.Name):
             value = self.bits(node.value) if target.id in self.boards else self.scalar(node.value)
             return ast.Assign([target], value, lineno=0)
@@ -359,10 +405,8 @@ class _Rewrite:
         width = self.layout.width
         out: list[ast.expr] = []
         for i, item in enumerate(items[:width]):
-            if i < self.layout.boards:
+            if self.layout.board(i):
                 value = self.bits(item)
-                if not isinstance(value, ast.Name):
-                    raise Unfit(f"{ast.unparse(item)} in a row")
                 out += [ast.Subscript(value, ast.Constant(j), ast.Load()) for j in range(self.n)]
             else:
                 out.append(_call("u64", self.scalar(item)))
@@ -397,8 +441,8 @@ class _Rewrite:
 def _board_names(function: ast.FunctionDef, layout: Lanes) -> set[str]:
     """The names of a function that hold bitboards: the first ``boards`` ``v`` parameters, ``last``, and whatever
     is assigned a bitboard expression (worked out to a fixed point)."""
-    boards = {"last"} | {f"v{i}" for i in range(layout.boards)}
-    typer = _Rewrite(layout.lanes, boards, function.name, layout)
+    boards = {"last"} | {f"v{i}" for i in range(layout.width) if layout.board(i)}
+    typer = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
     while True:
         before = len(boards)
         for node in ast.walk(function):
@@ -418,6 +462,12 @@ def _board_names(function: ast.FunctionDef, layout: Lanes) -> set[str]:
                 boards.update(_met(typer, node.left, node.comparators[0]))
         if len(boards) == before:
             return boards
+
+
+def _lists(function: ast.FunctionDef) -> set[str]:
+    """The names a function assigns an empty list (the kernels' lists hold bitboards only)."""
+    return {node.targets[0].id for node in ast.walk(function) if isinstance(node, ast.Assign)
+            and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.List)}
 
 
 def _met(typer: _Rewrite, a: ast.expr, b: ast.expr) -> set[str]:
@@ -446,7 +496,7 @@ def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
     lines = []
     flat: list[ast.arg] = []
     for i in range(layout.width):  # the row's words are lv0, lv1, ... (names the source check takes)
-        if i < layout.boards:
+        if layout.board(i):
             lanes = [f"lv{len(flat) + j}" for j in range(layout.lanes)]
             flat += [ast.arg(x) for x in lanes]
             lines.append(f"v{i} = ({', '.join(lanes)},)")
@@ -476,25 +526,21 @@ def lanes_source(kernel: Kernel) -> str | None:
         return None
     layout = layout_of(kernel)
     shifts: set[tuple[str, int]] = set()
-    functions = []
+    functions = _functions(kernel)
     try:
-        for function in native.cut_functions(kernel):
-            if function.name not in ("count", "expand", "playout"):
-                continue
+        for function in functions:  # rewritten in place
             boards = _board_names(function, layout)
-            if boards & {f"v{i}" for i in range(layout.boards, layout.width)} or "turn" in boards:
-                return None  # a word after the bitboards used as one (not laid out in lanes yet)
-            rewrite = _Rewrite(layout.lanes, boards, function.name, layout)
+            if "turn" in boards:
+                return None
+            rewrite = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
             body = rewrite.block(function.body)
             function.body = _entry(function, layout) + body
             shifts |= rewrite.shifts
-            functions.append(function)
     except Unfit:
         return None
     source = helpers(layout.lanes, shifts) + "\n\n" + ast.unparse(ast.Module(functions, []))
-    rows = source.count("kids += 1") * WORD * layout.lanes + 1
-    if "for q in range(len(fd" in source:
-        return None
+    chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
+    rows = source.count("kids += 1") * WORD * layout.lanes + 1 + chains * (MAX_CHAINS - WORD)
     columns = layout.columns
     source += "\n\n" + native._perft_walk(columns, rows)
     source += "\n\n" + native._many_playouts(columns)
