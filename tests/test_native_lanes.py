@@ -30,6 +30,7 @@ CASES = [
     ("amazons", {}, [80, 2176]),  # rules/amazons.rules's example, 10 x 10
     ("havannah", {"size": "8"}, [169, 169 * 168, 169 * 168 * 167]),  # by hand: 3 * 8 * 7 + 1 cells
     ("ultimate-tic-tac-toe", {}, [81, 72 * 9 + 9 * 8]),  # by hand: a centre cell sends to its own board
+    ("draughts", {}, [9, 81, 658]),  # rules/draughts.rules's example, 10 x 10 (capture chains in lists)
 ]
 IDS = [name for name, _, _ in CASES]
 
@@ -133,8 +134,10 @@ def test_the_lane_helpers_compute_what_python_integers_do(k):
 
 
 def test_a_source_the_rewriting_does_not_take_stays_on_the_python_kernel():
-    game = load_game("draughts", {})  # its capture chains keep lists: not in lanes yet
+    game = load_game("draughts", {})
     kernel = game.kernel()
-    assert max(kernel.layout.bit) >= lanes.WORD
-    assert native_module.native_source(kernel) is None
-    assert game.perft(game.initial_state(), 3) == 658  # rules/draughts.rules's example (9, 81, 658), Python kernel
+    function = next(f for f in native_module.cut_functions(kernel) if f.name == "playout")
+    layout = lanes.layout_of(kernel)
+    rewrite = lanes._Rewrite(layout.lanes, lanes._board_names(function, layout), "playout", layout)
+    with pytest.raises(lanes.Unfit):  # without its lists known as lists of bitboards, a chain's stack is refused
+        rewrite.block(function.body)
