@@ -14,7 +14,9 @@ words ("lanes") a bitboard; this module rewrites the same cut functions
   ``x & (x - 1)``, and one ``wshlK``/``wshrK`` per constant shift ``K``);
   whole numbers that meet a bitboard become tuples of words;
 - the words that are not bitboards (counters, hands, turn words) are whole
-  numbers (``i64``), as the player to move is;
+  numbers (``i64``), as the player to move is; a word after the bitboards that
+  the source uses as one (a turn word of visited cells) takes lanes too;
+- the lists of capture chains (``sk``, ``fd``) are lists of such tuples;
 - across the boundary a position stays one flat row of words: each bitboard's
   ``N`` lanes, low lane first, then one word per other word, then the player to
   move, then ``last`` as its cell's bit index plus one (0: none), so that the
@@ -22,9 +24,9 @@ words ("lanes") a bitboard; this module rewrites the same cut functions
   expand of many rows) serve unchanged; :class:`Lanes` converts Python's
   integers to and from those rows.
 
-Anything the rewriting does not know (lists, tables of constants, a call it does
-not type, a bitboard meeting a word that is not one) gives ``None``: that game
-stays on the Python kernel. The search helpers of
+Anything the rewriting does not know (tables of constants, a call it does not
+type, a bitboard meeting a word that is not one) gives ``None``: that game stays
+on the Python kernel. The search helpers of
 :mod:`~rulesdsl.interpreter.search.native_search` are not written for lanes yet,
 so the alpha-beta search of such a game runs on its Python path.
 """
