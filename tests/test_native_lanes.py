@@ -31,8 +31,10 @@ CASES = [
     ("havannah", {"size": "8"}, [169, 169 * 168, 169 * 168 * 167]),  # by hand: 3 * 8 * 7 + 1 cells
     ("ultimate-tic-tac-toe", {}, [81, 72 * 9 + 9 * 8]),  # by hand: a centre cell sends to its own board
     ("draughts", {}, [9, 81, 658]),  # rules/draughts.rules's example, 10 x 10 (capture chains in lists)
+    # its example; five words a bitboard and the visited cells' turn word in lanes (minutes of a first compile)
+    pytest.param("chinese-checkers", {}, [14, 196, 4144], marks=pytest.mark.deep),
 ]
-IDS = [name for name, _, _ in CASES]
+IDS = ["hex", "amazons", "havannah", "ultimate-tic-tac-toe", "draughts", "chinese-checkers"]
 
 
 def native_of(name: str, settings: dict):
