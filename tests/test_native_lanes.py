@@ -33,8 +33,10 @@ CASES = [
     ("draughts", {}, [9, 81, 658]),  # rules/draughts.rules's example, 10 x 10 (capture chains in lists)
     # its example; five words a bitboard and the visited cells' turn word in lanes (minutes of a first compile)
     pytest.param("chinese-checkers", {}, [14, 196, 4144], marks=pytest.mark.deep),
+    # its example; walls and the walls left in words after the bitboards (minutes of a first compile)
+    pytest.param("quoridor", {"size": "5", "walls": "3"}, [35, 1109], marks=pytest.mark.deep),
 ]
-IDS = ["hex", "amazons", "havannah", "ultimate-tic-tac-toe", "draughts", "chinese-checkers"]
+IDS = ["hex", "amazons", "havannah", "ultimate-tic-tac-toe", "draughts", "chinese-checkers", "quoridor"]
 
 
 def native_of(name: str, settings: dict):
