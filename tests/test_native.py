@@ -143,21 +143,21 @@ def test_the_rewritten_source_is_kept_and_what_is_read_back_is_checked_before_it
     assert native_module.rewritten(kernel) == first
 
 
-def test_a_board_over_64_cells_keeps_the_python_kernel():
+@needs_native
+def test_a_board_over_64_cells_runs_on_several_words_a_bitboard():
     game = load_game("breakthrough", {"rows": "9", "cols": "8"})  # 72 cells: one word is not enough
-    assert game.has_fast_playout
-    assert native_module.native_source(game.kernel()) is None
-    assert game._compiled.native(wait=True) is None
-    assert game._compiled.engine_name() == "python"
+    assert native_module.native_source(game.kernel()) is not None
+    assert game._compiled.native(wait=True).lanes.lanes == 2
+    assert game._compiled.engine_name() == "native"
     state = game.initial_state()
-    assert game.perft(state, 2) == generic_perft(game, state, 2)
+    assert game.perft(state, 3) == generic_perft(game, state, 3)
 
 
-def test_a_placement_board_over_64_cells_keeps_the_python_kernel():
+@needs_native
+def test_a_placement_board_over_64_cells_runs_on_several_words_a_bitboard():
     game = load_game("tic-tac-toe", {"size": "15", "line": "5"})  # 225 cells: gomoku's board
-    assert game.has_fast_playout
-    assert native_module.native_source(game.kernel()) is None
-    assert game._compiled.engine_name() == "python"
+    assert game._compiled.native(wait=True).lanes.lanes == 4
+    assert game._compiled.engine_name() == "native"
     assert game.perft(game.initial_state(), 2) == generic_perft(game, game.initial_state(), 2) == 225 * 224
     five = game.parse_position("(o " + " ".join(["x" * 5 + "-" * 10] + ["-" * 15] * 14) + ")")
     assert game.outcome(five).winner == 0

@@ -147,12 +147,12 @@ class CompiledPlay:
         import numpy as np
 
         rs = np.array([XorShift(seed).state], dtype=np.uint64)
-        *words, turn, last, winner, rule, plies = native.playout(*native.words(bits), state.turn, np.uint64(last),
-                                                                 None, rs, cap)
+        *words, turn, last, winner, rule, plies = native.playout(*native.words(bits), state.turn,
+                                                                 native.last_word(last), None, rs, cap)
         kernel = native.kernel
-        words = [int(w) for w in words]
+        words, last = native.bits_of(words), native.last_of(last)
         final = state if plies == 0 else self._state(kernel, words, self._board(kernel, words), turn,
-                                                     kernel.layout.cell_of(int(last)) if last else NO_CELL)
+                                                     kernel.layout.cell_of(last) if last else NO_CELL)
         return self._playout(final, None if winner == NOT_OVER else (None if winner < 0 else int(winner), int(rule)),
                              int(plies))
 
@@ -180,9 +180,7 @@ class CompiledPlay:
         kernel, bits, last, history = encoded
         native = self.native(start=False, load=depth >= NATIVE_PERFT_DEPTH) if history is None else None
         if native is not None:
-            import numpy as np
-
-            return int(native.perft(*native.words(bits), state.turn, np.uint64(last), None, depth))
+            return int(native.perft(*native.words(bits), state.turn, native.last_word(last), None, depth))
         return kernel.perft(*bits, state.turn, last, history, depth)
 
     def children(self, state: State, native: NativeKernel) -> tuple[Outcome | None, list[State]] | None:
@@ -194,15 +192,17 @@ class CompiledPlay:
         if encoded is None:
             return None
         kernel, bits, last, _ = encoded
-        out = np.zeros((native.children_max, len(bits) + 2), dtype=np.uint64)
-        winner, rule, rows = native.expand(*native.words(bits), state.turn, np.uint64(last), out)
+        words = native.words(bits)
+        out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
+        winner, rule, rows = native.expand(*words, state.turn, native.last_word(last), out)
         if winner != NOT_OVER:
             return self._playout(state, (None if winner < 0 else int(winner), int(rule)), 0).outcome, []
         found = []
-        width = len(bits)
+        width = len(words)
         for row in out[:rows].tolist():
-            cell = kernel.layout.cell_of(row[width + 1]) if row[width + 1] else NO_CELL
-            found.append(self._state(kernel, row[:width], self._board(kernel, row[:width]), row[width], cell))
+            bits, last = native.bits_of(row[:width]), native.last_of(row[width + 1])
+            cell = kernel.layout.cell_of(last) if last else NO_CELL
+            found.append(self._state(kernel, bits, self._board(kernel, bits), row[width], cell))
         return None, found
 
 

@@ -34,6 +34,7 @@ in the environment (or numba missing) leaves every game on the Python kernel.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import os
 import re
@@ -45,11 +46,12 @@ from pathlib import Path
 
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
+from rulesdsl.interpreter.kernel.lanes import Lanes, layout_of
 from rulesdsl.interpreter.search.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
 WORD = 64
-RUNTIME_VERSION = "6"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "7"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
@@ -207,31 +209,17 @@ def _word_names(function: ast.FunctionDef) -> set[str]:
 def native_source(kernel: Kernel) -> str | None:
     """The kernel's source rewritten for 64-bit words, or ``None`` when it needs more than one word
     (:func:`import_checked` checks it before anything runs)."""
-    if kernel.repetition or kernel.expand is None or not kernel.native or max(kernel.layout.bit) >= WORD:
+    if kernel.repetition or kernel.expand is None or not kernel.native:
         return None
-    tree = ast.parse(kernel.source)  # checked when the kernel was compiled; the result is checked before it runs
+    if max(kernel.layout.bit) >= WORD:
+        from rulesdsl.interpreter.kernel.lanes import lanes_source  # several words a bitboard (imports this module)
+
+        return lanes_source(kernel)
     body: list[ast.stmt] = []
     for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
         body.append(ast.Assign([ast.Name(name, ast.Store())],
                                ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
-    copies = {f.name: f for f in ast.parse(kernel.source).body}  # a second tree to cut functions from
-    functions = []
-    for function in tree.body:
-        assert isinstance(function, ast.FunctionDef)
-        if function.name == "perft":  # numba's cache cannot keep a recursive function: count leaves, walk a stack
-            function.name = "count"
-            function.body = _first_ply(function.body)
-            mobility = copies["perft"]
-            mobility.name = "mobility"
-            mobility.body = _before_pass(_without_must_capture(_without_end_checks(_first_ply(mobility.body))))
-            functions += [function, mobility]
-        elif function.name == "expand":  # and its end checks alone: the outcome of a position
-            outcome = copies["expand"]
-            outcome.name, outcome.body = "outcome", _until_children(outcome.body)
-            functions += [function, outcome]
-        else:
-            functions.append(function)
-    for function in functions:
+    for function in cut_functions(kernel):
         words = _word_names(function)
         function = _Words(words, function.name).visit(function)
         params = function.args.args
@@ -250,15 +238,40 @@ def native_source(kernel: Kernel) -> str | None:
     return source
 
 
+def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
+    """The kernel's functions as numba takes them: ``perft`` cut to ``count`` (its first ply) and ``mobility``,
+    ``expand`` and ``outcome`` (its end checks alone), ``playout``; not yet typed for words."""
+    tree = ast.parse(kernel.source)  # checked when the kernel was compiled; the result is checked before it runs
+    copies = {f.name: f for f in ast.parse(kernel.source).body}  # a second tree to cut functions from
+    functions = []
+    for function in tree.body:
+        assert isinstance(function, ast.FunctionDef)
+        if function.name == "perft":  # numba's cache cannot keep a recursive function: count leaves, walk a stack
+            function.name = "count"
+            function.body = _first_ply(function.body)
+            mobility = copies["perft"]
+            mobility.name = "mobility"
+            mobility.body = _before_pass(_without_must_capture(_without_end_checks(_first_ply(mobility.body))))
+            functions += [function, mobility]
+        elif function.name == "expand":  # and its end checks alone: the outcome of a position
+            outcome = copies["expand"]
+            outcome.name, outcome.body = "outcome", _until_children(outcome.body)
+            functions += [function, outcome]
+        else:
+            functions.append(function)
+    return functions
+
+
 def rewritten(kernel: Kernel) -> str | None:
     """:func:`native_source`, kept in the cache folder by a hash of everything it reads, so that a warm start
     does not rewrite the syntax tree again (about 0.15 s for a large kernel). What is read back is only ever
     run after :func:`import_checked` has checked it, so a changed file can at worst give a wrong kernel, never
     run other code; a file that cannot be read is written again."""
-    if kernel.repetition or kernel.expand is None or not kernel.native or max(kernel.layout.bit) >= WORD:
+    if kernel.expand is None or not kernel.native:
         return None
-    reads = repr((RUNTIME_VERSION, kernel.source, sorted(kernel.constants.items()), kernel.width, kernel.opponent,
-                  len(kernel.counted), kernel.layout.bit))  # every field of the kernel native_source reads
+    reads = repr((RUNTIME_VERSION, sorted(kernel.constants.items()),  # every field but the functions
+                  [(f.name, getattr(kernel, f.name)) for f in dataclasses.fields(kernel)
+                   if f.name not in ("playout", "perft", "expand", "constants")]))
     path = cache_folder() / f"rewritten_{hashlib.sha256(reads.encode()).hexdigest()[:24]}.txt"
     try:
         return path.read_text(encoding="utf-8")
@@ -430,13 +443,29 @@ class NativeKernel:
     playouts: Callable
     kernel: Kernel
     children_max: int  # rows ``expand`` may write at most
-    module: object = None  # every function, the search helpers of native_search among them
+    module: object = None  # every function, the search helpers of native_search among them (None: lanes)
+    lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): how a row lays them out
 
     def words(self, bits) -> tuple:
         """Python integers as the unsigned words the functions take."""
         import numpy as np
 
-        return tuple(np.uint64(b) for b in bits)
+        return tuple(np.uint64(b) for b in (bits if self.lanes is None else self.lanes.split(bits)))
+
+    def last_word(self, last: int):
+        """The go-again bit (a Python integer) as the word the functions take (with lanes: its index plus one)."""
+        import numpy as np
+
+        return np.uint64(last if self.lanes is None or not last else last.bit_length())
+
+    def bits_of(self, words) -> list[int]:
+        """The words of a row before the player to move, as the position's Python integers."""
+        return [int(w) for w in words] if self.lanes is None else self.lanes.join(words)
+
+    def last_of(self, word) -> int:
+        """The go-again word of a row as the bit it stands for (0: none)."""
+        word = int(word)
+        return word if self.lanes is None or not word else 1 << (word - 1)
 
 
 def cache_folder() -> Path:
@@ -521,6 +550,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
     marker = kernel_path(source).with_suffix(".ready")
     groups = source.count("kids += 1")
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
+    lanes = layout_of(kernel) if max(kernel.layout.bit) >= WORD else None
 
     def finish() -> NativeKernel | None:
         if not numba_available():
@@ -529,15 +559,17 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
 
         module = load()
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
-                              groups * WORD + 1 + chains * (MAX_CHAINS - WORD), module)
+                              groups * WORD * (lanes.lanes if lanes else 1) + 1 + chains * (MAX_CHAINS - WORD),
+                              module if lanes is None else None, lanes)
         if marker.is_file():  # in the cache: each function loads at its first call (only those a command uses)
             return native
         # compile each function now, on the types every later call passes, so that all land in the cache
-        words = native.words(0 for _ in range(kernel.width))
+        words = native.words([0] * kernel.width)
         native.perft(*words, 0, np.uint64(0), None, 1)
         native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
-        _warm_search(native, len(words))
+        if lanes is None:
+            _warm_search(native, len(words))
         out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
         native.expand(*words, 0, np.uint64(0), out)
         module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out, np.zeros((1, 3), dtype=np.int64))

@@ -78,7 +78,7 @@ def kernel_playouts(game: Game, state: State, seconds: float, seed: int = 0) -> 
     kernel = native.kernel
     words = native.words([*(kernel.layout.encode(state.board, s) for s in kernel.symbols),
                           *kernel.extra(state)])
-    last = np.uint64(1 << kernel.layout.bit[state.last] if state.last >= 0 else 0)
+    last = native.last_word(1 << kernel.layout.bit[state.last] if state.last >= 0 else 0)
     rs = np.array([random.Random(seed).getrandbits(64) | 1], dtype=np.uint64)
     games = plies = 0
     batch = 1
