@@ -28,6 +28,7 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
+from rulesdsl.interpreter.kernel.native_helpers import history_keys
 from rulesdsl.interpreter.kernel.places import PLACED, canonical
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
@@ -125,34 +126,52 @@ class CompiledPlay:
         randrange = rng.randrange
         if isinstance(rng, random.Random):
             seed = rng.getrandbits(64)
-            native = self.native(start=False) if history is None else None
-            if native is not None:
-                return self._native_playout(native, state, bits, last, seed, cap)
+            native = self.native(start=False)
+            if native is not None and (history is None or native.history is not None):
+                played = self._native_playout(native, state, bits, last, seed, cap, history)
+                if played is not None:
+                    return played
             randrange = XorShift(seed).randrange
         known = len(history) if kernel.past else 0  # the keys the state's chain of earlier positions had
         *bits, turn, last, result, plies = kernel.playout(*bits, state.turn, last, history, randrange, cap)
         if plies == 0:
             final = state
         else:
-            boards = History(self._board(kernel, key) for key in history) if kernel.repetition else None
             final = self._state(kernel, bits, self._board(kernel, bits), turn,
-                                kernel.layout.cell_of(last) if last else NO_CELL, boards)
-            if kernel.past:
-                earlier = past.past_of(history[known:], kernel.symbols, kernel.marks, kernel.layout, self.empty,
-                                       state.marks.past if state.marks is not None else None)
-                final = final._replace(marks=final.marks._replace(past=earlier))
+                                kernel.layout.cell_of(last) if last else NO_CELL)
+            final = self._with_history(kernel, state, final, known, history)
         return self._playout(final, result, plies)
 
-    def _native_playout(self, native: NativeKernel, state: State, bits, last: int, seed: int, cap: int) -> Playout:
+    def _with_history(self, kernel: Kernel, state: State, final: State, known: int, history) -> State:
+        """``final`` with the earlier positions a playout from ``state`` left in ``history`` (the Python kernel's
+        list of keys or set of boards; ``known``: the keys ``state`` had already)."""
+        if kernel.repetition:
+            return final._replace(history=History(self._board(kernel, key) for key in history))
+        if kernel.past:
+            earlier = past.past_of(history[known:], kernel.symbols, kernel.marks, kernel.layout, self.empty,
+                                   state.marks.past if state.marks is not None else None)
+            return final._replace(marks=final.marks._replace(past=earlier))
+        return final
+
+    def _native_playout(self, native: NativeKernel, state: State, bits, last: int, seed: int, cap: int,
+                        history=None) -> Playout | None:
+        """The playout in machine code (``None``: a history too long for the native array, the caller plays it)."""
         import numpy as np
 
+        hist = None
+        if native.history is not None:  # earlier positions: a fixed-size array with room for the playout's keys
+            hist = native.history.rows_for(history, cap)
+            if hist is None:
+                return None
         rs = np.array([XorShift(seed).state], dtype=np.uint64)
         *words, turn, last, winner, rule, plies = native.playout(*native.words(bits), state.turn, np.uint64(last),
-                                                                 None, rs, cap)
+                                                                 hist, rs, cap)
         kernel = native.kernel
         words = [int(w) for w in words]
         final = state if plies == 0 else self._state(kernel, words, self._board(kernel, words), turn,
                                                      kernel.layout.cell_of(int(last)) if last else NO_CELL)
+        if plies and hist is not None:
+            final = self._with_history(kernel, state, final, len(history), history_keys(hist))
         return self._playout(final, None if winner == NOT_OVER else (None if winner < 0 else int(winner), int(rule)),
                              int(plies))
 
@@ -178,8 +197,8 @@ class CompiledPlay:
         if depth <= 0:
             return 1
         kernel, bits, last, history = encoded
-        native = self.native(start=False, load=depth >= NATIVE_PERFT_DEPTH) if history is None else None
-        if native is not None:
+        native = self.native(start=False, load=depth >= NATIVE_PERFT_DEPTH)
+        if native is not None and (history is None or native.history is not None):
             import numpy as np
 
             return int(native.perft(*native.words(bits), state.turn, np.uint64(last), None, depth))
@@ -194,6 +213,8 @@ class CompiledPlay:
         if encoded is None:
             return None
         kernel, bits, last, _ = encoded
+        if native.expand is None:  # a kernel with earlier positions has no expand
+            return None
         out = np.zeros((native.children_max, len(bits) + 2), dtype=np.uint64)
         winner, rule, rows = native.expand(*native.words(bits), state.turn, np.uint64(last), out)
         if winner != NOT_OVER:

@@ -45,11 +45,19 @@ from pathlib import Path
 
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
+from rulesdsl.interpreter.kernel.native_helpers import (
+    BITLENGTH,
+    HistoryNative,
+    history_source,
+    key_width,
+    takes_history,
+    word_rewriter,
+)
 from rulesdsl.interpreter.search.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
 WORD = 64
-RUNTIME_VERSION = "6"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "7"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
@@ -174,6 +182,9 @@ class _Words(ast.NodeTransformer):
         return out
 
 
+_REWRITER = word_rewriter(_Words)  # with the helper functions, ``hist`` and ``bit_length`` (:mod:`~.native_helpers`)
+
+
 def _result(node: ast.expr) -> list[ast.expr]:
     """``(winner, rule)`` -> ``[winner, rule]`` with -1 for a draw; ``None`` -> ``[-2, -2]``."""
     if isinstance(node, ast.Constant) and node.value is None:
@@ -205,13 +216,15 @@ def _word_names(function: ast.FunctionDef) -> set[str]:
 def native_source(kernel: Kernel) -> str | None:
     """The kernel's source rewritten for 64-bit words, or ``None`` when it needs more than one word
     (:func:`import_checked` checks it before anything runs)."""
-    if kernel.repetition or kernel.expand is None or not kernel.native or max(kernel.layout.bit) >= WORD:
+    if max(kernel.layout.bit) >= WORD or (kernel.expand is None and not takes_history(kernel)):
         return None
     tree = ast.parse(kernel.source)  # checked when the kernel was compiled; the result is checked before it runs
     body: list[ast.stmt] = []
     for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
         body.append(ast.Assign([ast.Name(name, ast.Store())],
                                ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
+    if takes_history(kernel):  # earlier positions in ``hist``: :mod:`~.native_helpers`
+        return history_source(kernel, _word_names, _REWRITER, body)
     copies = {f.name: f for f in ast.parse(kernel.source).body}  # a second tree to cut functions from
     functions = []
     for function in tree.body:
@@ -231,7 +244,7 @@ def native_source(kernel: Kernel) -> str | None:
             functions.append(function)
     for function in functions:
         words = _word_names(function)
-        function = _Words(words, function.name).visit(function)
+        function = _REWRITER(words, function.name).visit(function)
         params = function.args.args
         if function.name == "playout":
             params[[a.arg for a in params].index("randrange")].arg = "rs"
@@ -240,6 +253,7 @@ def native_source(kernel: Kernel) -> str | None:
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
     source = ast.unparse(ast.Module(body, []))
+    source += "\n\n" + BITLENGTH.strip() if "bitlength(" in source else ""
     rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + _many_playouts(kernel.width)
@@ -403,6 +417,7 @@ class NativeKernel:
     kernel: Kernel
     children_max: int  # rows ``expand`` may write at most
     module: object = None  # every function, the search helpers of native_search among them
+    history: HistoryNative | None = None  # a kernel with earlier positions: its ``hist`` is an array (no expand)
 
     def words(self, bits) -> tuple:
         """Python integers as the unsigned words the functions take."""
@@ -500,6 +515,8 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         import numpy as np
 
         module = load()
+        if takes_history(kernel):
+            return _history_native(module, kernel, marker)
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
                               groups * WORD + 1 + chains * (MAX_CHAINS - WORD), module)
         if marker.is_file():  # in the cache: each function loads at its first call (only those a command uses)
@@ -517,6 +534,21 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         return native
 
     return finish, marker
+
+
+def _history_native(module: object, kernel: Kernel, marker: Path) -> NativeKernel:
+    """The machine code of a kernel with earlier positions (:mod:`~.native_helpers`): playouts and perft only."""
+    import numpy as np
+
+    history = HistoryNative(module, kernel, key_width(kernel))
+    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, None, history)
+    if not marker.is_file():  # compile each function now, on the types every later call passes
+        words = native.words(0 for _ in range(kernel.width))
+        native.perft(*words, 0, np.uint64(0), None, 1)
+        native.playout(*words, 0, np.uint64(0), history.rows_for(None, 1), np.ones(1, dtype=np.uint64), 0)
+        native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+        marker.touch()
+    return native
 
 
 def load_native(kernel: Kernel) -> NativeKernel | None:
