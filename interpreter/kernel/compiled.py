@@ -201,7 +201,7 @@ class CompiledPlay:
         if native is not None and (history is None or native.history is not None):
             import numpy as np
 
-            return int(native.perft(*native.words(bits), state.turn, np.uint64(last), None, depth))
+            return int(native.perft(*native.words(bits), state.turn, np.uint64(last), history, depth))
         return kernel.perft(*bits, state.turn, last, history, depth)
 
     def children(self, state: State, native: NativeKernel) -> tuple[Outcome | None, list[State]] | None:
