@@ -32,6 +32,7 @@ from rulesdsl.interpreter.kernel.codegen import Kernel
 
 HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
 MAX_ROWS = 1 << 20  # a longer history (a playout cap beyond it) stays on the Python kernel
+ROWS = 2048  # children a position may have in the native perft (more: that perft runs on the Python kernel)
 
 HISTORY = '''
 def hpush(hist, key):
@@ -123,7 +124,7 @@ def word_rewriter(base: type) -> type:
 
     class Words(base):  # type: ignore[misc, valid-type]
         def visit_Return(self, node: ast.Return) -> ast.stmt:
-            if self.function in (*HELPERS, "perft"):
+            if self.function in (*HELPERS, "perft", "count", "children"):
                 self.generic_visit(node)
                 return node
             return super().visit_Return(node)
@@ -169,19 +170,110 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
     """The native source of a kernel with helper functions and earlier positions: its functions rewritten
     (``words_of``: the names of a function holding words; ``rewriter``: :func:`word_rewriter`'s class), below
     ``constants`` (the tables), with :data:`HISTORY`, :data:`BITLENGTH` and ``playouts``."""
+    from rulesdsl.interpreter.kernel.native import _first_ply
+
     tree = ast.parse(kernel.source)
     body = list(constants)
+    functions: list[ast.FunctionDef] = []
     for function in tree.body:
         assert isinstance(function, ast.FunctionDef)
+        if function.name == "perft":  # numba types a recursive function slowly: walk a stack of children instead
+            count = ast.parse(ast.unparse(function)).body[0]
+            count.name, count.body = "count", _first_ply(count.body)
+            functions += [count, _children(function, kernel.width)]
+        else:
+            functions.append(function)
+    for function in functions:
         words = words_of(function)
         function = rewriter(words, function.name).visit(function)
         if function.name == "playout":
             params = function.args.args
             params[[a.arg for a in params].index("randrange")].arg = "rs"
+        elif function.name == "children":
+            function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
     source = ast.unparse(ast.Module(body, []))
-    source += "\n\n" + HISTORY.strip() + "\n\n\n" + BITLENGTH.strip() + "\n\n\n" + _playouts(kernel.width)
-    return source
+    return "\n\n\n".join([source, HISTORY.strip(), BITLENGTH.strip(), _playouts(kernel.width), _walk(kernel.width)])
+
+
+def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
+    """``children(*bits, turn, last, hist, out)``: perft's statements with each count below a child made a row of
+    ``out`` (``put``), returning how many it wrote (``-1``: more than :data:`ROWS`). The key of the position
+    joins ``hist`` and stays there (the walk takes it off when it has counted the children)."""
+
+    class Rows(ast.NodeTransformer):
+        def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+            call = node.value
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "perft":
+                items: list[ast.expr] = []
+                for arg in call.args[:-2]:  # the words, the player to move, the go-again cell
+                    if isinstance(arg, ast.Starred):
+                        items += [ast.Subscript(arg.value, ast.Constant(i), ast.Load()) for i in range(symbols)]
+                    else:
+                        items.append(arg)
+                put = ast.Call(ast.Name("put", ast.Load()), [ast.Tuple(items, ast.Load())], [])
+                return ast.Expr(put)
+            return node
+
+        def visit_Expr(self, node: ast.Expr) -> ast.stmt | None:
+            text = ast.unparse(node)
+            return None if text in ("hist.pop()", "hist.discard(cur)") else node
+
+        def visit_If(self, node: ast.If) -> ast.stmt | None:
+            self.generic_visit(node)
+            if ast.unparse(node.test) == "depth == 1":  # the count at the last ply: the walk calls ``count``
+                return ast.parse(f"if total > {ROWS}:\n    return -1").body[0]
+            return node if node.body else None
+
+        def visit_Return(self, node: ast.Return) -> ast.stmt:
+            if isinstance(node.value, ast.Name) and node.value.id == "n":
+                return ast.Return(ast.Name("kids", ast.Load()))
+            return node
+
+    function = Rows().visit(perft)
+    function.name = "children"
+    function.args.args[-1].arg = "out"  # depth: only the count at the last ply and the calls below read it
+    return function
+
+
+def _walk(symbols: int) -> str:
+    """``perft(*bits, turn, last, hist, depth)`` without recursion: ``children`` fills one level of a stack of child
+    rows per ply (its position's key joins ``hist``; the walk restores ``hist`` when the level is counted) and
+    ``count`` counts the moves of the last ply; ``-1`` when a position had more than :data:`ROWS` children."""
+    words = "".join(f"v{i}, " for i in range(symbols))
+    row = "".join(f"row[{i}], " for i in range(symbols)) + f"i64(row[{symbols}]), row[{symbols + 1}]"
+    return (f"def perft({words}turn, last, hist, depth):\n"
+            f"    if depth == 1:\n"
+            f"        return count({words}turn, last, hist, 1)\n"
+            f"    buf = stack(depth, {ROWS}, {symbols + 2})\n"
+            f"    cnt = counters(depth)\n"
+            f"    at = counters(depth)\n"
+            f"    keep = counters(depth)\n"
+            f"    keep[0] = i64(hist[0, 0])\n"
+            f"    k = children({words}turn, last, hist, buf[0])\n"
+            f"    if k < 0:\n"
+            f"        return -1\n"
+            f"    cnt[0] = k\n"
+            f"    level = 0\n"
+            f"    n = 0\n"
+            f"    while level >= 0:\n"
+            f"        if at[level] == cnt[level]:\n"
+            f"            hist[0, 0] = u64(keep[level])\n"
+            f"            level -= 1\n"
+            f"        else:\n"
+            f"            row = buf[level, at[level]]\n"
+            f"            at[level] += 1\n"
+            f"            if level + 2 == depth:\n"
+            f"                n += count({row}, hist, 1)\n"
+            f"            else:\n"
+            f"                keep[level + 1] = i64(hist[0, 0])\n"
+            f"                k = children({row}, hist, buf[level + 1])\n"
+            f"                if k < 0:\n"
+            f"                    return -1\n"
+            f"                level += 1\n"
+            f"                cnt[level] = k\n"
+            f"                at[level] = 0\n"
+            f"    return n\n")
 
 
 def _playouts(symbols: int) -> str:
@@ -249,9 +341,14 @@ class HistoryNative:
         return self.module.playout(*args)
 
     def perft(self, *args):
-        """``perft(*words, turn, last, keys, depth)``: ``keys`` the Python kernel's history or ``None``."""
+        """``perft(*words, turn, last, keys, depth)``: ``keys`` the Python kernel's history or ``None`` (a position
+        with more children than the native walk has room for is counted on the Python kernel)."""
         *head, keys, depth = args
-        return self.module.perft(*head, history_array(keys, self.width, max(depth, 1)), depth)
+        found = self.module.perft(*head, history_array(keys, self.width, max(depth, 1)), depth)
+        if found >= 0:
+            return found
+        history = set(keys or ()) if self.kernel.repetition else list(keys or ())
+        return self.kernel.perft(*(int(w) for w in head[:-2]), int(head[-2]), int(head[-1]), history, depth)
 
     def playouts(self, *args):
         """``playouts(*words, turn, last, keys, rs, cap, games)``: ``keys`` the Python kernel's history or ``None``."""
