@@ -10,6 +10,7 @@ and the game tests cover the Python kernel).
 
 from __future__ import annotations
 
+import ast
 import random
 
 import pytest
@@ -18,6 +19,7 @@ from helpers import positions, seeded_playouts_are_legal
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import native as native_module
+from rulesdsl.interpreter.kernel.codegen import check_source
 from rulesdsl.interpreter.reference.history import History
 
 pytest.importorskip("numba")
@@ -141,3 +143,14 @@ def test_a_player_whose_every_move_repeats_has_no_move_natively():
     outcome = game.status(state)[1]
     assert outcome is not None and game.perft(state, 1) == 0
     assert game.playout(state, random.Random(1), 10) == (state, outcome, 0)
+
+
+@pytest.mark.parametrize("name", ["chess", "capture-the-flag"])
+def test_the_native_source_passes_the_allow_list_and_calls_no_method(name):
+    source = native_module.native_source(load_game(name).kernel())
+    tree = check_source(source)
+    methods = {ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    assert methods <= {"found.append"}  # hist's methods, bit_length and bit_count are calls of functions
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert {"playout", "playouts", "perft", "count", "children", "hhas"} <= functions
+    assert ("attacked" in functions) == (name == "chess")

@@ -60,8 +60,8 @@ exactly N``, ``passing`` and ``to passed`` (:mod:`rulesdsl.interpreter.kernel.pa
 by landing``, ``plies since KIND move or capture``, ``forbid leaving KIND attacked``, ``safe`` and
 ``attacked(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), ``unmoved ... bringing`` with its
 rights word (:mod:`rulesdsl.interpreter.kernel.bringing`), ``repetitions`` (a list of earlier positions'
-keys: the Python kernel only, :mod:`rulesdsl.interpreter.kernel.past`) and counts over both players or in
-a region. Anything else
+keys, :mod:`rulesdsl.interpreter.kernel.past`; natively a fixed-size array, :mod:`~.native_helpers`)
+and counts over both players or in a region. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 

@@ -18,9 +18,12 @@ over Python integers. This module rewrites that source (its syntax tree, after
   bitboards, then the player to move and the go-again bit) and returns how
   many rows it wrote.
 
-A board whose bounding box has more than 64 cells, and a game that forbids
-repetition (its kernel keeps a set of earlier boards), stay on the Python
-kernel: several words per symbol are not written yet. The rewritten source is
+A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
+``repetitions``) and one that calls helper functions of its own (``attacked``)
+are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
+perft natively; no ``expand``, so no native search or solver expansion). A board
+whose bounding box has more than 64 cells stays on the Python kernel: several
+words per symbol are not written yet. The rewritten source is
 checked again with ``check_source`` and then written, below a fixed header
 that imports the helpers of :mod:`rulesdsl.interpreter.kernel.native_runtime`, to a
 file in the user's cache folder named by a hash of that source (which is a

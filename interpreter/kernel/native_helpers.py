@@ -42,6 +42,12 @@ def hpush(hist, key):
     hist[0, 0] = n
 
 
+def putrow(out, k, row):
+    for i in range(len(row)):
+        out[k, i] = row[i]
+    return k + 1
+
+
 def hpop(hist):
     hist[0, 0] -= u64(1)
 
@@ -134,6 +140,17 @@ def word_rewriter(base: type) -> type:
                     and node.targets[0].id in ("key", "cur"):
                 node.value = _words_of(node.value)
             return super().visit_Assign(node)
+
+        def visit_Expr(self, node: ast.Expr) -> ast.stmt | list[ast.stmt]:
+            call = node.value
+            if self.function == "children" and isinstance(call, ast.Call) and isinstance(call.func, ast.Name) \
+                    and call.func.id == "put":  # one call a row: numba lowers each item written apart slowly
+                self.generic_visit(node)
+                row = ast.Tuple([_u64(item) for item in call.args[0].elts], ast.Load())
+                value = ast.Call(ast.Name("putrow", ast.Load()),
+                                 [ast.Name("out", ast.Load()), ast.Name("kids", ast.Load()), row], [])
+                return ast.Assign([ast.Name("kids", ast.Store())], value, lineno=0)
+            return super().visit_Expr(node)
 
         def visit_Compare(self, node: ast.Compare) -> ast.expr:
             if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
