@@ -20,6 +20,7 @@ same seed plays the same game whichever kernel runs it.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping
 
 from rulesdsl.expr import Value
@@ -43,6 +44,9 @@ PLAIN_STATE = State("", 0)._asdict()  # each field's value in such a state
 # counts depth D as perft(D - 1) below each first move, so its perft 5 of grid Abalone stays on the Python
 # kernel (0.8 s as a whole process, against 1.7 s loading the machine code first) and its perft 6 does not.
 NATIVE_PERFT_DEPTH = 5
+# Once the Python kernel has spent this long on perft in this process, a shallower perft loads the cached machine
+# code too (a slow kernel's perft 4 below each first move, as ``rulesdsl perft GAME --depth 5`` counts, is worth it).
+NATIVE_PERFT_SECONDS = 1.0
 
 class CompiledPlay:
     """Playout and perft on the game's kernel, compiled at the first use."""
@@ -59,6 +63,7 @@ class CompiledPlay:
         self.background = Background(self.kernel)
         self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
         self._known = None  # the last chain of earlier positions encoded, and its keys (:func:`past.keys_of`)
+        self._perft_seconds = 0.0  # spent on perft by the Python kernel so far (see NATIVE_PERFT_SECONDS)
 
     def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
         """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
@@ -197,12 +202,16 @@ class CompiledPlay:
         if depth <= 0:
             return 1
         kernel, bits, last, history = encoded
-        native = self.native(start=False, load=depth >= NATIVE_PERFT_DEPTH)
+        load = depth >= NATIVE_PERFT_DEPTH or self._perft_seconds >= NATIVE_PERFT_SECONDS
+        native = self.native(start=False, load=load)
         if native is not None and (history is None or native.history is not None):
             import numpy as np
 
             return int(native.perft(*native.words(bits), state.turn, np.uint64(last), history, depth))
-        return kernel.perft(*bits, state.turn, last, history, depth)
+        started = time.perf_counter()
+        count = kernel.perft(*bits, state.turn, last, history, depth)
+        self._perft_seconds += time.perf_counter() - started
+        return count
 
     def children(self, state: State, native: NativeKernel) -> tuple[Outcome | None, list[State]] | None:
         """The native ``expand`` of ``state``: its outcome and, if it is not over, the position after each legal

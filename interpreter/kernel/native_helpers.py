@@ -130,7 +130,7 @@ def word_rewriter(base: type) -> type:
 
     class Words(base):  # type: ignore[misc, valid-type]
         def visit_Return(self, node: ast.Return) -> ast.stmt:
-            if self.function in (*HELPERS, "perft", "count", "children"):
+            if self.function in (*HELPERS, "perft", "children"):
                 self.generic_visit(node)
                 return node
             return super().visit_Return(node)
@@ -187,17 +187,13 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
     """The native source of a kernel with helper functions and earlier positions: its functions rewritten
     (``words_of``: the names of a function holding words; ``rewriter``: :func:`word_rewriter`'s class), below
     ``constants`` (the tables), with :data:`HISTORY`, :data:`BITLENGTH` and ``playouts``."""
-    from rulesdsl.interpreter.kernel.native import _first_ply
-
     tree = ast.parse(kernel.source)
     body = list(constants)
     functions: list[ast.FunctionDef] = []
     for function in tree.body:
         assert isinstance(function, ast.FunctionDef)
         if function.name == "perft":  # numba types a recursive function slowly: walk a stack of children instead
-            count = ast.parse(ast.unparse(function)).body[0]
-            count.name, count.body = "count", _first_ply(count.body)
-            functions += [count, _children(function, kernel.width)]
+            functions.append(_children(function, kernel.width))
         else:
             functions.append(function)
     for function in functions:
@@ -214,9 +210,10 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
 
 
 def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
-    """``children(*bits, turn, last, hist, out)``: perft's statements with each count below a child made a row of
-    ``out`` (``put``), returning how many it wrote (``-1``: more than :data:`ROWS`). The key of the position
-    joins ``hist`` and stays there (the walk takes it off when it has counted the children)."""
+    """``children(*bits, turn, last, hist, depth, out)``: perft's statements with each count below a child made a
+    row of ``out`` (``put``), returning how many it wrote (``-1``: more than :data:`ROWS`); at depth 1 the count
+    of the moves, as perft's. The key of the position joins ``hist`` and stays there (the walk takes it off when
+    it has counted the children)."""
 
     class Rows(ast.NodeTransformer):
         def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
@@ -238,8 +235,8 @@ def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
 
         def visit_If(self, node: ast.If) -> ast.stmt | None:
             self.generic_visit(node)
-            if ast.unparse(node.test) == "depth == 1":  # the count at the last ply: the walk calls ``count``
-                return ast.parse(f"if total > {ROWS}:\n    return -1").body[0]
+            if ast.unparse(node.test) == "depth == 1":  # the count at the last ply, then room for the rows
+                return [node, ast.parse(f"if total > {ROWS}:\n    return -1").body[0]]
             return node if node.body else None
 
         def visit_Return(self, node: ast.Return) -> ast.stmt:
@@ -249,25 +246,25 @@ def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
 
     function = Rows().visit(perft)
     function.name = "children"
-    function.args.args[-1].arg = "out"  # depth: only the count at the last ply and the calls below read it
+    function.args.args.append(ast.arg("out"))
     return function
 
 
 def _walk(symbols: int) -> str:
-    """``perft(*bits, turn, last, hist, depth)`` without recursion: ``children`` fills one level of a stack of child
-    rows per ply (its position's key joins ``hist``; the walk restores ``hist`` when the level is counted) and
-    ``count`` counts the moves of the last ply; ``-1`` when a position had more than :data:`ROWS` children."""
+    """``perft(*bits, turn, last, hist, depth)`` without recursion: ``children`` fills one level of a stack of
+    child rows per ply (its position's key joins ``hist``; the walk restores ``hist`` when the level is counted)
+    and counts the moves of the last ply; ``-1`` when a position had more than :data:`ROWS` children."""
     words = "".join(f"v{i}, " for i in range(symbols))
     row = "".join(f"row[{i}], " for i in range(symbols)) + f"i64(row[{symbols}]), row[{symbols + 1}]"
     return (f"def perft({words}turn, last, hist, depth):\n"
-            f"    if depth == 1:\n"
-            f"        return count({words}turn, last, hist, 1)\n"
             f"    buf = stack(depth, {ROWS}, {symbols + 2})\n"
+            f"    if depth == 1:\n"
+            f"        return children({words}turn, last, hist, 1, buf[0])\n"
             f"    cnt = counters(depth)\n"
             f"    at = counters(depth)\n"
             f"    keep = counters(depth)\n"
             f"    keep[0] = i64(hist[0, 0])\n"
-            f"    k = children({words}turn, last, hist, buf[0])\n"
+            f"    k = children({words}turn, last, hist, depth, buf[0])\n"
             f"    if k < 0:\n"
             f"        return -1\n"
             f"    cnt[0] = k\n"
@@ -281,10 +278,10 @@ def _walk(symbols: int) -> str:
             f"            row = buf[level, at[level]]\n"
             f"            at[level] += 1\n"
             f"            if level + 2 == depth:\n"
-            f"                n += count({row}, hist, 1)\n"
+            f"                n += children({row}, hist, 1, buf[level + 1])\n"
             f"            else:\n"
             f"                keep[level + 1] = i64(hist[0, 0])\n"
-            f"                k = children({row}, hist, buf[level + 1])\n"
+            f"                k = children({row}, hist, depth - level - 1, buf[level + 1])\n"
             f"                if k < 0:\n"
             f"                    return -1\n"
             f"                level += 1\n"
