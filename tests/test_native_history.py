@@ -5,7 +5,8 @@ capture-the-flag keeps its earlier boards (``forbid repetition``). Natively thos
 words. Perft figures are the published ones (the chess programming wiki; antichess from the variant's
 published table); everything else is compared with the Python kernel and the generic path in the same run.
 Where numba cannot be imported, or ``RULESDSL_NATIVE=0``, the tests are skipped (test_kernel_chess_blocks.py
-and the game tests cover the Python kernel).
+and the game tests cover the Python kernel). The chess family's machine code takes minutes to compile (each
+kernel is thousands of lines), so its tests run with ``-m deep``; capture-the-flag's run by default.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ pytestmark = pytest.mark.skipif(not native_module.enabled(), reason="RULESDSL_NA
 
 KIWIPETE = "(w a1,e1,h1,a8,e8,h8 - 0 r---k--r p-ppqpb- bn--pnp- ---PN--- -p--P--- --N--Q-p PPPBBPPP R---K--R)"
 _GAMES: dict[str, object] = {}
+deep = pytest.mark.deep
+FAMILY = [pytest.param(name, marks=deep) for name in ("chess", "antichess", "crazyhouse")] + ["capture-the-flag"]
 
 
 def native_game(name: str):
@@ -52,6 +55,7 @@ class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(gam
         self.compiled.use_native = True
 
 
+@deep
 @pytest.mark.parametrize("name, counts", [("chess", (20, 400, 8902, 197281)), ("antichess", (20, 400, 8067)),
                                           ("crazyhouse", (20, 400, 8902, 197281))])
 def test_native_perft_from_the_start_is_the_published_figure(name, counts):
@@ -60,13 +64,20 @@ def test_native_perft_from_the_start_is_the_published_figure(name, counts):
     assert [game.perft(game.initial_state(), d) for d in range(1, len(counts) + 1)] == list(counts)
 
 
+def test_native_perft_of_capture_the_flag_is_the_rule_files_example():
+    game = native_game("capture-the-flag")
+    assert game.kernel_engine() == "native"
+    assert [game.perft(game.initial_state(), d) for d in (1, 2, 3)] == [7, 49, 450]  # its ``example`` line
+
+
+@deep
 def test_native_perft_of_kiwipete_is_the_published_figure():
     chess = native_game("chess")
     state = chess.parse_position(KIWIPETE)
     assert [chess.perft(state, d) for d in (1, 2, 3)] == [48, 2039, 97862]
 
 
-@pytest.mark.parametrize("name", ["chess", "antichess", "crazyhouse", "capture-the-flag"])
+@pytest.mark.parametrize("name", FAMILY)
 def test_native_perft_on_random_positions_is_the_python_kernels_and_the_generic_paths(name):
     game = native_game(name)
     compared = 0
@@ -81,13 +92,13 @@ def test_native_perft_on_random_positions_is_the_python_kernels_and_the_generic_
     assert compared >= 4
 
 
-@pytest.mark.parametrize("name", ["chess", "antichess", "crazyhouse", "capture-the-flag"])
+@pytest.mark.parametrize("name", FAMILY)
 def test_every_ply_of_a_seeded_native_playout_is_a_legal_reference_move(name):
     game = native_game(name)
     seeded_playouts_are_legal(game, 2)
 
 
-@pytest.mark.parametrize("name", ["chess", "antichess", "crazyhouse", "capture-the-flag"])
+@pytest.mark.parametrize("name", FAMILY)
 def test_a_seeded_playout_ends_the_same_in_both_kernels_with_the_same_earlier_positions(name):
     game = native_game(name)
     for seed in range(4):
@@ -98,6 +109,7 @@ def test_a_seeded_playout_ends_the_same_in_both_kernels_with_the_same_earlier_po
         assert native.state.history == python.state.history and native.state.marks == python.state.marks
 
 
+@deep
 def test_the_third_repetition_is_a_draw_natively():
     antichess = native_game("antichess")
     state = antichess.parse_position("(w - 0 -------k -------- -------- -------- -------- -------- -------- K-------)")
