@@ -132,6 +132,8 @@ def word_rewriter(base: type) -> type:
         def visit_Return(self, node: ast.Return) -> ast.stmt:
             if self.function in (*HELPERS, "perft", "children"):
                 self.generic_visit(node)
+                if isinstance(node.value, ast.Tuple):  # a helper's words (``pinlines``): words whatever they hold
+                    node.value = _words_of(node.value)
                 return node
             return super().visit_Return(node)
 
