@@ -124,6 +124,20 @@ def test_the_native_source_passes_the_allow_list_and_is_all_the_cached_file_hold
         game.kernel().constants)
 
 
+def test_a_source_over_the_limit_keeps_the_python_kernel_unless_the_limit_is_raised(monkeypatch):
+    kernel = load_game("antichess", {}).kernel()  # its native source: about 310,000 characters
+    source = native_module.native_source(kernel)
+    assert source is not None and len(source) > native_module.MAX_SOURCE
+    monkeypatch.setattr(native_module, "_numba_version", lambda: "0")  # prepare only: nothing is compiled here
+    monkeypatch.delenv("RULESDSL_NATIVE_MAX", raising=False)
+    monkeypatch.delenv("RULESDSL_NATIVE", raising=False)
+    assert native_module.prepare_native(kernel) is None
+    monkeypatch.setenv("RULESDSL_NATIVE_MAX", str(len(source)))
+    assert native_module.prepare_native(kernel) is not None
+    monkeypatch.setenv("RULESDSL_NATIVE_MAX", "1000")
+    assert native_module.prepare_native(load_game("breakthrough", {}).kernel()) is None
+
+
 @needs_native
 def test_the_rewritten_source_is_kept_and_what_is_read_back_is_checked_before_it_runs(tmp_path, monkeypatch):
     from rulesdsl.interpreter.kernel.codegen import KernelSourceError

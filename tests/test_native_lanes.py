@@ -30,7 +30,8 @@ CASES = [
     ("amazons", {}, [80, 2176]),  # rules/amazons.rules's example, 10 x 10
     ("havannah", {"size": "8"}, [169, 169 * 168, 169 * 168 * 167]),  # by hand: 3 * 8 * 7 + 1 cells
     ("ultimate-tic-tac-toe", {}, [81, 72 * 9 + 9 * 8]),  # by hand: a centre cell sends to its own board
-    ("draughts", {}, [9, 81, 658]),  # rules/draughts.rules's example, 10 x 10 (capture chains in lists)
+    # rules/draughts.rules's example, 10 x 10 (capture chains in lists; minutes of a first compile)
+    pytest.param("draughts", {}, [9, 81, 658], marks=pytest.mark.deep),
     # its example; five words a bitboard and the visited cells' turn word in lanes (minutes of a first compile)
     pytest.param("chinese-checkers", {}, [14, 196, 4144], marks=pytest.mark.deep),
     # its example; walls and the walls left in words after the bitboards (minutes of a first compile)
@@ -58,6 +59,12 @@ class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(gam
 
     def __exit__(self, *exc):
         self.compiled.use_native = True
+
+
+@pytest.fixture(autouse=True)
+def any_source_length(monkeypatch):
+    """These tests compile sources over the default limit (``-m deep``): no limit here."""
+    monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")
 
 
 @needs_native

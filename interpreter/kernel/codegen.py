@@ -62,8 +62,8 @@ by landing``, ``plies since KIND move or capture``, ``forbid leaving KIND attack
 (:mod:`rulesdsl.interpreter.kernel.zones`), ``forbid dropping KIND giving mate``
 (:mod:`rulesdsl.interpreter.kernel.drop_mates`), ``unmoved ... bringing`` with its
 rights word (:mod:`rulesdsl.interpreter.kernel.bringing`), ``repetitions`` (a list of earlier positions'
-keys: the Python kernel only, :mod:`rulesdsl.interpreter.kernel.past`) and counts over both players or in
-a region. Anything else
+keys, :mod:`rulesdsl.interpreter.kernel.past`; natively a fixed-size array, :mod:`~.native_helpers`)
+and counts over both players or in a region. Anything else
 (and any statement or field this module does not know) leaves the game on the
 generic path: :func:`compile_kernel` returns ``None``.
 

@@ -20,6 +20,7 @@ same seed plays the same game whichever kernel runs it.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping
 
 from rulesdsl.expr import Value
@@ -28,6 +29,7 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
+from rulesdsl.interpreter.kernel.native_helpers import history_keys
 from rulesdsl.interpreter.kernel.places import PLACED, canonical
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
@@ -42,6 +44,9 @@ PLAIN_STATE = State("", 0)._asdict()  # each field's value in such a state
 # counts depth D as perft(D - 1) below each first move, so its perft 5 of grid Abalone stays on the Python
 # kernel (0.8 s as a whole process, against 1.7 s loading the machine code first) and its perft 6 does not.
 NATIVE_PERFT_DEPTH = 5
+# Once the Python kernel has spent this long on perft in this process, a shallower perft loads the cached machine
+# code too (a slow kernel's perft 4 below each first move, as ``rulesdsl perft GAME --depth 5`` counts, is worth it).
+NATIVE_PERFT_SECONDS = 1.0
 
 class CompiledPlay:
     """Playout and perft on the game's kernel, compiled at the first use."""
@@ -58,6 +63,7 @@ class CompiledPlay:
         self.background = Background(self.kernel)
         self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
         self._known = None  # the last chain of earlier positions encoded, and its keys (:func:`past.keys_of`)
+        self._perft_seconds = 0.0  # spent on perft by the Python kernel so far (see NATIVE_PERFT_SECONDS)
 
     def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
         """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
@@ -125,34 +131,52 @@ class CompiledPlay:
         randrange = rng.randrange
         if isinstance(rng, random.Random):
             seed = rng.getrandbits(64)
-            native = self.native(start=False) if history is None else None
-            if native is not None:
-                return self._native_playout(native, state, bits, last, seed, cap)
+            native = self.native(start=False)
+            if native is not None and (history is None or native.history is not None):
+                played = self._native_playout(native, state, bits, last, seed, cap, history)
+                if played is not None:
+                    return played
             randrange = XorShift(seed).randrange
         known = len(history) if kernel.past else 0  # the keys the state's chain of earlier positions had
         *bits, turn, last, result, plies = kernel.playout(*bits, state.turn, last, history, randrange, cap)
         if plies == 0:
             final = state
         else:
-            boards = History(self._board(kernel, key) for key in history) if kernel.repetition else None
             final = self._state(kernel, bits, self._board(kernel, bits), turn,
-                                kernel.layout.cell_of(last) if last else NO_CELL, boards)
-            if kernel.past:
-                earlier = past.past_of(history[known:], kernel.symbols, kernel.marks, kernel.layout, self.empty,
-                                       state.marks.past if state.marks is not None else None)
-                final = final._replace(marks=final.marks._replace(past=earlier))
+                                kernel.layout.cell_of(last) if last else NO_CELL)
+            final = self._with_history(kernel, state, final, known, history)
         return self._playout(final, result, plies)
 
-    def _native_playout(self, native: NativeKernel, state: State, bits, last: int, seed: int, cap: int) -> Playout:
+    def _with_history(self, kernel: Kernel, state: State, final: State, known: int, history) -> State:
+        """``final`` with the earlier positions a playout from ``state`` left in ``history`` (the Python kernel's
+        list of keys or set of boards; ``known``: the keys ``state`` had already)."""
+        if kernel.repetition:
+            return final._replace(history=History(self._board(kernel, key) for key in history))
+        if kernel.past:
+            earlier = past.past_of(history[known:], kernel.symbols, kernel.marks, kernel.layout, self.empty,
+                                   state.marks.past if state.marks is not None else None)
+            return final._replace(marks=final.marks._replace(past=earlier))
+        return final
+
+    def _native_playout(self, native: NativeKernel, state: State, bits, last: int, seed: int, cap: int,
+                        history=None) -> Playout | None:
+        """The playout in machine code (``None``: a history too long for the native array, the caller plays it)."""
         import numpy as np
 
+        hist = None
+        if native.history is not None:  # earlier positions: a fixed-size array with room for the playout's keys
+            hist = native.history.rows_for(history, cap)
+            if hist is None:
+                return None
         rs = np.array([XorShift(seed).state], dtype=np.uint64)
         *words, turn, last, winner, rule, plies = native.playout(*native.words(bits), state.turn,
-                                                                 native.last_word(last), None, rs, cap)
+                                                                 native.last_word(last), hist, rs, cap)
         kernel = native.kernel
         words, last = native.bits_of(words), native.last_of(last)
         final = state if plies == 0 else self._state(kernel, words, self._board(kernel, words), turn,
                                                      kernel.layout.cell_of(last) if last else NO_CELL)
+        if plies and hist is not None:
+            final = self._with_history(kernel, state, final, len(history), history_keys(hist))
         return self._playout(final, None if winner == NOT_OVER else (None if winner < 0 else int(winner), int(rule)),
                              int(plies))
 
@@ -178,10 +202,14 @@ class CompiledPlay:
         if depth <= 0:
             return 1
         kernel, bits, last, history = encoded
-        native = self.native(start=False, load=depth >= NATIVE_PERFT_DEPTH) if history is None else None
-        if native is not None:
-            return int(native.perft(*native.words(bits), state.turn, native.last_word(last), None, depth))
-        return kernel.perft(*bits, state.turn, last, history, depth)
+        load = depth >= NATIVE_PERFT_DEPTH or self._perft_seconds >= NATIVE_PERFT_SECONDS
+        native = self.native(start=False, load=load)
+        if native is not None and (history is None or native.history is not None):
+            return int(native.perft(*native.words(bits), state.turn, native.last_word(last), history, depth))
+        started = time.perf_counter()
+        count = kernel.perft(*bits, state.turn, last, history, depth)
+        self._perft_seconds += time.perf_counter() - started
+        return count
 
     def children(self, state: State, native: NativeKernel) -> tuple[Outcome | None, list[State]] | None:
         """The native ``expand`` of ``state``: its outcome and, if it is not over, the position after each legal
@@ -192,6 +220,8 @@ class CompiledPlay:
         if encoded is None:
             return None
         kernel, bits, last, _ = encoded
+        if native.expand is None:  # a kernel with earlier positions has no expand
+            return None
         words = native.words(bits)
         out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
         winner, rule, rows = native.expand(*words, state.turn, native.last_word(last), out)

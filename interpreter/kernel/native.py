@@ -18,9 +18,12 @@ over Python integers. This module rewrites that source (its syntax tree, after
   bitboards, then the player to move and the go-again bit) and returns how
   many rows it wrote.
 
-A board whose bounding box has more than 64 cells, and a game that forbids
-repetition (its kernel keeps a set of earlier boards), stay on the Python
-kernel: several words per symbol are not written yet. The rewritten source is
+A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
+``repetitions``) and one that calls helper functions of its own (``attacked``)
+are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
+perft natively; no ``expand``, so no native search or solver expansion). A board
+whose bounding box has more than 64 cells stays on the Python kernel: several
+words per symbol are not written yet. The rewritten source is
 checked again with ``check_source`` and then written, below a fixed header
 that imports the helpers of :mod:`rulesdsl.interpreter.kernel.native_runtime`, to a
 file in the user's cache folder named by a hash of that source (which is a
@@ -47,9 +50,19 @@ from pathlib import Path
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
 from rulesdsl.interpreter.kernel.lanes import Lanes, layout_of
+from rulesdsl.interpreter.kernel.native_helpers import (
+    BITLENGTH,
+    HistoryNative,
+    history_source,
+    key_width,
+    takes_history,
+    word_rewriter,
+)
 from rulesdsl.interpreter.search.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
+MAX_ENV = "RULESDSL_NATIVE_MAX"
+MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
 WORD = 64
 RUNTIME_VERSION = "7"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
@@ -62,6 +75,17 @@ HEADER = ("from rulesdsl.interpreter.kernel.native_runtime import (  # noqa: F40
 def enabled() -> bool:
     """False when ``RULESDSL_NATIVE=0`` asks for the Python kernel only."""
     return os.environ.get(ENV, "1").strip() not in ("0", "no", "off", "false")
+
+
+def max_source() -> int:
+    """The longest native source compiled, in characters (``RULESDSL_NATIVE_MAX``, else ``MAX_SOURCE``).
+
+    numba's compile time and memory grow faster than the source: the bundled sources up to 150,000 characters
+    compile in seconds to a few minutes (in the background, once), while a 620,000-character one took 25
+    minutes and 10 GB. A longer source keeps the Python kernel unless the limit is raised.
+    """
+    text = os.environ.get(MAX_ENV, "").strip()
+    return int(text) if text.isdigit() else MAX_SOURCE
 
 
 def numba_available() -> bool:
@@ -176,6 +200,9 @@ class _Words(ast.NodeTransformer):
         return out
 
 
+_REWRITER = word_rewriter(_Words)  # with the helper functions, ``hist`` and ``bit_length`` (:mod:`~.native_helpers`)
+
+
 def _result(node: ast.expr) -> list[ast.expr]:
     """``(winner, rule)`` -> ``[winner, rule]`` with -1 for a draw; ``None`` -> ``[-2, -2]``."""
     if isinstance(node, ast.Constant) and node.value is None:
@@ -209,9 +236,11 @@ def _word_names(function: ast.FunctionDef) -> set[str]:
 def native_source(kernel: Kernel) -> str | None:
     """The kernel's source rewritten for 64-bit words, or ``None`` when it needs more than one word
     (:func:`import_checked` checks it before anything runs)."""
-    if kernel.repetition or kernel.expand is None or not kernel.native:
+    if kernel.expand is None and not takes_history(kernel):
         return None
-    if max(kernel.layout.bit) >= WORD:
+    if max(kernel.layout.bit) >= WORD:  # lanes take neither earlier positions nor helper functions
+        if kernel.repetition or takes_history(kernel) or not kernel.native:
+            return None
         from rulesdsl.interpreter.kernel.lanes import lanes_source  # several words a bitboard (imports this module)
 
         return lanes_source(kernel)
@@ -219,9 +248,11 @@ def native_source(kernel: Kernel) -> str | None:
     for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
         body.append(ast.Assign([ast.Name(name, ast.Store())],
                                ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
+    if takes_history(kernel):  # earlier positions in ``hist``: :mod:`~.native_helpers`
+        return history_source(kernel, _word_names, _REWRITER, body)
     for function in cut_functions(kernel):
         words = _word_names(function)
-        function = _Words(words, function.name).visit(function)
+        function = _REWRITER(words, function.name).visit(function)
         params = function.args.args
         if function.name == "playout":
             params[[a.arg for a in params].index("randrange")].arg = "rs"
@@ -230,6 +261,7 @@ def native_source(kernel: Kernel) -> str | None:
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
     source = ast.unparse(ast.Module(body, []))
+    source += "\n\n" + BITLENGTH.strip() if "bitlength(" in source else ""
     rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + _many_playouts(kernel.width)
@@ -267,7 +299,7 @@ def rewritten(kernel: Kernel) -> str | None:
     does not rewrite the syntax tree again (about 0.15 s for a large kernel). What is read back is only ever
     run after :func:`import_checked` has checked it, so a changed file can at worst give a wrong kernel, never
     run other code; a file that cannot be read is written again."""
-    if kernel.expand is None or not kernel.native:
+    if kernel.expand is None and not takes_history(kernel):
         return None
     reads = repr((RUNTIME_VERSION, sorted(kernel.constants.items()),  # every field but the functions
                   [(f.name, getattr(kernel, f.name)) for f in dataclasses.fields(kernel)
@@ -445,6 +477,7 @@ class NativeKernel:
     children_max: int  # rows ``expand`` may write at most
     module: object = None  # every function, the search helpers of native_search among them (None: lanes)
     lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): how a row lays them out
+    history: HistoryNative | None = None  # a kernel with earlier positions: its ``hist`` is an array (no expand)
 
     def words(self, bits) -> tuple:
         """Python integers as the unsigned words the functions take."""
@@ -544,7 +577,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         return None
     with _SYNTAX:
         source = rewritten(kernel)
-        if source is None:
+        if source is None or len(source) > max_source():
             return None
         load = import_checked(source)
     marker = kernel_path(source).with_suffix(".ready")
@@ -558,6 +591,8 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         import numpy as np
 
         module = load()
+        if takes_history(kernel):
+            return _history_native(module, kernel, marker)
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
                               groups * WORD * (lanes.lanes if lanes else 1) + 1 + chains * (MAX_CHAINS - WORD),
                               module if lanes is None else None, lanes)
@@ -577,6 +612,21 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         return native
 
     return finish, marker
+
+
+def _history_native(module: object, kernel: Kernel, marker: Path) -> NativeKernel:
+    """The machine code of a kernel with earlier positions (:mod:`~.native_helpers`): playouts and perft only."""
+    import numpy as np
+
+    history = HistoryNative(module, kernel, key_width(kernel))
+    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, history=history)
+    if not marker.is_file():  # compile each function now, on the types every later call passes
+        words = native.words(0 for _ in range(kernel.width))
+        native.perft(*words, 0, np.uint64(0), None, 1)
+        native.playout(*words, 0, np.uint64(0), history.rows_for(None, 1), np.ones(1, dtype=np.uint64), 0)
+        native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+        marker.touch()
+    return native
 
 
 def load_native(kernel: Kernel) -> NativeKernel | None:

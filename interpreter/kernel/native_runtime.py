@@ -53,7 +53,7 @@ def beyond(mine, theirs, ahead, at_least):
     """``P has KIND beyond every OTHER`` on words (see :func:`rulesdsl.interpreter.kernel.codegen.beyond`)."""
     if mine == u64(0):
         return False
-    best = 0
+    best = u64(0)  # the tables hold words: a signed start would make the maximum a float
     x = mine
     while x:
         low = x & (u64(0) - x)

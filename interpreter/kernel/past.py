@@ -15,8 +15,8 @@ move, exactly :func:`~rulesdsl.interpreter.reference.marks.key_of`'s
 equivalence. A playout appends the key of each position it leaves; perft
 appends before it walks a position's children and pops after. The count of
 the position's key in the list, plus one, is ``repetitions``. Such a kernel
-stays on Python integers (a list grows per ply: no machine code, no solver
-expansion).
+has no ``expand`` (no solver expansion); its machine code keeps the keys in a
+fixed-size array (:mod:`rulesdsl.interpreter.kernel.native_helpers`).
 """
 
 from __future__ import annotations

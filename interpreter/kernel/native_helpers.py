@@ -1,0 +1,372 @@
+"""Machine code for kernels that call helper functions of their own or keep earlier positions.
+
+:mod:`rulesdsl.interpreter.kernel.native` translates the generated kernel for numba. Two kinds of kernel it
+leaves to this module:
+
+- kernels whose source holds helper functions beside the moves: ``attacked(*bitboards, by, tg)`` and
+  ``pinlines(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`). Each becomes a module-level function of the
+  native source, its words typed as the moves' are; the bitboard it is asked about is passed as a word
+  (``u64(...)``), and ``x.bit_length()`` becomes ``bitlength(x)`` (the set bits smeared downwards, counted);
+- kernels whose ``hist`` holds earlier positions: ``repetitions`` (a list of keys, :mod:`~.past`) and ``forbid
+  repetition`` (a set of earlier boards). Natively ``hist`` is a fixed-size array of unsigned words, one key a
+  row (rows ``1 .. n``, ``n`` in ``hist[0, 0]``), sized by the caller for the plies it may add (a playout's
+  cap, a perft's depth), so no move allocates. ``hist.append(key)``, ``hist.pop()``, ``hist.count(key)``,
+  ``hist.add(key)``, ``hist.discard(key)`` and ``key in hist`` become calls of small functions written
+  beside the kernel (:data:`HISTORY`) that store and compare the whole key, word by word: no hash, so no
+  collision can make two positions the same.
+
+Such a kernel keeps its recursive ``perft`` (numba compiles and caches a function that calls itself) and has no
+``expand``: the Python kernel has none for these games either, so the solver and the alpha-beta engine's native
+search do not take them (they stay on the Python kernel or the generic path); playouts, ``bench`` and perft run
+natively. :class:`HistoryNative` wraps the machine code so that callers pass the Python kernel's history (a list
+of keys, a set of boards, or ``None``) as before.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from rulesdsl.interpreter.kernel.codegen import Kernel
+
+HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
+MAX_ROWS = 1 << 20  # a longer history (a playout cap beyond it) stays on the Python kernel
+ROWS = 2048  # children a position may have in the native perft (more: that perft runs on the Python kernel)
+
+HISTORY = '''
+def hpush(hist, key):
+    n = hist[0, 0] + u64(1)
+    for i in range(len(key)):
+        hist[n, i] = key[i]
+    hist[0, 0] = n
+
+
+def putrow(out, k, row):
+    for i in range(len(row)):
+        out[k, i] = row[i]
+    return k + 1
+
+
+def hpop(hist):
+    hist[0, 0] -= u64(1)
+
+
+def hfind(hist, key, start):
+    j = start
+    while j <= hist[0, 0]:
+        same = True
+        for i in range(len(key)):
+            if hist[j, i] != key[i]:
+                same = False
+                break
+        if same:
+            return j
+        j += u64(1)
+    return u64(0)
+
+
+def hcount(hist, key):
+    c = 0
+    j = hfind(hist, key, u64(1))
+    while j:
+        c += 1
+        j = hfind(hist, key, j + u64(1))
+    return c
+
+
+def hhas(hist, key):
+    return hfind(hist, key, u64(1)) != u64(0)
+
+
+def hadd(hist, key):
+    if not hhas(hist, key):
+        hpush(hist, key)
+
+
+def hdiscard(hist, key):
+    j = hfind(hist, key, u64(1))
+    if j:
+        n = hist[0, 0]
+        for i in range(len(key)):
+            hist[j, i] = hist[n, i]
+        hist[0, 0] = n - u64(1)
+'''
+
+BITLENGTH = '''
+def bitlength(x):
+    y = u64(x)
+    y |= y >> u64(1)
+    y |= y >> u64(2)
+    y |= y >> u64(4)
+    y |= y >> u64(8)
+    y |= y >> u64(16)
+    y |= y >> u64(32)
+    return popcount(y)
+'''
+
+HISTORY_METHODS = {"append": "hpush", "pop": "hpop", "count": "hcount", "add": "hadd", "discard": "hdiscard"}
+
+
+def _u64(node: ast.expr) -> ast.expr:
+    return ast.Call(ast.Name("u64", ast.Load()), [node], [])
+
+
+def _words_of(node: ast.expr) -> ast.expr:
+    """A tuple display with each item a word (a key of ``hist``); any other expression as it is."""
+    if isinstance(node, ast.Tuple):
+        return ast.Tuple([_u64(item) for item in node.elts], ast.Load())
+    return node
+
+
+def takes_history(kernel: Kernel) -> bool:
+    """True when the kernel's ``hist`` holds earlier positions (this module's kind of native kernel)."""
+    return bool(kernel.repetition or kernel.past)
+
+
+def word_rewriter(base: type) -> type:
+    """The native module's word rewriter (``base``, its ``_Words``) extended for helper functions, ``hist`` and
+    ``bit_length`` (see the module docstring)."""
+
+    class Words(base):  # type: ignore[misc, valid-type]
+        def visit_Return(self, node: ast.Return) -> ast.stmt:
+            if self.function in (*HELPERS, "perft", "children"):
+                self.generic_visit(node)
+                if isinstance(node.value, ast.Tuple):  # a helper's words (``pinlines``): words whatever they hold
+                    node.value = _words_of(node.value)
+                return node
+            return super().visit_Return(node)
+
+        def visit_Assign(self, node: ast.Assign) -> ast.stmt | list[ast.stmt]:
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and node.targets[0].id in ("key", "cur"):
+                node.value = _words_of(node.value)
+            return super().visit_Assign(node)
+
+        def visit_Expr(self, node: ast.Expr) -> ast.stmt | list[ast.stmt]:
+            call = node.value
+            if self.function == "children" and isinstance(call, ast.Call) and isinstance(call.func, ast.Name) \
+                    and call.func.id == "put":  # one call a row: numba lowers each item written apart slowly
+                self.generic_visit(node)
+                row = ast.Tuple([_u64(item) for item in call.args[0].elts], ast.Load())
+                value = ast.Call(ast.Name("putrow", ast.Load()),
+                                 [ast.Name("out", ast.Load()), ast.Name("kids", ast.Load()), row], [])
+                return ast.Assign([ast.Name("kids", ast.Store())], value, lineno=0)
+            return super().visit_Expr(node)
+
+        def visit_Compare(self, node: ast.Compare) -> ast.expr:
+            if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+                    and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == "hist":
+                self.generic_visit(node)
+                found = ast.Call(ast.Name("hhas", ast.Load()),
+                                 [ast.Name("hist", ast.Load()), _words_of(node.left)], [])
+                return ast.UnaryOp(ast.Not(), found) if isinstance(node.ops[0], ast.NotIn) else found
+            return super().visit_Compare(node)
+
+        def visit_Call(self, node: ast.Call) -> ast.expr:
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "hist" \
+                    and func.attr in HISTORY_METHODS:
+                self.generic_visit(node)
+                return ast.Call(ast.Name(HISTORY_METHODS[func.attr], ast.Load()),
+                                [ast.Name("hist", ast.Load()), *(_words_of(a) for a in node.args)], [])
+            if isinstance(func, ast.Attribute) and func.attr == "bit_length":
+                self.generic_visit(node)
+                return ast.Call(ast.Name("bitlength", ast.Load()), [func.value], [])
+            node = super().visit_Call(node)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+                if node.func.id in HELPERS:  # the cells asked about: always a word
+                    node.args[-1] = _u64(node.args[-1])
+                elif node.func.id == "perft" and len(node.args) >= 4:  # the go-again cell: always a word
+                    node.args[-3] = _u64(node.args[-3])
+            return node
+
+    return Words
+
+
+def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str]], rewriter: type,
+                   constants: list[ast.stmt]) -> str:
+    """The native source of a kernel with helper functions and earlier positions: its functions rewritten
+    (``words_of``: the names of a function holding words; ``rewriter``: :func:`word_rewriter`'s class), below
+    ``constants`` (the tables), with :data:`HISTORY`, :data:`BITLENGTH` and ``playouts``."""
+    tree = ast.parse(kernel.source)
+    body = list(constants)
+    functions: list[ast.FunctionDef] = []
+    for function in tree.body:
+        assert isinstance(function, ast.FunctionDef)
+        if function.name == "perft":  # numba types a recursive function slowly: walk a stack of children instead
+            functions.append(_children(function, kernel.width))
+        else:
+            functions.append(function)
+    for function in functions:
+        words = words_of(function)
+        function = rewriter(words, function.name).visit(function)
+        if function.name == "playout":
+            params = function.args.args
+            params[[a.arg for a in params].index("randrange")].arg = "rs"
+        elif function.name == "children":
+            function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
+        body.append(function)
+    source = ast.unparse(ast.Module(body, []))
+    return "\n\n\n".join([source, HISTORY.strip(), BITLENGTH.strip(), _playouts(kernel.width), _walk(kernel.width)])
+
+
+def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
+    """``children(*bits, turn, last, hist, depth, out)``: perft's statements with each count below a child made a
+    row of ``out`` (``put``), returning how many it wrote (``-1``: more than :data:`ROWS`); at depth 1 the count
+    of the moves, as perft's. The key of the position joins ``hist`` and stays there (the walk takes it off when
+    it has counted the children)."""
+
+    class Rows(ast.NodeTransformer):
+        def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+            call = node.value
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "perft":
+                items: list[ast.expr] = []
+                for arg in call.args[:-2]:  # the words, the player to move, the go-again cell
+                    if isinstance(arg, ast.Starred):
+                        items += [ast.Subscript(arg.value, ast.Constant(i), ast.Load()) for i in range(symbols)]
+                    else:
+                        items.append(arg)
+                put = ast.Call(ast.Name("put", ast.Load()), [ast.Tuple(items, ast.Load())], [])
+                return ast.Expr(put)
+            return node
+
+        def visit_Expr(self, node: ast.Expr) -> ast.stmt | None:
+            text = ast.unparse(node)
+            return None if text in ("hist.pop()", "hist.discard(cur)") else node
+
+        def visit_If(self, node: ast.If) -> ast.stmt | None:
+            self.generic_visit(node)
+            if ast.unparse(node.test) == "depth == 1":  # the count at the last ply, then room for the rows
+                return [node, ast.parse(f"if total > {ROWS}:\n    return -1").body[0]]
+            return node if node.body else None
+
+        def visit_Return(self, node: ast.Return) -> ast.stmt:
+            if isinstance(node.value, ast.Name) and node.value.id == "n":
+                return ast.Return(ast.Name("kids", ast.Load()))
+            return node
+
+    function = Rows().visit(perft)
+    function.name = "children"
+    function.args.args.append(ast.arg("out"))
+    return function
+
+
+def _walk(symbols: int) -> str:
+    """``perft(*bits, turn, last, hist, depth)`` without recursion: ``children`` fills one level of a stack of
+    child rows per ply (its position's key joins ``hist``; the walk restores ``hist`` when the level is counted)
+    and counts the moves of the last ply; ``-1`` when a position had more than :data:`ROWS` children."""
+    words = "".join(f"v{i}, " for i in range(symbols))
+    row = "".join(f"row[{i}], " for i in range(symbols)) + f"i64(row[{symbols}]), row[{symbols + 1}]"
+    return (f"def perft({words}turn, last, hist, depth):\n"
+            f"    buf = stack(depth, {ROWS}, {symbols + 2})\n"
+            f"    if depth == 1:\n"
+            f"        return children({words}turn, last, hist, 1, buf[0])\n"
+            f"    cnt = counters(depth)\n"
+            f"    at = counters(depth)\n"
+            f"    keep = counters(depth)\n"
+            f"    keep[0] = i64(hist[0, 0])\n"
+            f"    k = children({words}turn, last, hist, depth, buf[0])\n"
+            f"    if k < 0:\n"
+            f"        return -1\n"
+            f"    cnt[0] = k\n"
+            f"    level = 0\n"
+            f"    n = 0\n"
+            f"    while level >= 0:\n"
+            f"        if at[level] == cnt[level]:\n"
+            f"            hist[0, 0] = u64(keep[level])\n"
+            f"            level -= 1\n"
+            f"        else:\n"
+            f"            row = buf[level, at[level]]\n"
+            f"            at[level] += 1\n"
+            f"            if level + 2 == depth:\n"
+            f"                n += children({row}, hist, 1, buf[level + 1])\n"
+            f"            else:\n"
+            f"                keep[level + 1] = i64(hist[0, 0])\n"
+            f"                k = children({row}, hist, depth - level - 1, buf[level + 1])\n"
+            f"                if k < 0:\n"
+            f"                    return -1\n"
+            f"                level += 1\n"
+            f"                cnt[level] = k\n"
+            f"                at[level] = 0\n"
+            f"    return n\n")
+
+
+def _playouts(symbols: int) -> str:
+    """``playouts(..., hist, rs, cap, games)``: that many playouts from one position, each from the same earlier
+    positions, and the plies they played in all."""
+    words = "".join(f"v{i}, " for i in range(symbols))
+    ends = "".join(f"a{i}, " for i in range(symbols))
+    return (f"def playouts({words}turn, last, hist, rs, cap, games):\n"
+            f"    total = 0\n"
+            f"    start = hist[0, 0]\n"
+            f"    for i in range(games):\n"
+            f"        hist[0, 0] = start\n"
+            f"        {ends}tn, ln, w, r, p = playout({words}turn, last, hist, rs, cap)\n"
+            f"        total += p\n"
+            f"    hist[0, 0] = start\n"
+            f"    return total\n")
+
+
+def key_width(kernel: Kernel) -> int:
+    """The words of one key of ``hist``: the bitboards, the keyed mark words and the player to move
+    (``repetitions``), or the bitboards and the words after them (``forbid repetition``)."""
+    if kernel.past:
+        from rulesdsl.interpreter.kernel.past import KEYED
+
+        return len(kernel.symbols) + sum(1 for f in KEYED if f in kernel.marks) + 1
+    return kernel.width
+
+
+def history_array(keys: Iterable[tuple] | None, width: int, room: int):
+    """The native ``hist`` of the Python kernel's (a list of keys, a set of boards, ``None``), with ``room`` rows
+    more for the keys the call may add."""
+    import numpy as np
+
+    rows = list(keys) if keys is not None else []
+    hist = np.zeros((len(rows) + room + 1, max(width, 1)), dtype=np.uint64)
+    hist[0, 0] = len(rows)
+    for i, key in enumerate(rows, 1):
+        hist[i, :len(key)] = [int(w) for w in key]
+    return hist
+
+
+def history_keys(hist, start: int = 0) -> list[tuple[int, ...]]:
+    """The keys of a native ``hist`` from the ``start``-th on, as the Python kernel's tuples of integers."""
+    n = int(hist[0, 0])
+    return [tuple(int(w) for w in row) for row in hist[1 + start:n + 1].tolist()]
+
+
+@dataclass
+class HistoryNative:
+    """The machine code of a kernel with earlier positions, taking the Python kernel's ``hist`` (see the module
+    docstring); :meth:`playout` also returns the native history, from which the caller reads the keys added."""
+
+    module: object
+    kernel: Kernel
+    width: int  # the words of one key
+
+    def rows_for(self, keys, room: int):
+        """``hist`` for a call that may add ``room`` keys, or ``None`` when that is too many."""
+        if room > MAX_ROWS:
+            return None
+        return history_array(keys, self.width, room)
+
+    def playout(self, *args):
+        """``playout(*words, turn, last, hist, rs, cap)`` on the native ``hist`` (see :func:`history_array`)."""
+        return self.module.playout(*args)
+
+    def perft(self, *args):
+        """``perft(*words, turn, last, keys, depth)``: ``keys`` the Python kernel's history or ``None`` (a position
+        with more children than the native walk has room for is counted on the Python kernel)."""
+        *head, keys, depth = args
+        found = self.module.perft(*head, history_array(keys, self.width, max(depth, 1)), depth)
+        if found >= 0:
+            return found
+        history = set(keys or ()) if self.kernel.repetition else list(keys or ())
+        return self.kernel.perft(*(int(w) for w in head[:-2]), int(head[-2]), int(head[-1]), history, depth)
+
+    def playouts(self, *args):
+        """``playouts(*words, turn, last, keys, rs, cap, games)``: ``keys`` the Python kernel's history or ``None``."""
+        *head, keys, rs, cap, games = args
+        return self.module.playouts(*head, history_array(keys, self.width, cap + 1), rs, cap, games)
