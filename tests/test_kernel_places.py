@@ -57,6 +57,12 @@ end {
 SETTINGS = [("race", {"seats": "3"}), ("race", {"seats": "4"}), ("race", {"seats": "4", "max_moves": "12"})]
 
 
+@pytest.fixture(autouse=True)
+def any_source_length(monkeypatch):
+    """Some of these games' native sources are over the default limit (``RULESDSL_NATIVE_MAX``): no limit here."""
+    monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")
+
+
 def race(tmp_path, settings):
     path = tmp_path / "race.rules"
     path.write_text(RACE)

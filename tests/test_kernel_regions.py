@@ -87,6 +87,12 @@ end {
 TEXTS = {"camps": CAMPS, "hops": HOPS}
 
 
+@pytest.fixture(autouse=True)
+def any_source_length(monkeypatch):
+    """Some of these games' native sources are over the default limit (``RULESDSL_NATIVE_MAX``): no limit here."""
+    monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")
+
+
 def game_of(tmp_path, name: str, settings: dict | None = None):
     if name in TEXTS:
         path = tmp_path / f"{name}.rules"

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import hashlib
 import os
 import re
@@ -64,7 +65,7 @@ ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
 WORD = 64
-RUNTIME_VERSION = "7"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "8"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
@@ -294,6 +295,18 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
     return functions
 
 
+@functools.cache
+def _rewriting_key() -> str:
+    """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
+    from rulesdsl.interpreter.kernel import lanes, native_helpers
+    from rulesdsl.interpreter.search import native_search
+
+    digest = hashlib.sha256()
+    for module in (sys.modules[__name__], lanes, native_helpers, native_search):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
+
+
 def rewritten(kernel: Kernel) -> str | None:
     """:func:`native_source`, kept in the cache folder by a hash of everything it reads, so that a warm start
     does not rewrite the syntax tree again (about 0.15 s for a large kernel). What is read back is only ever
@@ -301,7 +314,7 @@ def rewritten(kernel: Kernel) -> str | None:
     run other code; a file that cannot be read is written again."""
     if kernel.expand is None and not takes_history(kernel):
         return None
-    reads = repr((RUNTIME_VERSION, sorted(kernel.constants.items()),  # every field but the functions
+    reads = repr((RUNTIME_VERSION, _rewriting_key(), sorted(kernel.constants.items()),  # every field but the functions
                   [(f.name, getattr(kernel, f.name)) for f in dataclasses.fields(kernel)
                    if f.name not in ("playout", "perft", "expand", "constants")]))
     path = cache_folder() / f"rewritten_{hashlib.sha256(reads.encode()).hexdigest()[:24]}.txt"
