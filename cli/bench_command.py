@@ -34,6 +34,7 @@ from rulesdsl.extras import missing_extra
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.measure.bench import (
     adaptive_depth,
+    deepest_within,
     kernel_playouts,
     openspiel_playouts,
     perft_nodes,
@@ -91,12 +92,15 @@ def measure(case: dict, quick: bool) -> dict:
     perft(game, state, 1)  # a cached function loads at its first call: that too before the clock
     engine = game.kernel_engine()
     depth = case.get("quick" if quick else "perft")
+    baseline = load_baseline(case.get("baseline"))
     if depth is None:
-        depth = adaptive_depth(game, state, 0.5 if quick else 3.0)
+        budget = 0.5 if quick else 3.0
+        depth = adaptive_depth(game, state, budget)
+        if baseline is not None:  # the hand-written program is the slow one: the depth it counts within the budget
+            depth = min(depth, deepest_within(lambda d: baseline.perft(baseline.start(settings), d), budget))
     say(f"{label}: perft {depth}")
     below = perft_nodes(game, state, depth - 1)  # generated on the way to perft(depth)
     rounds = 1 if quick else 2  # best of two, taken in turns with the baseline: a busy machine is fairer
-    baseline = load_baseline(case.get("baseline"))
     seconds = base_seconds = float("inf")
     for _ in range(rounds):
         count, elapsed = timed(perft, game, state, depth)

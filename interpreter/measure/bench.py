@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, State
 from rulesdsl.interpreter.search.engine import think
@@ -31,14 +32,19 @@ def timed(function, *args) -> tuple[object, float]:
 
 
 def adaptive_depth(game: Game, state: State, seconds: float, limit: int = 12) -> int:
-    """The deepest perft (at most ``limit``) whose run takes no more than about ``seconds``.
+    """The deepest perft (at most ``limit``) whose run takes no more than about ``seconds``."""
+    return deepest_within(lambda depth: perft(game, state, depth), seconds, limit)
+
+
+def deepest_within(count: Callable[[int], object], seconds: float, limit: int = 12) -> int:
+    """The deepest ``count(depth)`` (at most ``limit``) whose run takes no more than about ``seconds``.
 
     Each depth costs roughly the branching factor times the last, so the next
     depth is tried only while the last run took under a tenth of the budget.
     """
     depth = 1
     while depth < limit:
-        _, elapsed = timed(perft, game, state, depth)
+        _, elapsed = timed(count, depth)
         if elapsed * 10 > seconds:
             break
         depth += 1
