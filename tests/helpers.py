@@ -187,3 +187,22 @@ def kernel_side_by_side(game, theirs, seed: int, ours, spiel_key, seat=lambda pl
         mine = kids[key]
         theirs.apply_action(actions[key])
         plies += 1
+
+
+class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(game):``
+    """A context where the game's machine code is not used (the Python kernel answers)."""
+
+    def __init__(self, game):
+        self.compiled = game._compiled
+
+    def __enter__(self):
+        self.compiled.use_native = False
+
+    def __exit__(self, *exc):
+        self.compiled.use_native = True
+
+
+@pytest.fixture
+def no_source_limit(monkeypatch):
+    """Native sources of any length are compiled (``RULESDSL_NATIVE_MAX``): for tests of games over the limit."""
+    monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")

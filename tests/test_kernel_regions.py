@@ -23,7 +23,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import Chosen, kernel_plies_are_reference_moves, positions
+from helpers import Chosen, kernel_plies_are_reference_moves, no_source_limit, positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -87,10 +87,7 @@ end {
 TEXTS = {"camps": CAMPS, "hops": HOPS}
 
 
-@pytest.fixture(autouse=True)
-def any_source_length(monkeypatch):
-    """Some of these games' native sources are over the default limit (``RULESDSL_NATIVE_MAX``): no limit here."""
-    monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")
+pytestmark = pytest.mark.usefixtures(no_source_limit.__name__)
 
 
 def game_of(tmp_path, name: str, settings: dict | None = None):

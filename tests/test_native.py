@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 
 import pytest
-from helpers import positions
+from helpers import positions, python_kernel
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -50,17 +50,6 @@ def both(name: str, settings: dict):
     return game, native
 
 
-class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(game):``
-    """A context where the game's machine code is not used (the Python kernel answers)."""
-
-    def __init__(self, game):
-        self.compiled = game._compiled
-
-    def __enter__(self):
-        self.compiled.use_native = False
-
-    def __exit__(self, *exc):
-        self.compiled.use_native = True
 
 
 @needs_native

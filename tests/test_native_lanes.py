@@ -14,7 +14,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import kernel_children, random_positions, seeded_playouts_are_legal
+from helpers import kernel_children, no_source_limit, python_kernel, random_positions, seeded_playouts_are_legal
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import lanes
@@ -48,23 +48,9 @@ def native_of(name: str, settings: dict):
     return game, native
 
 
-class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(game):``
-    """A context where the game's machine code is not used (the Python kernel answers)."""
-
-    def __init__(self, game):
-        self.compiled = game._compiled
-
-    def __enter__(self):
-        self.compiled.use_native = False
-
-    def __exit__(self, *exc):
-        self.compiled.use_native = True
 
 
-@pytest.fixture(autouse=True)
-def any_source_length(monkeypatch):
-    """These tests compile sources over the default limit (``-m deep``): no limit here."""
-    monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")
+pytestmark = pytest.mark.usefixtures(no_source_limit.__name__)
 
 
 @needs_native
