@@ -418,14 +418,9 @@ class _Rewrite:
         return out
 
     def put(self, items: list[ast.expr]) -> list[ast.stmt]:
-        out: list[ast.stmt] = []
-        for column, value in enumerate(self.row(items)):
-            target = ast.Subscript(ast.Name("out", ast.Load()),
-                                   ast.Tuple([ast.Name("kids", ast.Load()), ast.Constant(column)], ast.Load()),
-                                   ast.Store())
-            out.append(ast.Assign([target], value, lineno=0))
-        out.append(ast.AugAssign(ast.Name("kids", ast.Store()), ast.Add(), ast.Constant(1)))
-        return out
+        from rulesdsl.interpreter.kernel.native import put_row
+
+        return put_row(self.row(items))
 
     def ret(self, node: ast.Return) -> ast.Return:
         from rulesdsl.interpreter.kernel.native import _result
@@ -545,6 +540,6 @@ def lanes_source(kernel: Kernel) -> str | None:
     rows = source.count("kids += 1") * WORD * layout.lanes + 1 + chains * (MAX_CHAINS - WORD)
     columns = layout.columns
     source += "\n\n" + native._perft_walk(columns, rows)
-    source += "\n\n" + native._many_playouts(columns)
+    source += "\n\n" + native.many_playouts(columns)
     source += "\n\n" + native._expand_many(columns, rows)
     return source

@@ -189,16 +189,18 @@ class _Words(ast.NodeTransformer):
         call = node.value
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "put"):
             return node
-        row = call.args[0].elts
-        out = []
-        for column, value in enumerate(row):
-            value = value if self.word(value) else _u64(value)
-            target = ast.Subscript(ast.Name("out", ast.Load()),
-                                   ast.Tuple([ast.Name("kids", ast.Load()), ast.Constant(column)], ast.Load()),
-                                   ast.Store())
-            out.append(ast.Assign([target], value, lineno=0))
-        out.append(ast.AugAssign(ast.Name("kids", ast.Store()), ast.Add(), ast.Constant(1)))
-        return out
+        return put_row([value if self.word(value) else _u64(value) for value in call.args[0].elts])
+
+
+def put_row(values: list[ast.expr]) -> list[ast.stmt]:
+    """``out[kids, 0] = ...; out[kids, 1] = ...; kids += 1``: one child's row of words written to ``out``."""
+    out: list[ast.stmt] = []
+    for column, value in enumerate(values):
+        target = ast.Subscript(ast.Name("out", ast.Load()),
+                               ast.Tuple([ast.Name("kids", ast.Load()), ast.Constant(column)], ast.Load()), ast.Store())
+        out.append(ast.Assign([target], value, lineno=0))
+    out.append(ast.AugAssign(ast.Name("kids", ast.Store()), ast.Add(), ast.Constant(1)))
+    return out
 
 
 _REWRITER = word_rewriter(_Words)  # with the helper functions, ``hist`` and ``bit_length`` (:mod:`~.native_helpers`)
@@ -265,7 +267,7 @@ def native_source(kernel: Kernel) -> str | None:
     source += "\n\n" + BITLENGTH.strip() if "bitlength(" in source else ""
     rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
     source += "\n\n" + _perft_walk(kernel.width, rows)
-    source += "\n\n" + _many_playouts(kernel.width)
+    source += "\n\n" + many_playouts(kernel.width)
     source += "\n\n" + _expand_many(kernel.width, rows)
     source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted))
     return source
@@ -402,16 +404,22 @@ def _first_ply(block: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
-def _many_playouts(symbols: int) -> str:
-    """``playouts(..., rs, cap, games)``: that many playouts from one position, and the plies they played in all
-    (``bench`` measures the kernel with it, without a call from Python per game)."""
+def many_playouts(symbols: int, history: bool = False) -> str:
+    """``playouts(..., hist, rs, cap, games)``: that many playouts from one position, and the plies they played in
+    all (``bench`` measures the kernel with it, without a call from Python per game); ``history``: each from the
+    same earlier positions (``hist``'s row count is put back before each and after the last)."""
     words = "".join(f"v{i}, " for i in range(symbols))
     ends = "".join(f"a{i}, " for i in range(symbols))
+    start, again, back = ("    start = hist[0, 0]\n", "        hist[0, 0] = start\n", "    hist[0, 0] = start\n") \
+        if history else ("", "", "")
     return (f"def playouts({words}turn, last, hist, rs, cap, games):\n"
             f"    total = 0\n"
+            f"{start}"
             f"    for i in range(games):\n"
+            f"{again}"
             f"        {ends}tn, ln, w, r, p = playout({words}turn, last, hist, rs, cap)\n"
             f"        total += p\n"
+            f"{back}"
             f"    return total\n")
 
 

@@ -189,6 +189,8 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
     """The native source of a kernel with helper functions and earlier positions: its functions rewritten
     (``words_of``: the names of a function holding words; ``rewriter``: :func:`word_rewriter`'s class), below
     ``constants`` (the tables), with :data:`HISTORY`, :data:`BITLENGTH` and ``playouts``."""
+    from rulesdsl.interpreter.kernel.native import many_playouts  # (which imports this module)
+
     tree = ast.parse(kernel.source)
     body = list(constants)
     functions: list[ast.FunctionDef] = []
@@ -208,7 +210,8 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
         body.append(function)
     source = ast.unparse(ast.Module(body, []))
-    return "\n\n\n".join([source, HISTORY.strip(), BITLENGTH.strip(), _playouts(kernel.width), _walk(kernel.width)])
+    return "\n\n\n".join([source, HISTORY.strip(), BITLENGTH.strip(), many_playouts(kernel.width, history=True),
+                          _walk(kernel.width)])
 
 
 def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
@@ -290,22 +293,6 @@ def _walk(symbols: int) -> str:
             f"                cnt[level] = k\n"
             f"                at[level] = 0\n"
             f"    return n\n")
-
-
-def _playouts(symbols: int) -> str:
-    """``playouts(..., hist, rs, cap, games)``: that many playouts from one position, each from the same earlier
-    positions, and the plies they played in all."""
-    words = "".join(f"v{i}, " for i in range(symbols))
-    ends = "".join(f"a{i}, " for i in range(symbols))
-    return (f"def playouts({words}turn, last, hist, rs, cap, games):\n"
-            f"    total = 0\n"
-            f"    start = hist[0, 0]\n"
-            f"    for i in range(games):\n"
-            f"        hist[0, 0] = start\n"
-            f"        {ends}tn, ln, w, r, p = playout({words}turn, last, hist, rs, cap)\n"
-            f"        total += p\n"
-            f"    hist[0, 0] = start\n"
-            f"    return total\n")
 
 
 def key_width(kernel: Kernel) -> int:
