@@ -26,9 +26,10 @@ words ("lanes") a bitboard; this module rewrites the same cut functions
 
 Anything the rewriting does not know (tables of constants, a call it does not
 type, a bitboard meeting a word that is not one) gives ``None``: that game stays
-on the Python kernel. The search helpers of
-:mod:`~rulesdsl.interpreter.search.native_search` are not written for lanes yet,
-so the alpha-beta search of such a game runs on its Python path.
+on the Python kernel. ``mobility`` and ``outcome`` are rewritten too, and the
+search helpers of :mod:`~rulesdsl.interpreter.search.native_search` are appended
+for the flat row (one column a word: a lane of a bitboard or another word), so
+the alpha-beta engine searches such a game in machine code as well.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ WORD = 64
 MASK = (1 << WORD) - 1
 BIT_OPS = {ast.BitAnd: "wand", ast.BitOr: "wor", ast.BitXor: "wxor"}
 SCALAR_CALLS = ("range", "len", "bool", "draw", "i64", "u64", "popcount")
+LANE_FUNCTIONS = ("count", "mobility", "expand", "outcome", "playout")
+NUMBERS = ("count", "mobility")  # the functions that return a number (the others a result and rows or a position)
+WRITERS = ("expand", "outcome")  # the functions that take ``out`` (``outcome`` writes no row to it)
 
 
 class Unfit(Exception):
@@ -67,7 +71,11 @@ class Lanes:
     @property
     def columns(self) -> int:
         """The row's words before the player to move."""
-        return sum(self.lanes if self.board(i) else 1 for i in range(self.width))
+        return self.column(self.width)
+
+    def column(self, i: int) -> int:
+        """The row's column of the ``i``-th word's first (lowest) lane."""
+        return sum(self.lanes if self.board(j) else 1 for j in range(i))
 
     def split(self, bits) -> list[int]:
         """A position's Python integers as the row's words (before the player to move)."""
@@ -106,10 +114,11 @@ def layout_of(kernel: Kernel) -> Lanes:
 
 
 def _functions(kernel: Kernel) -> list[ast.FunctionDef]:
-    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout``."""
+    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout``, and ``mobility`` and ``outcome``
+    for the search helpers."""
     from rulesdsl.interpreter.kernel import native
 
-    return [f for f in native.cut_functions(kernel) if f.name in ("count", "expand", "playout")]
+    return [f for f in native.cut_functions(kernel) if f.name in LANE_FUNCTIONS]
 
 
 # -- the helpers, written from N -------------------------------------------------------------------------------
@@ -425,7 +434,7 @@ class _Rewrite:
     def ret(self, node: ast.Return) -> ast.Return:
         from rulesdsl.interpreter.kernel.native import _result
 
-        if self.function == "count":
+        if self.function in NUMBERS:
             return ast.Return(self.scalar(node.value))
         if self.function == "playout":  # (*bits, turn, last, result, plies)
             items = list(node.value.elts)
@@ -506,7 +515,7 @@ def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
     extra = [ast.arg(x) for x in rest[2:]]
     if function.name == "playout":
         extra[[a.arg for a in extra].index("randrange")].arg = "rs"
-    elif function.name == "expand":
+    elif function.name in WRITERS:
         extra[-1].arg = "out"
         lines.append("kids = 0")
     function.args.args = [*flat, ast.arg("turn"), ast.arg("lasti"), *extra]
@@ -514,14 +523,18 @@ def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
 
 
 def lanes_source(kernel: Kernel) -> str | None:
-    """The kernel's source rewritten for several words a bitboard (``count``, ``expand``, ``playout`` and the
-    walkers of :mod:`~rulesdsl.interpreter.kernel.native`), or ``None`` when it uses what the rewriting does
-    not take."""
+    """The kernel's source rewritten for several words a bitboard (``count``, ``mobility``, ``expand``,
+    ``outcome``, ``playout``, the walkers of :mod:`~rulesdsl.interpreter.kernel.native` and the search helpers of
+    :mod:`~rulesdsl.interpreter.search.native_search`), or ``None`` when it uses what the rewriting does not take."""
     from rulesdsl.interpreter.kernel import native
+    from rulesdsl.interpreter.search.native_search import search_source
 
     if kernel.constants or kernel.past:
         return None
     layout = layout_of(kernel)
+    counted = range(kernel.width - len(kernel.counted), kernel.width)
+    if any(layout.board(i) for i in counted):  # the search helpers read a count as one column
+        return None
     shifts: set[tuple[str, int]] = set()
     functions = _functions(kernel)
     try:
@@ -542,4 +555,5 @@ def lanes_source(kernel: Kernel) -> str | None:
     source += "\n\n" + native._perft_walk(columns, rows)
     source += "\n\n" + native.many_playouts(columns)
     source += "\n\n" + native._expand_many(columns, rows)
+    source += "\n\n" + search_source(columns, kernel.opponent, len(kernel.counted))
     return source

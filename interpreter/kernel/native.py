@@ -22,8 +22,8 @@ A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 ``repetitions``) and one that calls helper functions of its own (``attacked``)
 are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
 perft natively; no ``expand``, so no native search or solver expansion). A board
-whose bounding box has more than 64 cells stays on the Python kernel: several
-words per symbol are not written yet. The rewritten source is
+whose bounding box has more than 64 cells takes several words a bitboard
+(:mod:`~rulesdsl.interpreter.kernel.lanes`). The rewritten source is
 checked again with ``check_source`` and then written, below a fixed header
 that imports the helpers of :mod:`rulesdsl.interpreter.kernel.native_runtime`, to a
 file in the user's cache folder named by a hash of that source (which is a
@@ -496,9 +496,20 @@ class NativeKernel:
     playouts: Callable
     kernel: Kernel
     children_max: int  # rows ``expand`` may write at most
-    module: object = None  # every function, the search helpers of native_search among them (None: lanes)
+    module: object = None  # every function, the search helpers of native_search among them
     lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): how a row lays them out
     history: HistoryNative | None = None  # a kernel with earlier positions: its ``hist`` is an array (no expand)
+
+    @property
+    def columns(self) -> int:
+        """The words of a row before the player to move (with lanes: each lane of a bitboard one)."""
+        return self.kernel.width if self.lanes is None else self.lanes.columns
+
+    def place(self, word: int, bit: int) -> tuple[int, int]:
+        """The row's column holding bit ``bit`` of the position's ``word``-th word, and the bit within it."""
+        if self.lanes is None:
+            return word, bit
+        return self.lanes.column(word) + bit // WORD, bit % WORD
 
     def words(self, bits) -> tuple:
         """Python integers as the unsigned words the functions take."""
@@ -616,7 +627,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
             return _history_native(module, kernel, marker)
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
                               groups * WORD * (lanes.lanes if lanes else 1) + 1 + chains * (MAX_CHAINS - WORD),
-                              module if lanes is None else None, lanes)
+                              module, lanes)
         if marker.is_file():  # in the cache: each function loads at its first call (only those a command uses)
             return native
         # compile each function now, on the types every later call passes, so that all land in the cache
@@ -624,8 +635,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         native.perft(*words, 0, np.uint64(0), None, 1)
         native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
-        if lanes is None:
-            _warm_search(native, len(words))
+        _warm_search(native, len(words))
         out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
         native.expand(*words, 0, np.uint64(0), out)
         module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out, np.zeros((1, 3), dtype=np.int64))
@@ -658,7 +668,8 @@ def load_native(kernel: Kernel) -> NativeKernel | None:
 
 
 def _warm_search(native: NativeKernel, symbols: int) -> None:
-    """Compile (or load) the search helpers on the types :mod:`rulesdsl.interpreter.search.kernel_search` passes."""
+    """Compile (or load) the search helpers on the types :mod:`rulesdsl.interpreter.search.kernel_search` passes
+    (``symbols``: the row's words before the player to move, each lane of a bitboard one)."""
     import numpy as np
 
     module = native.module

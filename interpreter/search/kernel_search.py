@@ -6,8 +6,9 @@ and whose evaluation is made of features the kernel computes (material,
 advancement, centrality, captures, mobility). It talks to the kernel through
 one narrow interface (:mod:`rulesdsl.interpreter.search.native_search`):
 
-- a position is one row of unsigned words (the bitboards, the player to
-  move, the go-again bit); a child is a copy, written by ``expandrow`` into a
+- a position is one row of unsigned words (the bitboards, each in as many
+  words as its board needs, the other words, the player to move, the go-again
+  bit); a child is a copy, written by ``expandrow`` into a
   buffer, so nothing is unmade;
 - the table is keyed by the row's bytes (an exact key: no two positions
   share one, so no hash collision can give a wrong score);
@@ -66,21 +67,22 @@ class KernelView:
         compiled = game._compiled
         kernel = native.kernel
         self.game, self.native, self.compiled, self.module = game, native, compiled, native.module
-        self.width = kernel.width  # the bitboards and the counter's word, if any
+        self.width = native.columns  # the row's words before the player to move (each lane of a bitboard one)
         folded, mobility = terms
         self.mobility = float(mobility)
-        self.weights = np.zeros((2, self.width, 64), dtype=np.float64)
+        self.weights = np.zeros((2, self.width, 64), dtype=np.float64)  # [player, column, bit]
         self.consts = np.zeros(2, dtype=np.float64)
         index = {s: i for i, s in enumerate(kernel.symbols)}
-        counts = {c: self.width - len(kernel.counted) + k for k, c in enumerate(kernel.counted)}  # a count's word
+        counts = {c: kernel.width - len(kernel.counted) + k for k, c in enumerate(kernel.counted)}  # a count's word
         for player, (rows, constant) in enumerate(folded):
             self.consts[player] = constant
             for symbol, per_cell in rows:
                 for cell, weight in enumerate(per_cell):
                     if symbol in index:
-                        self.weights[player, index[symbol], kernel.layout.bit[cell]] += weight
+                        column, bit = native.place(index[symbol], kernel.layout.bit[cell])
+                        self.weights[player, column, bit] += weight
                     else:  # the counted pieces: the weight of one, times the cell's count
-                        self.weights[player, counts[cell], 0] += weight
+                        self.weights[player, native.place(counts[cell], 0)[0], 0] += weight
         self.misere = bool(kernel.misere)
 
     def row(self, state: State) -> np.ndarray | None:
@@ -89,7 +91,7 @@ class KernelView:
         if encoded is None:
             return None
         _, bits, last, _ = encoded
-        return np.array([*bits, state.turn, last], dtype=np.uint64)
+        return np.array([*self.native.words(bits), state.turn, self.native.last_word(last)], dtype=np.uint64)
 
     def buffer(self) -> np.ndarray:
         """Room for every child of one position."""

@@ -2,14 +2,15 @@
 
 The alpha-beta engine's path on the kernel (:mod:`rulesdsl.interpreter.search.kernel_search`)
 holds a position as one row of unsigned words: the bitboards in ``symbols``
-order, then the player to move, then the go-again bit. These functions are
-written here from fixed text and the number of symbols only (never from a rule
-file), appended to the kernel's native source and checked with it by
-``check_source``:
+order (a board over 64 cells gives each several, :mod:`rulesdsl.interpreter.kernel.lanes`),
+the kernel's other words, then the player to move, then the go-again bit. These
+functions are written here from fixed text and the number of words only (never
+from a rule file), appended to the kernel's native source (either kind) and
+checked with it by ``check_source``:
 
 - ``expandrow(row, out)``: ``expand`` of a row;
 - ``score(v..., turn, weights, consts, mobw)``: the static evaluation for the
-  player ``turn`` (the linear features folded into one weight per symbol and
+  player ``turn`` (the linear features folded into one weight per word and
   bit, plus ``mobw`` times the difference of the two players' move counts);
 - ``scorerow(row, weights, consts, mobw, limit)``: that, kept within
   ``±limit`` (NaN: 0), as :func:`rulesdsl.interpreter.search.minimax.static_score`;
