@@ -45,6 +45,7 @@ MASK = (1 << WORD) - 1
 BIT_OPS = {ast.BitAnd: "wand", ast.BitOr: "wor", ast.BitXor: "wxor"}
 SCALAR_CALLS = ("range", "len", "bool", "draw", "i64", "u64", "popcount")
 LANE_FUNCTIONS = ("count", "mobility", "expand", "outcome", "playout")
+SEARCH_ONLY = ("mobility", "outcome")  # rewritten for the search helpers alone
 NUMBERS = ("count", "mobility")  # the functions that return a number (the others a result and rows or a position)
 WRITERS = ("expand", "outcome")  # the functions that take ``out`` (``outcome`` writes no row to it)
 
@@ -113,12 +114,13 @@ def layout_of(kernel: Kernel) -> Lanes:
         layout = replace(layout, wide=layout.wide | wide)
 
 
-def _functions(kernel: Kernel) -> list[ast.FunctionDef]:
-    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout``, and ``mobility`` and ``outcome``
-    for the search helpers."""
+def _functions(kernel: Kernel, search: bool = True) -> list[ast.FunctionDef]:
+    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout``, and (``search``) ``mobility`` and
+    ``outcome`` for the search helpers."""
     from rulesdsl.interpreter.kernel import native
 
-    return [f for f in native.cut_functions(kernel) if f.name in LANE_FUNCTIONS]
+    return [f for f in native.cut_functions(kernel)
+            if f.name in LANE_FUNCTIONS and (search or f.name not in SEARCH_ONLY)]
 
 
 # -- the helpers, written from N -------------------------------------------------------------------------------
@@ -522,10 +524,11 @@ def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
     return ast.parse("\n".join(lines)).body
 
 
-def lanes_source(kernel: Kernel) -> str | None:
-    """The kernel's source rewritten for several words a bitboard (``count``, ``mobility``, ``expand``,
-    ``outcome``, ``playout``, the walkers of :mod:`~rulesdsl.interpreter.kernel.native` and the search helpers of
-    :mod:`~rulesdsl.interpreter.search.native_search`), or ``None`` when it uses what the rewriting does not take."""
+def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
+    """The kernel's source rewritten for several words a bitboard (``count``, ``expand``, ``playout``, the walkers
+    of :mod:`~rulesdsl.interpreter.kernel.native` and, with ``search``, ``mobility``, ``outcome`` and the search
+    helpers of :mod:`~rulesdsl.interpreter.search.native_search`), or ``None`` when it uses what the rewriting
+    does not take."""
     from rulesdsl.interpreter.kernel import native
     from rulesdsl.interpreter.search.native_search import search_source
 
@@ -536,7 +539,7 @@ def lanes_source(kernel: Kernel) -> str | None:
     if any(layout.board(i) for i in counted):  # the search helpers read a count as one column
         return None
     shifts: set[tuple[str, int]] = set()
-    functions = _functions(kernel)
+    functions = _functions(kernel, search)
     try:
         for function in functions:  # rewritten in place
             boards = _board_names(function, layout)
@@ -555,5 +558,6 @@ def lanes_source(kernel: Kernel) -> str | None:
     source += "\n\n" + native._perft_walk(columns, rows)
     source += "\n\n" + native.many_playouts(columns)
     source += "\n\n" + native._expand_many(columns, rows)
-    source += "\n\n" + search_source(columns, kernel.opponent, len(kernel.counted))
+    if search:
+        source += "\n\n" + search_source(columns, kernel.opponent, len(kernel.counted))
     return source

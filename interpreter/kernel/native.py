@@ -246,7 +246,10 @@ def native_source(kernel: Kernel) -> str | None:
             return None
         from rulesdsl.interpreter.kernel.lanes import lanes_source  # several words a bitboard (imports this module)
 
-        return lanes_source(kernel)
+        source = lanes_source(kernel)
+        if source is not None and len(source) > max_source():  # the search helpers add about half: without them,
+            source = lanes_source(kernel, search=False)  # playouts, perft and expand stay native (no native search)
+        return source
     body: list[ast.stmt] = []
     for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
         body.append(ast.Assign([ast.Name(name, ast.Store())],
@@ -316,7 +319,7 @@ def rewritten(kernel: Kernel) -> str | None:
     run other code; a file that cannot be read is written again."""
     if kernel.expand is None and not takes_history(kernel):
         return None
-    reads = repr((RUNTIME_VERSION, _rewriting_key(), sorted(kernel.constants.items()),  # every field but the functions
+    reads = repr((RUNTIME_VERSION, _rewriting_key(), max_source(), sorted(kernel.constants.items()),  # all but the code
                   [(f.name, getattr(kernel, f.name)) for f in dataclasses.fields(kernel)
                    if f.name not in ("playout", "perft", "expand", "constants")]))
     path = cache_folder() / f"rewritten_{hashlib.sha256(reads.encode()).hexdigest()[:24]}.txt"
@@ -635,7 +638,8 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         native.perft(*words, 0, np.uint64(0), None, 1)
         native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
-        _warm_search(native, len(words))
+        if hasattr(module, "expandrow"):  # the search helpers (a lanes source over the limit goes without)
+            _warm_search(native, len(words))
         out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
         native.expand(*words, 0, np.uint64(0), out)
         module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out, np.zeros((1, 3), dtype=np.int64))

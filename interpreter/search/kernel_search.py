@@ -105,7 +105,7 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
     if len(game.players) != 2:
         return None
     native = game.native_kernel(wait)
-    if native is None or native.module is None:
+    if native is None or not hasattr(native.module, "expandrow"):  # no module (earlier positions), no helpers
         return None
     compiled = game._compiled
     terms = linear_terms(compiled.features, compiled.tables, compiled.start_board,
