@@ -35,7 +35,7 @@ CASES = [
     ("amazons", {}, 2),  # 10 x 10, a two-part turn
     ("breakthrough", {"rows": "9", "cols": "8"}, 3),  # 72 cells: captures, and a win by reaching a row
     ("ultimate-tic-tac-toe", {}, 2),  # 81 cells, the small board to play in kept in the words
-    ("havannah", {"size": "6"}, 2),  # 91 cells, rings, bridges and forks
+    ("havannah", {"size": "8"}, 2),  # 169 cells, rings, bridges and forks
     ("draughts", {}, 3),  # 10 x 10: capture chains, promotion, the quiet-move counter
 ]
 IDS = [name for name, _, _ in CASES]
