@@ -50,7 +50,7 @@ from rulesdsl.options import parse_setting
 BASELINES = Path(__file__).resolve().parent.parent / "benchmarks" / "baselines"
 FIELDS = ("game", "settings", "kernel", "perft_depth", "perft_nodes_per_s", "baseline_nodes_per_s", "ratio",
           "playouts_per_s", "plies_per_playout", "python_playouts_per_s", "openspiel_playouts_per_s",
-          "openspiel_ratio", "search_depth_1s", "search_nodes_per_s", "peak_mb")
+          "openspiel_ratio", "search_depth_1s", "search_nodes_per_s", "search_kernel", "peak_mb")
 
 
 def default_cases() -> list[dict]:
@@ -131,7 +131,7 @@ def measure(case: dict, quick: bool) -> dict:
         spiel_per_s = spiel_games / spiel_elapsed
         spiel_ratio = round(per_s / spiel_per_s, 2)
     say(f"{label}: alpha-beta for 1 s")
-    reached, search_rate = search_depth(game, state, 1.0)
+    reached, search_rate, search_kernel = search_depth(game, state, 1.0)
     return {
         "game": case["game"], "settings": settings, "kernel": engine, "perft_depth": depth,
         "perft_nodes_per_s": round(nodes_per_s), "baseline_nodes_per_s": None if base_per_s is None
@@ -140,7 +140,7 @@ def measure(case: dict, quick: bool) -> dict:
         "python_playouts_per_s": None if python_per_s is None else round(python_per_s, 1),
         "openspiel_playouts_per_s": None if spiel_per_s is None else round(spiel_per_s, 1),
         "openspiel_ratio": spiel_ratio, "search_depth_1s": reached, "search_nodes_per_s": round(search_rate),
-        "peak_mb": peak_mb(),
+        "search_kernel": search_kernel, "peak_mb": peak_mb(),
     }
 
 

@@ -15,7 +15,7 @@ from rulesdsl.interpreter.measure.bench import perft_nodes
 
 ISSUE_FIELDS = ["game", "settings", "kernel", "perft_depth", "perft_nodes_per_s", "baseline_nodes_per_s", "ratio",
                 "playouts_per_s", "plies_per_playout", "python_playouts_per_s", "openspiel_playouts_per_s",
-                "openspiel_ratio", "search_depth_1s", "search_nodes_per_s", "peak_mb"]
+                "openspiel_ratio", "search_depth_1s", "search_nodes_per_s", "search_kernel", "peak_mb"]
 
 
 def test_the_json_has_exactly_the_promised_fields(monkeypatch):
@@ -37,6 +37,7 @@ def test_the_json_has_exactly_the_promised_fields(monkeypatch):
     konane, _, sowing = rows
     native = native_module.enabled() and native_module.numba_available()
     assert konane["kernel"] == ("native" if native else "python") and sowing["kernel"] == "generic"
+    assert konane["search_kernel"] == ("native" if native else "generic") and sowing["search_kernel"] == "generic"
     assert (konane["python_playouts_per_s"] is not None) == native and sowing["python_playouts_per_s"] is None
     assert konane["openspiel_playouts_per_s"] is None and konane["openspiel_ratio"] is None
     assert konane["baseline_nodes_per_s"] > 0

@@ -134,9 +134,10 @@ def openspiel_playouts(name: str, params: dict[str, int], seconds: float, seed: 
             return games, plies, elapsed
 
 
-def search_depth(game: Game, state: State, seconds: float = 1.0) -> tuple[int, float]:
-    """``(deepest finished iteration, nodes per second)`` of the alpha-beta engine in ``seconds``."""
+def search_depth(game: Game, state: State, seconds: float = 1.0) -> tuple[int, float, str]:
+    """``(deepest finished iteration, nodes per second, what it ran on)`` of the alpha-beta engine in ``seconds``
+    (``native``: the kernel in machine code, ``generic``: the generic path)."""
     result = think(game, state, seconds=seconds)
     if result is None:
-        return 0, 0.0
-    return result.depth, result.nodes / result.seconds if result.seconds > 0 else 0.0
+        return 0, 0.0, "generic"
+    return result.depth, result.nodes / result.seconds if result.seconds > 0 else 0.0, result.kernel
