@@ -228,15 +228,17 @@ def test_a_fixed_depth_looks_at_every_placement_of_a_crowded_board():
 
 
 def test_under_a_clock_a_crowded_board_is_searched_near_the_pieces_and_says_so():
+    # the generic engine's rule (kernel=False): the native search, where it runs, searches every placement
+    # (tests/test_kernel_search_lanes.py)
     game = game_of("tic-tac-toe", size="15", line="5")
     state = game.initial_state()
     # one stone on the board (h8): every candidate reply is on a line through it, two steps at most
     after = game.apply(state, game.parse_move(state, "h8"))
-    result = think(game, after, 2, seconds=600)  # the depth ends it, not the clock
+    result = think(game, after, 2, seconds=600, kernel=False)  # the depth ends it, not the clock
     assert result.depth == 2 and result.selective and result.move in game.legal_moves(after)
     # only the engine's own side is narrowed: the first move of an empty board is not, nor the replies
-    assert not think(game, state, 2, seconds=600).selective
-    reply = think(game, after, 1, seconds=600)
+    assert not think(game, state, 2, seconds=600, kernel=False).selective
+    reply = think(game, after, 1, seconds=600, kernel=False)
     assert reply.selective
     name = game.format_move(after, reply.move)
     dx, dy = ord(name[0]) - ord("h"), int(name[1:]) - 8

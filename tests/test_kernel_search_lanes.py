@@ -111,6 +111,18 @@ def test_under_a_clock_the_lanes_search_plays_a_legal_move_and_says_so():
 
 
 @needs_native
+def test_under_a_clock_the_native_search_looks_at_every_placement_of_a_crowded_board():
+    # the generic engine narrows the placements of a crowded board under a clock (tests/test_engine.py); the
+    # native search is full width, so at a depth the clock does not cut it gives minimax's value
+    game, _ = lanes_view("tic-tac-toe", {"size": "15", "line": "5"})
+    state = game.initial_state()
+    after = game.apply(state, game.parse_move(state, "h8"))
+    result = think(game, after, 2, seconds=600)
+    assert result.kernel == "native" and result.depth == 2 and not result.selective
+    assert result.score == pytest.approx(minimax(game, after, 2), abs=1e-9)
+
+
+@needs_native
 def test_a_source_the_helpers_take_over_the_limit_stays_native_without_them(monkeypatch):
     game = load_game("hex", {"size": "9"})
     kernel = game.kernel()
