@@ -47,6 +47,20 @@ def positions(game, games: int, seed: int, cap: int = 80) -> Iterator:
             state = game.apply(state, rng.choice(moves))
 
 
+def spaced_positions(game, seed: int, plies: int = 40, every: int = 4) -> Iterator:
+    """The start and every ``every``-th position of one seeded random game of at most ``plies`` plies (until it
+    ends)."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for ply in range(plies):
+        moves, outcome = game.status(state)
+        if outcome is not None:
+            return
+        if ply % every == 0:
+            yield state
+        state = game.apply(state, rng.choice(moves))
+
+
 def moves_of(game, position: str) -> set[str]:
     """The notations of the legal moves in a position string (the game resizes if needed)."""
     game, state = load_position(game, position)
@@ -206,3 +220,20 @@ class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(gam
 def no_source_limit(monkeypatch):
     """Native sources of any length are compiled (``RULESDSL_NATIVE_MAX``): for tests of games over the limit."""
     monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")
+
+
+def assert_native_search_is_minimax(game, state, depth: int) -> None:
+    """``think`` on the native kernel at a fixed ``depth`` gives plain minimax's value (alpha-beta's from depth 3,
+    the same value, sooner) on the generic path, and the move it returns is worth that value."""
+    from rulesdsl.interpreter.search.engine import think
+    from rulesdsl.interpreter.search.minimax import alphabeta, minimax
+
+    result = think(game, state, depth=depth, kernel=True)
+    assert result.kernel == "native"
+    reference = minimax(game, state, depth) if depth < 3 else alphabeta(game, state, depth)
+    assert result.score == pytest.approx(reference, abs=1e-9), (depth, game.format_position(state))
+    child = game.apply(state, result.move)
+    value = alphabeta(game, child, depth - 1, ply=1)
+    if game.to_move(child) != game.to_move(state):
+        value = -value
+    assert value == pytest.approx(result.score, abs=1e-9), (depth, game.format_position(state))

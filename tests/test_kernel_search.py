@@ -9,16 +9,16 @@ numba is missing the same call falls back to the generic engine.
 
 from __future__ import annotations
 
-import random
 import sys
 
 import pytest
+from helpers import assert_native_search_is_minimax, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import native as native_module
 from rulesdsl.interpreter.search.engine import think
 from rulesdsl.interpreter.search.kernel_search import kernel_view
-from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, alphabeta, minimax, static_score
+from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, minimax, static_score
 from rulesdsl.loader import bundled_dir
 
 CASES = [("breakthrough", {"rows": "5", "cols": "4"}), ("konane", {"rows": "6", "cols": "6"}),
@@ -35,25 +35,13 @@ NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
 
 
-def positions(game, seed: int, plies: int = 40, every: int = 4):
-    rng = random.Random(seed)
-    state = game.initial_state()
-    for ply in range(plies):
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            return
-        if ply % every == 0:
-            yield state
-        state = game.apply(state, rng.choice(moves))
-
-
 @needs_native
 @pytest.mark.parametrize("name,settings", CASES, ids=IDS)
 def test_the_static_evaluation_on_bitboards_is_the_games(name, settings):
     game = load_game(name, settings)
     view = kernel_view(game, wait=True)
     assert view is not None
-    for state in positions(game, seed=3, every=1):
+    for state in spaced_positions(game, seed=3, every=1):
         row = view.row(state)
         got = float(view.module.scorerow(row, view.weights, view.consts, view.mobility, EVAL_LIMIT))
         assert got == pytest.approx(static_score(game, state, state.turn), abs=1e-9), game.format_position(state)
@@ -63,17 +51,9 @@ def test_the_static_evaluation_on_bitboards_is_the_games(name, settings):
 @pytest.mark.parametrize("name,settings", CASES, ids=IDS)
 def test_a_fixed_depth_on_the_kernel_gives_the_minimax_value(name, settings):
     game = load_game(name, settings)
-    for state in positions(game, seed=len(name)):
+    for state in spaced_positions(game, seed=len(name)):
         for depth in (1, 2, 3):
-            result = think(game, state, depth=depth, kernel=True)
-            assert result.kernel == "native"
-            reference = minimax(game, state, depth) if depth < 3 else alphabeta(game, state, depth)
-            assert result.score == pytest.approx(reference, abs=1e-9), (depth, game.format_position(state))
-            child = game.apply(state, result.move)
-            value = alphabeta(game, child, depth - 1, ply=1)
-            if game.to_move(child) != game.to_move(state):
-                value = -value
-            assert value == pytest.approx(result.score, abs=1e-9), (depth, game.format_position(state))
+            assert_native_search_is_minimax(game, state, depth)
 
 
 @needs_native

@@ -12,17 +12,15 @@ keeps its native playouts and searches the generic way.
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from helpers import no_source_limit
+from helpers import assert_native_search_is_minimax, no_source_limit, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import lanes
 from rulesdsl.interpreter.kernel import native as native_module
 from rulesdsl.interpreter.search.engine import think
 from rulesdsl.interpreter.search.kernel_search import kernel_view
-from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, alphabeta, minimax, static_score
+from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, minimax, static_score
 
 pytest.importorskip("numba")
 needs_native = pytest.mark.skipif(not native_module.enabled(), reason="RULESDSL_NATIVE=0")
@@ -41,19 +39,6 @@ CASES = [
 IDS = [name for name, _, _ in CASES]
 
 
-def positions(game, seed: int, count: int = 4, every: int = 5):
-    """The start and a few positions of one seeded random game, ``every`` plies apart."""
-    rng = random.Random(seed)
-    state = game.initial_state()
-    for ply in range(count * every):
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            return
-        if ply % every == 0:
-            yield state
-        state = game.apply(state, rng.choice(moves))
-
-
 def lanes_view(name: str, settings: dict):
     """The game and its kernel view, the machine code compiled (or loaded from the cache) now."""
     game = load_game(name, settings)
@@ -69,7 +54,7 @@ def test_a_row_reads_back_and_its_static_value_is_the_games(name, settings, deep
     game, view = lanes_view(name, settings)
     assert view.width == view.native.lanes.columns > len(game.kernel().symbols)
     seen = 0
-    for state in positions(game, seed=11, count=6, every=3):
+    for state in spaced_positions(game, seed=11, plies=18, every=3):
         row = view.row(state)
         _, bits, last, _ = game._compiled._encode(state)
         assert view.native.bits_of(row[:view.width]) == [int(b) for b in bits]
@@ -85,17 +70,9 @@ def test_a_row_reads_back_and_its_static_value_is_the_games(name, settings, deep
 def test_a_fixed_depth_on_the_lanes_kernel_gives_the_minimax_value(name, settings, deepest):
     game, _ = lanes_view(name, settings)
     seen = 0
-    for state in positions(game, seed=len(name)):
+    for state in spaced_positions(game, seed=len(name), plies=20, every=5):
         for depth in range(1, deepest + 1):
-            result = think(game, state, depth=depth, kernel=True)
-            assert result.kernel == "native"
-            reference = minimax(game, state, depth) if depth < 3 else alphabeta(game, state, depth)
-            assert result.score == pytest.approx(reference, abs=1e-9), (depth, game.format_position(state))
-            child = game.apply(state, result.move)
-            value = alphabeta(game, child, depth - 1, ply=1)
-            if game.to_move(child) != game.to_move(state):
-                value = -value
-            assert value == pytest.approx(result.score, abs=1e-9), (depth, game.format_position(state))
+            assert_native_search_is_minimax(game, state, depth)
         seen += 1
     assert seen == 4
 
