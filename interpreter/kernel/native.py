@@ -502,6 +502,14 @@ class NativeKernel:
     module: object = None  # every function, the search helpers of native_search among them
     lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): how a row lays them out
     history: HistoryNative | None = None  # a kernel with earlier positions: its ``hist`` is an array (no expand)
+    warmed: bool = False  # the search helpers have run once in this process (loaded or compiled)
+
+    def warm_search(self) -> None:
+        """Load the search helpers from the cache (or compile them) now, once: their first call takes about half a
+        second, which a search under a clock should not pay."""
+        if not self.warmed:
+            _warm_search(self, self.columns)
+            self.warmed = True
 
     @property
     def columns(self) -> int:
@@ -639,7 +647,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
         if hasattr(module, "expandrow"):  # the search helpers (a lanes source over the limit goes without)
-            _warm_search(native, len(words))
+            native.warm_search()
         out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
         native.expand(*words, 0, np.uint64(0), out)
         module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out, np.zeros((1, 3), dtype=np.int64))

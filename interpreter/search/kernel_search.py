@@ -112,6 +112,7 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
                          score_terms(compiled.active, compiled.tables))
     if terms is None:
         return None
+    native.warm_search()  # before any clock starts
     return KernelView(game, native, terms)
 
 
