@@ -113,3 +113,19 @@ def test_a_source_the_helpers_take_over_the_limit_stays_native_without_them(monk
     result = think(game, game.initial_state(), depth=1, kernel=True)
     assert result.kernel == "generic"
     assert result.score == pytest.approx(minimax(game, game.initial_state(), 1), abs=1e-9)
+
+
+def test_a_search_function_the_lanes_cannot_take_leaves_the_rest_native(monkeypatch):
+    kernel = load_game("hex", {"size": "9"}).kernel()
+    assert "def expandrow(" in lanes.lanes_source(kernel)
+    real = lanes._rewrite
+
+    def refuse_mobility(function, layout):
+        if function.name == "mobility":
+            raise lanes.Unfit("mobility")
+        return real(function, layout)
+
+    monkeypatch.setattr(lanes, "_rewrite", refuse_mobility)
+    source = lanes.lanes_source(kernel)
+    assert source is not None and "def playout(" in source and "def expand(" in source
+    assert "def expandrow(" not in source and "def mobility(" not in source and "def outcome(" not in source

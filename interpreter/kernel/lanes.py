@@ -524,11 +524,22 @@ def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
     return ast.parse("\n".join(lines)).body
 
 
+def _rewrite(function: ast.FunctionDef, layout: Lanes) -> set[tuple[str, int]]:
+    """Rewrite one cut function in place for lanes; the constant shifts it uses (:class:`Unfit`: it cannot be)."""
+    boards = _board_names(function, layout)
+    if "turn" in boards:
+        raise Unfit("the player to move meets a bitboard")
+    rewrite = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
+    body = rewrite.block(function.body)
+    function.body = _entry(function, layout) + body
+    return rewrite.shifts
+
+
 def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     """The kernel's source rewritten for several words a bitboard (``count``, ``expand``, ``playout``, the walkers
     of :mod:`~rulesdsl.interpreter.kernel.native` and, with ``search``, ``mobility``, ``outcome`` and the search
-    helpers of :mod:`~rulesdsl.interpreter.search.native_search`), or ``None`` when it uses what the rewriting
-    does not take."""
+    helpers of :mod:`~rulesdsl.interpreter.search.native_search`, left out when ``mobility`` or ``outcome`` does
+    not rewrite), or ``None`` when it uses what the rewriting does not take."""
     from rulesdsl.interpreter.kernel import native
     from rulesdsl.interpreter.search.native_search import search_source
 
@@ -539,18 +550,16 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     if any(layout.board(i) for i in counted):  # the search helpers read a count as one column
         return None
     shifts: set[tuple[str, int]] = set()
-    functions = _functions(kernel, search)
-    try:
-        for function in functions:  # rewritten in place
-            boards = _board_names(function, layout)
-            if "turn" in boards:
+    functions = []
+    for function in _functions(kernel, search):  # rewritten in place
+        try:
+            shifts |= _rewrite(function, layout)
+        except Unfit:
+            if function.name not in SEARCH_ONLY:
                 return None
-            rewrite = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
-            body = rewrite.block(function.body)
-            function.body = _entry(function, layout) + body
-            shifts |= rewrite.shifts
-    except Unfit:
-        return None
+            search = False  # the playouts, perft and expand stay native; the search stays on the generic engine
+        functions.append(function)
+    functions = [f for f in functions if search or f.name not in SEARCH_ONLY]
     source = helpers(layout.lanes, shifts) + "\n\n" + ast.unparse(ast.Module(functions, []))
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
     rows = source.count("kids += 1") * WORD * layout.lanes + 1 + chains * (MAX_CHAINS - WORD)
