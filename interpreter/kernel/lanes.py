@@ -547,8 +547,7 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
         return None
     layout = layout_of(kernel)
     counted = range(kernel.width - len(kernel.counted), kernel.width)
-    if any(layout.board(i) for i in counted):  # the search helpers read a count as one column
-        return None
+    search = search and not any(layout.board(i) for i in counted)  # the search helpers read a count as one column
     shifts: set[tuple[str, int]] = set()
     functions = []
     for function in _functions(kernel, search):  # rewritten in place
