@@ -107,6 +107,7 @@ from rulesdsl.interpreter.kernel.passing import PassWords
 from rulesdsl.interpreter.kernel.passing import decode as decode_passing
 from rulesdsl.interpreter.kernel.passing import encode as encode_passing
 from rulesdsl.interpreter.kernel.passing import width as passing_width
+from rulesdsl.interpreter.kernel.perft_table import with_table
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.places import PLACED, PlacesError, Placing, pack, unpack
 from rulesdsl.interpreter.kernel.rational import fractional_comparison
@@ -1486,7 +1487,7 @@ class _Builder:
             raise Unsupported(f"generated source of {len(source):,} characters")
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
         run_checked(source, namespace)
-        return Kernel(namespace["playout"], namespace["perft"], namespace.get("expand"), self.layout, self.symbols,
+        return Kernel(namespace["playout"], with_table(namespace), namespace.get("expand"), self.layout, self.symbols,
                       self.continued or self.keeps_last, self.repetition or self.history,
                       bool(self.active.all(m.Misere)), tuple(self.opponent), source,
                       {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
