@@ -40,6 +40,7 @@ import ast
 import dataclasses
 import functools
 import hashlib
+import itertools
 import os
 import re
 import sys
@@ -48,6 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
 from rulesdsl.interpreter.kernel.lanes import Lanes, layout_of
@@ -65,7 +67,7 @@ ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
 WORD = 64
-RUNTIME_VERSION = "8"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "9"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
@@ -253,7 +255,10 @@ def native_source(kernel: Kernel) -> str | None:
                                ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
     if takes_history(kernel):  # earlier positions in ``hist``: :mod:`~.native_helpers`
         return history_source(kernel, _word_names, _REWRITER, body)
+    large, numbers = native_split.large(kernel), itertools.count()
     for function in cut_functions(kernel):
+        if large and function.name == "playout":  # a loop over expand instead (:mod:`~.native_split`)
+            continue
         words = _word_names(function)
         function = _REWRITER(words, function.name).visit(function)
         params = function.args.args
@@ -262,10 +267,11 @@ def native_source(kernel: Kernel) -> str | None:
         elif function.name in ("expand", "outcome"):
             params[-1].arg = "out"
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
-        body.append(function)
+        body += native_split.outline(function, numbers) if large and function.name == "expand" else [function]
     source = ast.unparse(ast.Module(body, []))
     source += "\n\n" + BITLENGTH.strip() if "bitlength(" in source else ""
     rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
+    source += "\n\n" + native_split.playout_over_expand(kernel.width, rows) if large else ""
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + many_playouts(kernel.width)
     source += "\n\n" + _expand_many(kernel.width, rows)

@@ -1,0 +1,275 @@
+"""A large native kernel in pieces numba compiles quickly: the playout over the children, the move loops outlined.
+
+numba's compile time and memory grow faster than a function's size. The generated kernel repeats the whole move
+generation in its ``playout`` (which counts the moves and plays the ``r``-th) beside ``expand`` (or, for a kernel
+with earlier positions, ``children``: :mod:`~.native_helpers`), and writes each function as one body. This module
+rewrites the native source of :mod:`~.native` so that
+
+- the playout is a loop over the children function (:func:`playout_over_expand`, :func:`playout_over_children`):
+  the children of the position written to a buffer allocated once a playout, one drawn with the same inline
+  generator (``draw(rs, k)``) and copied. The children are written in the order the Python playout counts its
+  moves (move group by move group, each group's cells from the lowest), so a seeded playout plays the same game;
+- ``children`` returns where a game ends which end check ended it, as ``-2 - i`` (``i`` the end check's place in
+  the source), so the playout reads the result from a table (:func:`encode_outcomes`) instead of a second copy
+  of the end checks;
+- a function that branches on the player to move first is cut in one function per branch, and the loops that
+  write the children (after ``cur = ...``) are outlined into functions of about :data:`CHUNK` characters, each
+  taking what it reads and returning the new row count ``kids`` (:func:`outline`). Every piece only reads the
+  position (the loops restore it from ``cur``), so nothing but ``kids`` flows out of a piece; where that cannot be
+  shown from the syntax tree the statements stay inline.
+
+Everything here works on syntax trees already typed for words (or on source text written in that form), before
+:func:`~.codegen.check_source` passes the whole.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+
+SPLIT_SOURCE = 60_000  # characters of generated Python source above which a kernel is rewritten in pieces
+CHUNK = 12_000  # characters of rewritten source one outlined piece of move loops holds at most (about)
+NOT_OVER = -2  # as native.NOT_OVER (not imported: native imports this module)
+
+
+def large(kernel) -> bool:
+    """Whether the kernel's native source is written in pieces (its generated source is over
+    :data:`SPLIT_SOURCE` characters): a smaller one compiles in seconds whole, and its own playout, which plays
+    the drawn move without writing every child, runs faster."""
+    return len(kernel.source) > SPLIT_SOURCE
+
+
+# -- names read and written ---------------------------------------------------------------------------------------
+def _stored(node: ast.AST) -> set[str]:
+    """The names a statement (or expression) assigns anywhere inside it."""
+    names = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            names.add(sub.id)
+        elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+            names.add(sub.target.id)
+    return names
+
+
+def _loaded(node: ast.AST) -> set[str]:
+    """The names an expression reads (an augmented assignment's target counts as read)."""
+    names = {sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load)}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+            names.add(sub.target.id)
+    return names
+
+
+def read_first(block: list[ast.stmt], known: frozenset[str] = frozenset()) -> set[str]:
+    """The names ``block`` may read before it assigns them (``known``: assigned already on entry)."""
+    free: set[str] = set()
+    done = set(known)
+    for statement in block:
+        if isinstance(statement, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)):
+            value = statement.value if not isinstance(statement, ast.AugAssign) else statement
+            if value is not None:
+                free |= _loaded(value) - done
+            if isinstance(statement, ast.Assign):
+                free |= {n for t in statement.targets for n in _loaded(t)} - done  # out[kids, 0] = ...
+            done |= _stored(statement)
+        elif isinstance(statement, (ast.If, ast.While)):
+            free |= _loaded(statement.test) - done
+            free |= read_first(statement.body, frozenset(done)) | read_first(statement.orelse, frozenset(done))
+            if isinstance(statement, ast.If):  # assigned on both branches: assigned after it
+                done |= _always(statement.body) & _always(statement.orelse)
+        elif isinstance(statement, ast.For):
+            free |= _loaded(statement.iter) - done
+            free |= read_first(statement.body, frozenset(done | _stored(statement.target)))
+        elif isinstance(statement, (ast.Break, ast.Continue, ast.Pass)):
+            continue
+        else:  # anything else: every name it reads
+            free |= _loaded(statement) - done
+            done |= _stored(statement)
+    return free
+
+
+def _always(block: list[ast.stmt]) -> set[str]:
+    """The names every path through ``block`` assigns (straight assignments only: loops may not run)."""
+    names: set[str] = set()
+    for statement in block:
+        if isinstance(statement, (ast.Assign, ast.AugAssign)):
+            names |= _stored(statement)
+        elif isinstance(statement, ast.If):
+            names |= _always(statement.body) & _always(statement.orelse)
+    return names
+
+
+def _restored(block: list[ast.stmt]) -> set[str]:
+    """The names each move loop puts back from ``cur`` (``v0, v1, ... = cur``) before its next pass."""
+    names: set[str] = set()
+    for node in ast.walk(ast.Module(block, [])):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == "cur":
+            names |= _stored(node.targets[0])
+    return names
+
+
+# -- outlining -----------------------------------------------------------------------------------------------------
+def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int = CHUNK) -> list[ast.FunctionDef]:
+    """``function`` in pieces: a first ``if turn == ...`` cut in one function per branch, the move loops after
+    ``cur = ...`` in functions of about ``limit`` characters; the function itself last (it calls the others).
+    The pieces are named ``partN``, ``N`` drawn from ``numbers`` (one counter for a whole source)."""
+    pieces: list[ast.FunctionDef] = []
+    params = [a.arg for a in function.args.args]
+    local = set(params) | _stored(function)
+    _outline_loops(function.body, numbers, local, pieces, limit)
+    body = function.body
+    if len(body) >= 1 and isinstance(body[-1], ast.If) and ast.unparse(body[-1].test).startswith("turn == ") \
+            and body[-1].orelse and _returns(body[-1].body) and _returns(body[-1].orelse) \
+            and len(ast.unparse(body[-1])) > limit:
+        branch = body[-1]
+        for side in ("body", "orelse"):
+            block = getattr(branch, side)
+            args = sorted(read_first(block) & local)
+            name = f"part{next(numbers)}"
+            arguments = ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, [])
+            pieces.append(ast.FunctionDef(name, arguments, block, [], None, None, lineno=0))
+            call = ast.Call(ast.Name(name, ast.Load()), [ast.Name(a, ast.Load()) for a in args], [])
+            setattr(branch, side, [ast.Return(call)])
+    return [*pieces, function]
+
+
+def _returns(block: list[ast.stmt]) -> bool:
+    """Whether ``block`` ends with a ``return`` (or an ``if`` whose branches both do)."""
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, ast.Return):
+        return True
+    return isinstance(last, ast.If) and _returns(last.body) and _returns(last.orelse)
+
+
+def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[str],
+                   pieces: list[ast.FunctionDef], limit: int) -> None:
+    """Outline, in place, the move loops after ``cur = ...`` in ``block`` and in the blocks nested in it."""
+    start = next((i + 1 for i, s in enumerate(block) if isinstance(s, ast.Assign)
+                  and ast.unparse(s.targets[0]) == "cur"), None)
+    if start is None:
+        for statement in block:
+            if isinstance(statement, ast.If):
+                _outline_loops(statement.body, numbers, local, pieces, limit)
+                _outline_loops(statement.orelse, numbers, local, pieces, limit)
+        return
+    i = start
+    while i < len(block):
+        j, size = i, 0
+        while j < len(block) and isinstance(block[j], (ast.While, ast.For, ast.If)) and (size == 0 or size < limit):
+            size += len(ast.unparse(block[j]))
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        call = _piece(block[i:j], block[j:], numbers, local, pieces)
+        if call is None:
+            i = j
+            continue
+        block[i:j] = [call]
+        i += 1
+
+
+def _piece(chunk: list[ast.stmt], rest: list[ast.stmt], numbers: itertools.count, local: set[str],
+           pieces: list[ast.FunctionDef]) -> ast.stmt | None:
+    """``kids = partN(...)``: ``chunk`` made a function of what it reads, or ``None`` when more than ``kids``
+    would flow out of it (a name it assigns that the rest of the block reads first, and no loop restores)."""
+    reads = read_first(chunk)
+    if "kids" not in reads or "kids" not in _stored(ast.Module(chunk, [])):
+        return None
+    leaks = (_stored(ast.Module(chunk, [])) & read_first(rest)) - {"kids"} - _restored(chunk)
+    if leaks:
+        return None
+    args = sorted(reads & local)
+    piece_name = f"part{next(numbers)}"
+    body = [*copy.deepcopy(chunk), ast.Return(ast.Name("kids", ast.Load()))]
+    arguments = ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, [])
+    pieces.append(ast.FunctionDef(piece_name, arguments, body, [], None, None, lineno=0))
+    call = ast.Call(ast.Name(piece_name, ast.Load()), [ast.Name(a, ast.Load()) for a in args], [])
+    return ast.Assign([ast.Name("kids", ast.Store())], call, lineno=0)
+
+
+# -- the playout over the children ----------------------------------------------------------------------------------
+def _terminal_results(playout: ast.FunctionDef) -> list[tuple[int, int]] | None:
+    """The ``(winner, rule)`` of each ``return`` of the Python playout that ends the game, in source order (-1: a
+    draw), or ``None`` when one is not a pair of constants."""
+    results = []
+    for node in _in_order(playout):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple):
+            result = node.value.elts[-2]
+            if isinstance(result, ast.Constant) and result.value is None:
+                continue  # cut at the cap
+            try:
+                winner, rule = ast.literal_eval(result)
+            except (ValueError, TypeError):
+                return None
+            if not (winner is None or type(winner) is int) or type(rule) is not int:
+                return None
+            results.append((-1 if winner is None else winner, rule))
+    return results
+
+
+def _in_order(node: ast.AST):
+    """Every node under ``node``, depth first in source order."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        yield from _in_order(child)
+
+
+def encode_outcomes(children: ast.FunctionDef, playout: ast.FunctionDef) -> tuple[list[int], list[int]] | None:
+    """Make each ``return 0`` of ``children`` (its end checks, in source order) ``return -2 - i``, when they pair
+    one for one with the playout's results; the winners and rules by ``i``, or ``None`` (``children`` unchanged)."""
+    results = _terminal_results(playout)
+    ends = [n for n in _in_order(children) if isinstance(n, ast.Return) and isinstance(n.value, ast.Constant)
+            and n.value.value == 0]
+    if results is None or len(results) != len(ends) or not ends:
+        return None
+    for i, node in enumerate(ends):
+        node.value = ast.Constant(-2 - i)
+    return [w for w, _ in results], [r for _, r in results]
+
+
+def playout_over_children(symbols: int, rows: int, winners: list[int], rules: list[int]) -> str:
+    """``playout(*words, turn, last, hist, rs, cap)`` over ``children`` (a kernel with earlier positions, whose end
+    checks return ``-2 - i``: :func:`encode_outcomes`): the same signature and results as the generated one."""
+    words = ", ".join(f"v{i}" for i in range(symbols))
+    row = "".join(f"row[{i}], " for i in range(symbols))
+    return (f"endwin = ({', '.join(map(str, winners))},)\n"
+            f"endrule = ({', '.join(map(str, rules))},)\n\n\n"
+            f"def playout({words}, turn, last, hist, rs, cap):\n"
+            f"    buf = stack(1, {rows}, {symbols + 2})[0]\n"
+            f"    plies = 0\n"
+            f"    while True:\n"
+            f"        if plies == cap:\n"
+            f"            return {words}, turn, last, {NOT_OVER}, {NOT_OVER}, plies\n"
+            f"        k = children({words}, turn, last, hist, 2, buf)\n"
+            f"        if k < -1:\n"
+            f"            return {words}, turn, last, endwin[-2 - k], endrule[-2 - k], plies\n"
+            f"        if k <= 0:\n"
+            f"            return {words}, turn, last, -1, -1, plies\n"
+            f"        row = buf[draw(rs, k)]\n"
+            f"        {words}, turn, last = {row}i64(row[{symbols}]), row[{symbols + 1}]\n"
+            f"        plies += 1\n")
+
+
+def playout_over_expand(symbols: int, rows: int) -> str:
+    """``playout(*words, turn, last, hist, rs, cap)`` over ``expand`` (which returns the result and the children
+    it wrote): the same signature and results as the generated one."""
+    words = ", ".join(f"v{i}" for i in range(symbols))
+    row = "".join(f"row[{i}], " for i in range(symbols))
+    return (f"def playout({words}, turn, last, hist, rs, cap):\n"
+            f"    buf = stack(1, {rows}, {symbols + 2})[0]\n"
+            f"    plies = 0\n"
+            f"    while True:\n"
+            f"        if plies == cap:\n"
+            f"            return {words}, turn, last, {NOT_OVER}, {NOT_OVER}, plies\n"
+            f"        w, r, k = expand({words}, turn, last, buf)\n"
+            f"        if w != {NOT_OVER}:\n"
+            f"            return {words}, turn, last, w, r, plies\n"
+            f"        if k <= 0:\n"
+            f"            return {words}, turn, last, -1, -1, plies\n"
+            f"        row = buf[draw(rs, k)]\n"
+            f"        {words}, turn, last = {row}i64(row[{symbols}]), row[{symbols + 1}]\n"
+            f"        plies += 1\n")
