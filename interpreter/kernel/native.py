@@ -310,7 +310,7 @@ def _rewriting_key() -> str:
     from rulesdsl.interpreter.search import native_search
 
     digest = hashlib.sha256()
-    for module in (sys.modules[__name__], lanes, native_helpers, native_search):
+    for module in (sys.modules[__name__], lanes, native_helpers, native_search, native_split):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 

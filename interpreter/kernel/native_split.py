@@ -110,10 +110,11 @@ def _restored(block: list[ast.stmt]) -> set[str]:
 
 
 # -- outlining -----------------------------------------------------------------------------------------------------
-def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int = CHUNK) -> list[ast.FunctionDef]:
+def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | None = None) -> list[ast.FunctionDef]:
     """``function`` in pieces: a first ``if turn == ...`` cut in one function per branch, the move loops after
     ``cur = ...`` in functions of about ``limit`` characters; the function itself last (it calls the others).
     The pieces are named ``partN``, ``N`` drawn from ``numbers`` (one counter for a whole source)."""
+    limit = CHUNK if limit is None else limit
     pieces: list[ast.FunctionDef] = []
     params = [a.arg for a in function.args.args]
     local = set(params) | _stored(function)
