@@ -101,10 +101,11 @@ def _always(block: list[ast.stmt]) -> set[str]:
 
 
 def _restored(block: list[ast.stmt]) -> set[str]:
-    """The names each move loop puts back from ``cur`` (``v0, v1, ... = cur``) before its next pass."""
+    """The names a loop puts back from a saved position (``v0, v1, ... = cur``, ``... = sv``) before its next
+    pass: a move loop, or a legality test that makes a move and takes it back."""
     names: set[str] = set()
     for node in ast.walk(ast.Module(block, [])):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == "cur":
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and isinstance(node.targets[0], ast.Tuple):
             names |= _stored(node.targets[0])
     return names
 
@@ -118,7 +119,8 @@ def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | No
     pieces: list[ast.FunctionDef] = []
     params = [a.arg for a in function.args.args]
     local = set(params) | _stored(function)
-    _outline_loops(function.body, numbers, local, pieces, limit)
+    entry = set(params) | _always(function.body)  # assigned before a nested block begins (or there)
+    _outline_loops(function.body, numbers, local, entry, pieces, limit)
     body = function.body
     if len(body) >= 1 and isinstance(body[-1], ast.If) and ast.unparse(body[-1].test).startswith("turn == ") \
             and body[-1].orelse and _returns(body[-1].body) and _returns(body[-1].orelse) \
@@ -145,7 +147,7 @@ def _returns(block: list[ast.stmt]) -> bool:
     return isinstance(last, ast.If) and _returns(last.body) and _returns(last.orelse)
 
 
-def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[str],
+def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[str], entry: set[str],
                    pieces: list[ast.FunctionDef], limit: int) -> None:
     """Outline, in place, the move loops after ``cur = ...`` in ``block`` and in the blocks nested in it."""
     start = next((i + 1 for i, s in enumerate(block) if isinstance(s, ast.Assign)
@@ -153,8 +155,10 @@ def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[s
     if start is None:
         for statement in block:
             if isinstance(statement, ast.If):
-                _outline_loops(statement.body, numbers, local, pieces, limit)
-                _outline_loops(statement.orelse, numbers, local, pieces, limit)
+                _outline_loops(statement.body, numbers, local, entry, pieces, limit)
+                _outline_loops(statement.orelse, numbers, local, entry, pieces, limit)
+        return
+    if not _returns(block):  # what the block assigns might flow on past it: leave it whole
         return
     i = start
     while i < len(block):
@@ -170,6 +174,39 @@ def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[s
             i = j
             continue
         block[i:j] = [call]
+        i += 1
+    _outline_prefix(block, numbers, local, entry, pieces, limit)
+
+
+def _outline_prefix(block: list[ast.stmt], numbers: itertools.count, local: set[str], entry: set[str],
+                    pieces: list[ast.FunctionDef], limit: int) -> None:
+    """Outline, in place, the statements before the first ``return`` of ``block`` (the move masks and counts)
+    into functions of about ``limit`` characters, each returning the names the rest of the block reads."""
+    end = next((i for i, s in enumerate(block) if any(isinstance(n, ast.Return) for n in ast.walk(s))), len(block))
+    i = 0
+    while i < end:
+        j, size = i, 0
+        while j < end and (size == 0 or size < limit):
+            size += len(ast.unparse(block[j]))
+            j += 1
+        chunk = block[i:j]
+        outs = sorted((_stored(ast.Module(chunk, [])) - _restored(chunk)) & read_first(block[j:]))
+        always = _always(chunk)
+        if size < limit // 4 or not outs or not set(outs) <= always | entry | _always(block[:i]):
+            i = j
+            continue
+        args = sorted((read_first(chunk) | (set(outs) - always)) & local)  # what it may leave as it found it
+        name = f"part{next(numbers)}"
+        value = ast.Tuple([ast.Name(n, ast.Load()) for n in outs], ast.Load()) if len(outs) > 1 \
+            else ast.Name(outs[0], ast.Load())
+        arguments = ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, [])
+        pieces.append(ast.FunctionDef(name, arguments, [*copy.deepcopy(chunk), ast.Return(value)], [], None, None,
+                                      lineno=0))
+        target = ast.Tuple([ast.Name(n, ast.Store()) for n in outs], ast.Store()) if len(outs) > 1 \
+            else ast.Name(outs[0], ast.Store())
+        call = ast.Call(ast.Name(name, ast.Load()), [ast.Name(a, ast.Load()) for a in args], [])
+        block[i:j] = [ast.Assign([target], call, lineno=0)]
+        end -= j - i - 1
         i += 1
 
 
