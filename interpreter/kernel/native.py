@@ -66,6 +66,8 @@ from rulesdsl.interpreter.search.native_search import search_source
 ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
+MAX_PIECES = 400_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon)
+MAX_FUNCTION = 20_000
 WORD = 64
 RUNTIME_VERSION = "9"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
@@ -85,10 +87,23 @@ def max_source() -> int:
 
     numba's compile time and memory grow faster than the source: the bundled sources up to 150,000 characters
     compile in seconds to a few minutes (in the background, once), while a 620,000-character one took 25
-    minutes and 10 GB. A longer source keeps the Python kernel unless the limit is raised.
+    minutes and 10 GB. A longer source keeps the Python kernel unless the limit is raised, or unless it is
+    written in pieces (:func:`compiles_soon`).
     """
     text = os.environ.get(MAX_ENV, "").strip()
     return int(text) if text.isdigit() else MAX_SOURCE
+
+
+def compiles_soon(source: str) -> bool:
+    """Whether a native source is compiled: at most :func:`max_source` characters, or, when
+    ``RULESDSL_NATIVE_MAX`` is not set, at most :data:`MAX_PIECES` characters in functions of at most
+    :data:`MAX_FUNCTION` each (:mod:`~.native_split`'s pieces: numba's time grows with each function's size
+    faster than with their number, so such a source compiles in a few minutes)."""
+    if len(source) <= max_source():
+        return True
+    if os.environ.get(MAX_ENV, "").strip() or len(source) > MAX_PIECES:
+        return False
+    return max(len(part) for part in source.split("\ndef ")[1:]) <= MAX_FUNCTION
 
 
 def numba_available() -> bool:
@@ -604,7 +619,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         return None
     with _SYNTAX:
         source = rewritten(kernel)
-        if source is None or len(source) > max_source():
+        if source is None or not compiles_soon(source):
             return None
         load = import_checked(source)
     marker = kernel_path(source).with_suffix(".ready")
