@@ -230,6 +230,50 @@ def _piece(chunk: list[ast.stmt], rest: list[ast.stmt], numbers: itertools.count
 
 
 # -- the playout over the children ----------------------------------------------------------------------------------
+def _puts(node: ast.AST) -> list[ast.Assign]:
+    """The ``kids = putrow(...)`` statements under ``node``."""
+    return [n for n in ast.walk(node) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Name) and n.value.func.id == "putrow"]
+
+
+def pick_one(children: ast.FunctionDef) -> bool:
+    """Let ``children(..., rs, pick)`` (its last two parameters) make only one child: with ``pick == -2`` it draws
+    ``draw(rs, total)`` once it has counted the moves, then applies and writes only the child of that number (at
+    its row; the others are counted, not made) and returns the count; ``pick == -1`` writes every child. Done when
+    every row is written by a move loop ``while m: t = m & -m; m ^= t; ...`` of one row a pass (else ``False``,
+    ``children`` unchanged): so the playout makes one move a ply, as the Python playout does."""
+    loops: list[ast.While] = []
+    for node in ast.walk(children):
+        for statement in getattr(node, "body", []) + getattr(node, "orelse", []):
+            if isinstance(statement, ast.While) and _puts(statement):
+                loops.append(statement)
+    if not loops or sum(len(_puts(loop)) for loop in loops) != len(_puts(children)):
+        return False
+    for loop in loops:
+        body = loop.body
+        if len(body) < 3 or len(_puts(loop)) != 1 or any(isinstance(n, (ast.While, ast.For)) and _puts(n)
+                                                         for n in ast.walk(ast.Module(body, []))) \
+                or not (isinstance(body[1], ast.AugAssign) and ast.unparse(body[1].target) == ast.unparse(loop.test)):
+            return False
+    draws = [n for n in ast.walk(children) if isinstance(n, ast.If) and ast.unparse(n.test).startswith("total > ")
+             and ast.unparse(n.body) == "return -1"]
+    if not draws:
+        return False
+    for loop in loops:
+        made = ast.parse("if pick < 0 or kids == pick:\n    pass\nelse:\n    kids += 1").body[0]
+        made.body = loop.body[2:]
+        loop.body[2:] = [made]
+    for node in ast.walk(children):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                for i in range(len(block) - 1, -1, -1):
+                    if block[i] in draws:
+                        block.insert(i + 1, ast.parse("if pick == -2:\n    pick = draw(rs, total)").body[0])
+    return True
+
+
+
 def _terminal_results(playout: ast.FunctionDef) -> list[tuple[int, int]] | None:
     """The ``(winner, rule)`` of each ``return`` of the Python playout that ends the game, in source order (-1: a
     draw), or ``None`` when one is not a pair of constants."""
@@ -269,11 +313,14 @@ def encode_outcomes(children: ast.FunctionDef, playout: ast.FunctionDef) -> tupl
     return [w for w, _ in results], [r for _, r in results]
 
 
-def playout_over_children(symbols: int, rows: int, winners: list[int], rules: list[int]) -> str:
+def playout_over_children(symbols: int, rows: int, winners: list[int], rules: list[int], picked: bool) -> str:
     """``playout(*words, turn, last, hist, rs, cap)`` over ``children`` (a kernel with earlier positions, whose end
-    checks return ``-2 - i``: :func:`encode_outcomes`): the same signature and results as the generated one."""
+    checks return ``-2 - i``: :func:`encode_outcomes`): the same signature and results as the generated one.
+    ``picked``: ``children`` draws the child and makes only that one (:func:`pick_one`), whose number is the
+    generator's new word modulo the count, as ``draw`` computed it."""
     words = ", ".join(f"v{i}" for i in range(symbols))
     row = "".join(f"row[{i}], " for i in range(symbols))
+    call, chosen = ("-2", "i64(rs[0] % u64(k))") if picked else ("-1", "draw(rs, k)")
     return (f"endwin = ({', '.join(map(str, winners))},)\n"
             f"endrule = ({', '.join(map(str, rules))},)\n\n\n"
             f"def playout({words}, turn, last, hist, rs, cap):\n"
@@ -282,12 +329,12 @@ def playout_over_children(symbols: int, rows: int, winners: list[int], rules: li
             f"    while True:\n"
             f"        if plies == cap:\n"
             f"            return {words}, turn, last, {NOT_OVER}, {NOT_OVER}, plies\n"
-            f"        k = children({words}, turn, last, hist, 2, buf)\n"
+            f"        k = children({words}, turn, last, hist, 2, buf, rs, {call})\n"
             f"        if k < -1:\n"
             f"            return {words}, turn, last, endwin[-2 - k], endrule[-2 - k], plies\n"
             f"        if k <= 0:\n"
             f"            return {words}, turn, last, -1, -1, plies\n"
-            f"        row = buf[draw(rs, k)]\n"
+            f"        row = buf[{chosen}]\n"
             f"        {words}, turn, last = {row}i64(row[{symbols}]), row[{symbols + 1}]\n"
             f"        plies += 1\n")
 
