@@ -76,8 +76,7 @@ def read_first(block: list[ast.stmt], known: frozenset[str] = frozenset()) -> se
         elif isinstance(statement, (ast.If, ast.While)):
             free |= _loaded(statement.test) - done
             free |= read_first(statement.body, frozenset(done)) | read_first(statement.orelse, frozenset(done))
-            if isinstance(statement, ast.If):  # assigned on both branches: assigned after it
-                done |= _always(statement.body) & _always(statement.orelse)
+            done |= _done(statement)
         elif isinstance(statement, ast.For):
             free |= _loaded(statement.iter) - done
             free |= read_first(statement.body, frozenset(done | _stored(statement.target)))
@@ -87,6 +86,23 @@ def read_first(block: list[ast.stmt], known: frozenset[str] = frozenset()) -> se
             free |= _loaded(statement) - done
             done |= _stored(statement)
     return free
+
+
+def _done(statement: ast.stmt) -> set[str]:
+    """The names assigned once ``statement`` has run, whichever way it went (as :func:`read_first` counts them)."""
+    if isinstance(statement, ast.If):  # assigned on both branches: assigned after it
+        return _always(statement.body) & _always(statement.orelse)
+    if isinstance(statement, (ast.While, ast.For, ast.Break, ast.Continue, ast.Pass)):
+        return set()
+    return _stored(statement)
+
+
+def _suffix_reads(block: list[ast.stmt]) -> list[set[str]]:
+    """``read_first(block[i:])`` for every ``i`` (and ``len(block)``), in one pass from the end."""
+    out: list[set[str]] = [set()]
+    for statement in reversed(block):
+        out.append(read_first([statement]) | (out[-1] - _done(statement)))
+    return out[::-1]
 
 
 def _always(block: list[ast.stmt]) -> set[str]:
@@ -160,6 +176,8 @@ def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[s
         return
     if not _returns(block):  # what the block assigns might flow on past it: leave it whole
         return
+    later = _suffix_reads(block)
+    made: list[tuple[int, int, ast.stmt]] = []
     i = start
     while i < len(block):
         j, size = i, 0
@@ -169,12 +187,12 @@ def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[s
         if j == i:
             i += 1
             continue
-        call = _piece(block[i:j], block[j:], numbers, local, pieces)
-        if call is None:
-            i = j
-            continue
+        call = _piece(block[i:j], later[j], numbers, local, pieces)
+        if call is not None:
+            made.append((i, j, call))
+        i = j
+    for i, j, call in reversed(made):
         block[i:j] = [call]
-        i += 1
     _outline_prefix(block, numbers, local, entry, pieces, limit)
 
 
@@ -183,17 +201,21 @@ def _outline_prefix(block: list[ast.stmt], numbers: itertools.count, local: set[
     """Outline, in place, the statements before the first ``return`` of ``block`` (the move masks and counts)
     into functions of about ``limit`` characters, each returning the names the rest of the block reads."""
     end = next((i for i, s in enumerate(block) if any(isinstance(n, ast.Return) for n in ast.walk(s))), len(block))
+    later = _suffix_reads(block)
+    before = set(entry)  # assigned on every path before the chunk
+    made: list[tuple[int, int, ast.stmt]] = []
     i = 0
     while i < end:
         j, size = i, 0
         while j < end and (size == 0 or size < limit):
             size += len(ast.unparse(block[j]))
             j += 1
-        chunk = block[i:j]
-        outs = sorted((_stored(ast.Module(chunk, [])) - _restored(chunk)) & read_first(block[j:]))
+        chunk, start, i = block[i:j], i, j
         always = _always(chunk)
-        if size < limit // 4 or not outs or not set(outs) <= always | entry | _always(block[:i]):
-            i = j
+        outs = sorted((_stored(ast.Module(chunk, [])) - _restored(chunk)) & later[j])
+        fits = size >= limit // 4 and outs and set(outs) <= always | before
+        before |= always
+        if not fits:
             continue
         args = sorted((read_first(chunk) | (set(outs) - always)) & local)  # what it may leave as it found it
         name = f"part{next(numbers)}"
@@ -205,19 +227,21 @@ def _outline_prefix(block: list[ast.stmt], numbers: itertools.count, local: set[
         target = ast.Tuple([ast.Name(n, ast.Store()) for n in outs], ast.Store()) if len(outs) > 1 \
             else ast.Name(outs[0], ast.Store())
         call = ast.Call(ast.Name(name, ast.Load()), [ast.Name(a, ast.Load()) for a in args], [])
-        block[i:j] = [ast.Assign([target], call, lineno=0)]
-        end -= j - i - 1
-        i += 1
+        made.append((start, j, ast.Assign([target], call, lineno=0)))
+    for i, j, call in reversed(made):
+        block[i:j] = [call]
 
 
-def _piece(chunk: list[ast.stmt], rest: list[ast.stmt], numbers: itertools.count, local: set[str],
+def _piece(chunk: list[ast.stmt], later: set[str], numbers: itertools.count, local: set[str],
            pieces: list[ast.FunctionDef]) -> ast.stmt | None:
     """``kids = partN(...)``: ``chunk`` made a function of what it reads, or ``None`` when more than ``kids``
-    would flow out of it (a name it assigns that the rest of the block reads first, and no loop restores)."""
+    would flow out of it (a name it assigns that the rest of the block reads first (``later``), and no loop
+    restores)."""
     reads = read_first(chunk)
-    if "kids" not in reads or "kids" not in _stored(ast.Module(chunk, [])):
+    stored = _stored(ast.Module(chunk, []))
+    if "kids" not in reads or "kids" not in stored:
         return None
-    leaks = (_stored(ast.Module(chunk, [])) & read_first(rest)) - {"kids"} - _restored(chunk)
+    leaks = (stored & later) - {"kids"} - _restored(chunk)
     if leaks:
         return None
     args = sorted(reads & local)
@@ -230,36 +254,38 @@ def _piece(chunk: list[ast.stmt], rest: list[ast.stmt], numbers: itertools.count
 
 
 # -- the playout over the children ----------------------------------------------------------------------------------
-def _puts(node: ast.AST) -> list[ast.Assign]:
-    """The ``kids = putrow(...)`` statements under ``node``."""
-    return [n for n in ast.walk(node) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
-            and isinstance(n.value.func, ast.Name) and n.value.func.id == "putrow"]
-
-
 def pick_one(children: ast.FunctionDef) -> bool:
     """Let ``children(..., rs, pick)`` (its last two parameters) make only one child: with ``pick == -2`` it draws
     ``draw(rs, total)`` once it has counted the moves, then applies and writes only the child of that number (at
     its row; the others are counted, not made) and returns the count; ``pick == -1`` writes every child. Done when
     every row is written by a move loop ``while m: t = m & -m; m ^= t; ...`` of one row a pass (else ``False``,
     ``children`` unchanged): so the playout makes one move a ply, as the Python playout does."""
-    loops: list[ast.While] = []
-    for node in ast.walk(children):
-        for statement in getattr(node, "body", []) + getattr(node, "orelse", []):
-            if isinstance(statement, ast.While) and _puts(statement):
-                loops.append(statement)
-    if not loops or sum(len(_puts(loop)) for loop in loops) != len(_puts(children)):
+    loops: dict[int, ast.While] = {}  # the innermost loop around each row written
+    puts = 0
+
+    def visit(node: ast.AST, loop: ast.While | ast.For | None) -> bool:
+        nonlocal puts
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Name) and node.value.func.id == "putrow":
+            if not isinstance(loop, ast.While) or id(loop) in loops:  # none, a ``for``, or two rows a pass
+                return False
+            loops[id(loop)] = loop
+            puts += 1
+        inner = node if isinstance(node, (ast.While, ast.For)) else loop
+        return all(visit(child, inner) for child in ast.iter_child_nodes(node))
+
+    if not visit(children, None) or not puts:
         return False
-    for loop in loops:
+    for loop in loops.values():
         body = loop.body
-        if len(body) < 3 or len(_puts(loop)) != 1 or any(isinstance(n, (ast.While, ast.For)) and _puts(n)
-                                                         for n in ast.walk(ast.Module(body, []))) \
-                or not (isinstance(body[1], ast.AugAssign) and ast.unparse(body[1].target) == ast.unparse(loop.test)):
+        if len(body) < 3 or not (isinstance(body[1], ast.AugAssign)
+                                 and ast.unparse(body[1].target) == ast.unparse(loop.test)):
             return False
-    draws = [n for n in ast.walk(children) if isinstance(n, ast.If) and ast.unparse(n.test).startswith("total > ")
-             and ast.unparse(n.body) == "return -1"]
+    draws = [n for n in ast.walk(children) if isinstance(n, ast.If) and isinstance(n.test, ast.Compare)
+             and ast.unparse(n.test).startswith("total > ") and ast.unparse(n.body) == "return -1"]
     if not draws:
         return False
-    for loop in loops:
+    for loop in loops.values():
         made = ast.parse("if pick < 0 or kids == pick:\n    pass\nelse:\n    kids += 1").body[0]
         made.body = loop.body[2:]
         loop.body[2:] = [made]
