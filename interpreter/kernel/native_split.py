@@ -25,7 +25,6 @@ Everything here works on syntax trees already typed for words (or on source text
 from __future__ import annotations
 
 import ast
-import copy
 import itertools
 
 SPLIT_SOURCE = 60_000  # characters of generated Python source above which a kernel is rewritten in pieces
@@ -222,7 +221,7 @@ def _outline_prefix(block: list[ast.stmt], numbers: itertools.count, local: set[
         value = ast.Tuple([ast.Name(n, ast.Load()) for n in outs], ast.Load()) if len(outs) > 1 \
             else ast.Name(outs[0], ast.Load())
         arguments = ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, [])
-        pieces.append(ast.FunctionDef(name, arguments, [*copy.deepcopy(chunk), ast.Return(value)], [], None, None,
+        pieces.append(ast.FunctionDef(name, arguments, [*chunk, ast.Return(value)], [], None, None,
                                       lineno=0))
         target = ast.Tuple([ast.Name(n, ast.Store()) for n in outs], ast.Store()) if len(outs) > 1 \
             else ast.Name(outs[0], ast.Store())
@@ -246,7 +245,7 @@ def _piece(chunk: list[ast.stmt], later: set[str], numbers: itertools.count, loc
         return None
     args = sorted(reads & local)
     piece_name = f"part{next(numbers)}"
-    body = [*copy.deepcopy(chunk), ast.Return(ast.Name("kids", ast.Load()))]
+    body = [*chunk, ast.Return(ast.Name("kids", ast.Load()))]
     arguments = ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, [])
     pieces.append(ast.FunctionDef(piece_name, arguments, body, [], None, None, lineno=0))
     call = ast.Call(ast.Name(piece_name, ast.Load()), [ast.Name(a, ast.Load()) for a in args], [])
