@@ -135,3 +135,81 @@ def test_a_split_native_kernel_counts_and_plays_as_the_python_kernel(split_every
         with python_kernel(game):
             theirs = game.playout(game.initial_state(), random.Random(seed))
         assert ours == theirs and ours.outcome is not None
+
+
+CHILDREN = textwrap.dedent('''
+    def children(a, b, turn, last, hist, depth, out, rs, pick):
+        kids = 0
+        m0 = a & ~b & 255
+        m1 = b & 255
+        total = bin(m0).count("1") + bin(m1).count("1")
+        if not total:
+            return -2
+        if depth == 1:
+            return total
+        if total > 2048:
+            return -1
+        cur = a, b
+        while m0:
+            t = m0 & -m0
+            m0 ^= t
+            a ^= t
+            kids = putrow(out, kids, (a, b, 1, 0))
+            a, b = cur
+        while m1:
+            t = m1 & -m1
+            m1 ^= t
+            b ^= t
+            a |= t
+            kids = putrow(out, kids, (a, b, 1, 0))
+            a, b = cur
+        return kids
+''')
+
+
+def _children(function: ast.FunctionDef, a: int, b: int, pick: int, state: int) -> tuple[int, dict, int]:
+    namespace: dict = {}
+
+    def putrow(out, k, row):
+        out[k] = row
+        return k + 1
+
+    def draw(rs, n):  # the native runtime's xorshift64 draw, in Python
+        rs[0] = _step(rs[0])
+        return rs[0] % n
+
+    namespace.update(putrow=putrow, draw=draw)
+    exec(compile(ast.fix_missing_locations(ast.Module([function], [])), "<test>", "exec"), namespace)  # noqa: S102
+    out: dict = {}
+    rs = [state]
+    return namespace["children"](a, b, 0, 0, None, 2, out, rs, pick), out, rs[0]
+
+
+def _step(s: int) -> int:
+    mask = (1 << 64) - 1
+    s ^= (s << 13) & mask
+    s ^= s >> 7
+    return s ^ ((s << 17) & mask)
+
+
+def test_a_children_function_that_picks_makes_only_the_drawn_child():
+    picking = ast.parse(CHILDREN).body[0]
+    assert native_split.pick_one(picking)
+    rng = random.Random(3)
+    for _ in range(200):
+        a, b, state = rng.randrange(256), rng.randrange(256), rng.randrange(1, 1 << 64)
+        count, every, _ = _children(ast.parse(CHILDREN).body[0], a, b, -1, state)
+        picked, one, after = _children(picking, a, b, -2, state)
+        assert picked == count  # every move counted
+        if count > 0:
+            assert len(one) == 1 and one == {after % count: every[after % count]}  # the drawn one, at its row
+        assert _children(picking, a, b, -1, state)[:2] == (count, every)  # pick -1: every child, as before
+
+
+def test_children_with_a_row_outside_a_move_loop_are_left_as_they_are():
+    row = "    kids = putrow(out, kids, (a, b, 1, 0))\n"  # a row written after the loops
+    source = CHILDREN.replace("    return kids\n", row + "    return kids\n")
+    assert source != CHILDREN
+    function = ast.parse(source).body[0]
+    assert not native_split.pick_one(function)
+    assert ast.unparse(function) == ast.unparse(ast.parse(source).body[0])
