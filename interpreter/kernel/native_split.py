@@ -11,12 +11,18 @@ rewrites the native source of :mod:`~.native` so that
   moves (move group by move group, each group's cells from the lowest), so a seeded playout plays the same game;
 - ``children`` returns where a game ends which end check ended it, as ``-2 - i`` (``i`` the end check's place in
   the source), so the playout reads the result from a table (:func:`encode_outcomes`) instead of a second copy
-  of the end checks;
-- a function that branches on the player to move first is cut in one function per branch, and the loops that
-  write the children (after ``cur = ...``) are outlined into functions of about :data:`CHUNK` characters, each
-  taking what it reads and returning the new row count ``kids`` (:func:`outline`). Every piece only reads the
-  position (the loops restore it from ``cur``), so nothing but ``kids`` flows out of a piece; where that cannot be
-  shown from the syntax tree the statements stay inline.
+  of the end checks; and, asked to (``pick == -2``), it draws the move itself once it has counted the moves and
+  makes only that child (:func:`pick_one`), so a playout ply makes one move, as the generated playout does;
+- a function that branches on the player to move first is cut in one function per branch; the loops that write
+  the children (after ``cur = ...``) are outlined into functions of about :data:`CHUNK` characters, each taking
+  what it reads and returning the new row count ``kids``, and so are the statements before the end checks (the
+  move masks and counts), each returning the names read after it (:func:`outline`). A name a piece assigns may
+  flow out of it only where the syntax tree shows it: returned, or put back from a saved position (``cur``,
+  ``sv``) by the loop that changed it; otherwise the statements stay inline.
+
+Measured on a loaded 2-core machine: chess's native source 620,000 characters whole (25 minutes and 10 GB to
+compile), 355,000 in pieces of at most 14,700 (141 s of CPU, 660 MB); a Breakthrough or Othello kernel forced into
+pieces plays about as many playouts a second as whole (670,000 against 702,000; 266,000 against 257,000).
 
 Everything here works on syntax trees already typed for words (or on source text written in that form), before
 :func:`~.codegen.check_source` passes the whole.
