@@ -21,7 +21,9 @@ over Python integers. This module rewrites that source (its syntax tree, after
 A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 ``repetitions``) and one that calls helper functions of its own (``attacked``)
 are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
-perft natively; no ``expand``, so no native search or solver expansion). A board
+perft natively; no ``expand``, so no native search or solver expansion). A large kernel is written in pieces
+(:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long bodies outlined into
+functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`). A board
 whose bounding box has more than 64 cells stays on the Python kernel: several
 words per symbol are not written yet. The rewritten source is
 checked again with ``check_source`` and then written, below a fixed header
