@@ -314,14 +314,22 @@ def _terminal_results(playout: ast.FunctionDef) -> list[tuple[int, int]] | None:
             result = node.value.elts[-2]
             if isinstance(result, ast.Constant) and result.value is None:
                 continue  # cut at the cap
-            try:
-                winner, rule = ast.literal_eval(result)
-            except (ValueError, TypeError):
+            if not isinstance(result, ast.Tuple) or len(result.elts) != 2:
                 return None
-            if not (winner is None or type(winner) is int) or type(rule) is not int:
+            winner, rule = (_whole(x) for x in result.elts)
+            if rule is None or (winner is None and not (isinstance(result.elts[0], ast.Constant)
+                                                        and result.elts[0].value is None)):
                 return None
             results.append((-1 if winner is None else winner, rule))
     return results
+
+
+def _whole(node: ast.expr) -> int | None:
+    """A whole number written as a constant (``3``, ``-1``), or ``None``."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _whole(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
 def _in_order(node: ast.AST):
