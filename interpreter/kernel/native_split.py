@@ -33,15 +33,17 @@ from __future__ import annotations
 import ast
 import itertools
 
+from rulesdsl.interpreter.kernel.codegen import Kernel
+
 SPLIT_SOURCE = 60_000  # characters of generated Python source above which a kernel is rewritten in pieces
 CHUNK = 12_000  # characters of rewritten source one outlined piece of move loops holds at most (about)
 NOT_OVER = -2  # as native.NOT_OVER (not imported: native imports this module)
 
 
-def large(kernel) -> bool:
+def large(kernel: Kernel) -> bool:
     """Whether the kernel's native source is written in pieces (its generated source is over
-    :data:`SPLIT_SOURCE` characters): a smaller one compiles in seconds whole, and its own playout, which plays
-    the drawn move without writing every child, runs faster."""
+    :data:`SPLIT_SOURCE` characters): a smaller one compiles in seconds whole (and plays about as fast either
+    way: Breakthrough and Othello forced into pieces were measured)."""
     return len(kernel.source) > SPLIT_SOURCE
 
 
@@ -133,8 +135,9 @@ def _restored(block: list[ast.stmt]) -> set[str]:
 
 # -- outlining -----------------------------------------------------------------------------------------------------
 def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | None = None) -> list[ast.FunctionDef]:
-    """``function`` in pieces: a first ``if turn == ...`` cut in one function per branch, the move loops after
-    ``cur = ...`` in functions of about ``limit`` characters; the function itself last (it calls the others).
+    """``function`` in pieces: a last ``if turn == ...`` cut in one function per branch, the move loops after
+    ``cur = ...`` and the statements before the end checks in functions of about ``limit`` characters (default
+    :data:`CHUNK`); the function itself last (it calls the others).
     The pieces are named ``partN``, ``N`` drawn from ``numbers`` (one counter for a whole source)."""
     limit = CHUNK if limit is None else limit
     pieces: list[ast.FunctionDef] = []
