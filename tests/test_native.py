@@ -114,17 +114,21 @@ def test_the_native_source_passes_the_allow_list_and_is_all_the_cached_file_hold
 
 
 def test_a_source_over_the_limit_keeps_the_python_kernel_unless_the_limit_is_raised(monkeypatch):
-    kernel = load_game("antichess", {}).kernel()  # its native source: about 310,000 characters
+    kernel = load_game("quoridor", {}).kernel()  # its native source: about 217,000 characters, expand 86,000
     source = native_module.native_source(kernel)
     assert source is not None and len(source) > native_module.MAX_SOURCE
     monkeypatch.setattr(native_module, "_numba_version", lambda: "0")  # prepare only: nothing is compiled here
     monkeypatch.delenv("RULESDSL_NATIVE_MAX", raising=False)
     monkeypatch.delenv("RULESDSL_NATIVE", raising=False)
     assert native_module.prepare_native(kernel) is None
+    split = load_game("antichess", {}).kernel()  # over the limit too, but in pieces (native_split.py)
+    assert len(native_module.native_source(split)) > native_module.MAX_SOURCE
+    assert native_module.prepare_native(split) is not None
     monkeypatch.setenv("RULESDSL_NATIVE_MAX", str(len(source)))
     assert native_module.prepare_native(kernel) is not None
     monkeypatch.setenv("RULESDSL_NATIVE_MAX", "1000")
     assert native_module.prepare_native(load_game("breakthrough", {}).kernel()) is None
+    assert native_module.prepare_native(split) is None  # a limit set is the limit
 
 
 @needs_native

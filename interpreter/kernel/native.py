@@ -21,7 +21,9 @@ over Python integers. This module rewrites that source (its syntax tree, after
 A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 ``repetitions``) and one that calls helper functions of its own (``attacked``)
 are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
-perft natively; no ``expand``, so no native search or solver expansion). A board
+perft natively; no ``expand``, so no native search or solver expansion). A large kernel is written in pieces
+(:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long bodies outlined into
+functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`). A board
 whose bounding box has more than 64 cells takes several words a bitboard
 (:mod:`~rulesdsl.interpreter.kernel.lanes`). The rewritten source is
 checked again with ``check_source`` and then written, below a fixed header
@@ -40,6 +42,7 @@ import ast
 import dataclasses
 import functools
 import hashlib
+import itertools
 import os
 import re
 import sys
@@ -48,6 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
 from rulesdsl.interpreter.kernel.lanes import Lanes, layout_of
@@ -64,8 +68,10 @@ from rulesdsl.interpreter.search.native_search import search_source
 ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
+MAX_PIECES = 400_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon)
+MAX_FUNCTION = 20_000
 WORD = 64
-RUNTIME_VERSION = "8"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "9"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
@@ -83,10 +89,23 @@ def max_source() -> int:
 
     numba's compile time and memory grow faster than the source: the bundled sources up to 150,000 characters
     compile in seconds to a few minutes (in the background, once), while a 620,000-character one took 25
-    minutes and 10 GB. A longer source keeps the Python kernel unless the limit is raised.
+    minutes and 10 GB. A longer source keeps the Python kernel unless the limit is raised, or unless it is
+    written in pieces (:func:`compiles_soon`).
     """
     text = os.environ.get(MAX_ENV, "").strip()
     return int(text) if text.isdigit() else MAX_SOURCE
+
+
+def compiles_soon(source: str) -> bool:
+    """Whether a native source is compiled: at most :func:`max_source` characters, or, when
+    ``RULESDSL_NATIVE_MAX`` is not set, at most :data:`MAX_PIECES` characters in functions of at most
+    :data:`MAX_FUNCTION` each (:mod:`~.native_split`'s pieces: numba's time grows with each function's size
+    faster than with their number, so such a source compiles in a few minutes)."""
+    if len(source) <= max_source():
+        return True
+    if os.environ.get(MAX_ENV, "").strip() or len(source) > MAX_PIECES:
+        return False
+    return max(len(part) for part in source.split("\ndef ")[1:]) <= MAX_FUNCTION
 
 
 def numba_available() -> bool:
@@ -256,7 +275,10 @@ def native_source(kernel: Kernel) -> str | None:
                                ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
     if takes_history(kernel):  # earlier positions in ``hist``: :mod:`~.native_helpers`
         return history_source(kernel, _word_names, _REWRITER, body)
+    large, numbers = native_split.large(kernel), itertools.count()
     for function in cut_functions(kernel):
+        if large and function.name == "playout":  # a loop over expand instead (:mod:`~.native_split`)
+            continue
         words = _word_names(function)
         function = _REWRITER(words, function.name).visit(function)
         params = function.args.args
@@ -265,10 +287,11 @@ def native_source(kernel: Kernel) -> str | None:
         elif function.name in ("expand", "outcome"):
             params[-1].arg = "out"
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
-        body.append(function)
+        body += native_split.outline(function, numbers) if large and function.name == "expand" else [function]
     source = ast.unparse(ast.Module(body, []))
     source += "\n\n" + BITLENGTH.strip() if "bitlength(" in source else ""
     rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
+    source += "\n\n" + native_split.playout_over_expand(kernel.width, rows) if large else ""
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + many_playouts(kernel.width)
     source += "\n\n" + _expand_many(kernel.width, rows)
@@ -307,7 +330,7 @@ def _rewriting_key() -> str:
     from rulesdsl.interpreter.search import native_search
 
     digest = hashlib.sha256()
-    for module in (sys.modules[__name__], lanes, native_helpers, native_search):
+    for module in (sys.modules[__name__], lanes, native_helpers, native_search, native_split):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
@@ -620,7 +643,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         return None
     with _SYNTAX:
         source = rewritten(kernel)
-        if source is None or len(source) > max_source():
+        if source is None or not compiles_soon(source):
             return None
         load = import_checked(source)
     marker = kernel_path(source).with_suffix(".ready")

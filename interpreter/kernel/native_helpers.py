@@ -25,9 +25,11 @@ of keys, a set of boards, or ``None``) as before.
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.codegen import Kernel
 
 HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
@@ -200,18 +202,27 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
             functions.append(_children(function, kernel.width))
         else:
             functions.append(function)
+    large, numbers = native_split.large(kernel), itertools.count()
+    ends, picked = None, False
+    if large:  # the playout a loop over children, which says how a game ended (:mod:`~.native_split`)
+        playout = next(f for f in functions if f.name == "playout")
+        ends = native_split.encode_outcomes(next(f for f in functions if f.name == "children"), playout)
+        functions = [f for f in functions if f is not playout or ends is None]
     for function in functions:
         words = words_of(function)
         function = rewriter(words, function.name).visit(function)
         if function.name == "playout":
             params = function.args.args
             params[[a.arg for a in params].index("randrange")].arg = "rs"
-        elif function.name == "children":
+        elif function.name == "children":  # (..., out, rs, pick): see native_split.pick_one
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
-        body.append(function)
+            function.args.args += [ast.arg("rs"), ast.arg("pick")]
+            picked = ends is not None and native_split.pick_one(function)
+        body += native_split.outline(function, numbers) if large and function.name == "children" else [function]
     source = ast.unparse(ast.Module(body, []))
-    return "\n\n\n".join([source, HISTORY.strip(), BITLENGTH.strip(), many_playouts(kernel.width, history=True),
-                          _walk(kernel.width)])
+    more = [native_split.playout_over_children(kernel.width, ROWS, *ends, picked)] if ends is not None else []
+    return "\n\n\n".join([source, *more, HISTORY.strip(), BITLENGTH.strip(),
+                          many_playouts(kernel.width, history=True), _walk(kernel.width)])
 
 
 def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
@@ -263,15 +274,21 @@ def _walk(symbols: int) -> str:
     row = "".join(f"row[{i}], " for i in range(symbols)) + f"i64(row[{symbols}]), row[{symbols + 1}]"
     return (f"def perft({words}turn, last, hist, depth):\n"
             f"    buf = stack(depth, {ROWS}, {symbols + 2})\n"
+            f"    rs = stack(1, 1, 1)[0, 0]\n"
             f"    if depth == 1:\n"
-            f"        return children({words}turn, last, hist, 1, buf[0])\n"
+            f"        k = children({words}turn, last, hist, 1, buf[0], rs, -1)\n"
+            f"        if k < 0:\n"
+            f"            return 0\n"
+            f"        return k\n"
             f"    cnt = counters(depth)\n"
             f"    at = counters(depth)\n"
             f"    keep = counters(depth)\n"
             f"    keep[0] = i64(hist[0, 0])\n"
-            f"    k = children({words}turn, last, hist, depth, buf[0])\n"
-            f"    if k < 0:\n"
+            f"    k = children({words}turn, last, hist, depth, buf[0], rs, -1)\n"
+            f"    if k == -1:\n"
             f"        return -1\n"
+            f"    if k < 0:\n"
+            f"        k = 0\n"
             f"    cnt[0] = k\n"
             f"    level = 0\n"
             f"    n = 0\n"
@@ -283,12 +300,16 @@ def _walk(symbols: int) -> str:
             f"            row = buf[level, at[level]]\n"
             f"            at[level] += 1\n"
             f"            if level + 2 == depth:\n"
-            f"                n += children({row}, hist, 1, buf[level + 1])\n"
+            f"                k = children({row}, hist, 1, buf[level + 1], rs, -1)\n"
+            f"                if k > 0:\n"
+            f"                    n += k\n"
             f"            else:\n"
             f"                keep[level + 1] = i64(hist[0, 0])\n"
-            f"                k = children({row}, hist, depth - level - 1, buf[level + 1])\n"
-            f"                if k < 0:\n"
+            f"                k = children({row}, hist, depth - level - 1, buf[level + 1], rs, -1)\n"
+            f"                if k == -1:\n"
             f"                    return -1\n"
+            f"                if k < 0:\n"
+            f"                    k = 0\n"
             f"                level += 1\n"
             f"                cnt[level] = k\n"
             f"                at[level] = 0\n"
