@@ -96,20 +96,29 @@ def lane_count(kernel: Kernel) -> int:
 def layout_of(kernel: Kernel) -> Lanes:
     """The row layout of a kernel's positions: the words after the bitboards that some function uses as bitboards
     are bitboards in every one."""
+    from rulesdsl.interpreter.kernel.lanes_helpers import Context
+
     layout = Lanes(lane_count(kernel), len(kernel.symbols), kernel.width)
     functions = _functions(kernel)
     while True:
-        wide = {i for f in functions for i in range(layout.boards, layout.width) if f"v{i}" in _board_names(f, layout)}
+        context = Context(kernel, layout, functions)
+        wide = {i for f in functions for i in range(layout.boards, layout.width)
+                if f"v{i}" in _board_names(f, layout, context)}
         if wide <= layout.wide:
             return layout
         layout = replace(layout, wide=layout.wide | wide)
 
 
 def _functions(kernel: Kernel) -> list[ast.FunctionDef]:
-    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout``."""
+    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout`` and the helper functions (with
+    earlier positions: ``playout``, ``children`` and the helpers, :mod:`~.lanes_helpers`)."""
     from rulesdsl.interpreter.kernel import native
+    from rulesdsl.interpreter.kernel.lanes_helpers import history_functions
+    from rulesdsl.interpreter.kernel.native_helpers import HELPERS, takes_history
 
-    return [f for f in native.cut_functions(kernel) if f.name in ("count", "expand", "playout")]
+    if takes_history(kernel):
+        return history_functions(kernel)
+    return [f for f in native.cut_functions(kernel) if f.name in ("count", "expand", "playout", *HELPERS)]
 
 
 # -- the helpers, written from N -------------------------------------------------------------------------------
@@ -435,11 +444,16 @@ class _Rewrite:
         return ast.Return(ast.Tuple(flat, ast.Load()))
 
 
-def _board_names(function: ast.FunctionDef, layout: Lanes) -> set[str]:
+def _board_names(function: ast.FunctionDef, layout: Lanes, context=None) -> set[str]:
     """The names of a function that hold bitboards: the first ``boards`` ``v`` parameters, ``last``, and whatever
-    is assigned a bitboard expression (worked out to a fixed point)."""
+    is assigned a bitboard expression (worked out to a fixed point); ``context``: a
+    :class:`~.lanes_helpers.Context` (tables and helper functions)."""
     boards = {"last"} | {f"v{i}" for i in range(layout.width) if layout.board(i)}
-    typer = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
+    if context is None:
+        typer = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
+    else:
+        boards |= context.seeds(function)
+        typer = context.rewriter(boards, function.name, _lists(function))
     while True:
         before = len(boards)
         for node in ast.walk(function):
@@ -506,7 +520,7 @@ def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
     extra = [ast.arg(x) for x in rest[2:]]
     if function.name == "playout":
         extra[[a.arg for a in extra].index("randrange")].arg = "rs"
-    elif function.name == "expand":
+    elif function.name in ("expand", "children"):
         extra[-1].arg = "out"
         lines.append("kids = 0")
     function.args.args = [*flat, ast.arg("turn"), ast.arg("lasti"), *extra]
@@ -518,24 +532,30 @@ def lanes_source(kernel: Kernel) -> str | None:
     walkers of :mod:`~rulesdsl.interpreter.kernel.native`), or ``None`` when it uses what the rewriting does
     not take."""
     from rulesdsl.interpreter.kernel import native
+    from rulesdsl.interpreter.kernel.lanes_helpers import Context, history_tail
 
-    if kernel.constants or kernel.past:
+    if kernel.past:
         return None
     layout = layout_of(kernel)
     shifts: set[tuple[str, int]] = set()
     functions = _functions(kernel)
+    context = Context(kernel, layout, functions)
     try:
+        head = context.head()
         for function in functions:  # rewritten in place
-            boards = _board_names(function, layout)
+            boards = _board_names(function, layout, context)
             if "turn" in boards:
                 return None
-            rewrite = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
+            rewrite = context.rewriter(boards, function.name, _lists(function))
             body = rewrite.block(function.body)
-            function.body = _entry(function, layout) + body
+            function.body = ([] if context.helper(function) else _entry(function, layout)) + body
             shifts |= rewrite.shifts
     except Unfit:
         return None
-    source = helpers(layout.lanes, shifts) + "\n\n" + ast.unparse(ast.Module(functions, []))
+    source = helpers(layout.lanes, shifts) + "\n\n" + head + ast.unparse(ast.Module(functions, []))
+    if context.history:
+        return source + history_tail(source, layout)
+    source += context.tail(source)
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
     rows = source.count("kids += 1") * WORD * layout.lanes + 1 + chains * (MAX_CHAINS - WORD)
     columns = layout.columns

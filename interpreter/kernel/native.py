@@ -65,7 +65,7 @@ ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
 WORD = 64
-RUNTIME_VERSION = "8"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "9"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
@@ -241,9 +241,7 @@ def native_source(kernel: Kernel) -> str | None:
     (:func:`import_checked` checks it before anything runs)."""
     if kernel.expand is None and not takes_history(kernel):
         return None
-    if max(kernel.layout.bit) >= WORD:  # lanes take neither earlier positions nor helper functions
-        if kernel.repetition or takes_history(kernel) or not kernel.native:
-            return None
+    if max(kernel.layout.bit) >= WORD:  # several words a bitboard (with earlier positions: :mod:`~.lanes_helpers`)
         from rulesdsl.interpreter.kernel.lanes import lanes_source  # several words a bitboard (imports this module)
 
         return lanes_source(kernel)
@@ -613,7 +611,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
 
         module = load()
         if takes_history(kernel):
-            return _history_native(module, kernel, marker)
+            return _history_native(module, kernel, marker, lanes)
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
                               groups * WORD * (lanes.lanes if lanes else 1) + 1 + chains * (MAX_CHAINS - WORD),
                               module if lanes is None else None, lanes)
@@ -635,12 +633,13 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
     return finish, marker
 
 
-def _history_native(module: object, kernel: Kernel, marker: Path) -> NativeKernel:
+def _history_native(module: object, kernel: Kernel, marker: Path, lanes: Lanes | None = None) -> NativeKernel:
     """The machine code of a kernel with earlier positions (:mod:`~.native_helpers`): playouts and perft only."""
     import numpy as np
 
-    history = HistoryNative(module, kernel, key_width(kernel))
-    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, history=history)
+    history = HistoryNative(module, kernel, lanes.columns if lanes else key_width(kernel), lanes)
+    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, lanes=lanes,
+                          history=history)
     if not marker.is_file():  # compile each function now, on the types every later call passes
         words = native.words(0 for _ in range(kernel.width))
         native.perft(*words, 0, np.uint64(0), None, 1)

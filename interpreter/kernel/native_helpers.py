@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rulesdsl.interpreter.kernel.codegen import Kernel
+from rulesdsl.interpreter.kernel.lanes import Lanes
 
 HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
 MAX_ROWS = 1 << 20  # a longer history (a playout cap beyond it) stays on the Python kernel
@@ -236,7 +237,7 @@ def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
 
         def visit_Expr(self, node: ast.Expr) -> ast.stmt | None:
             text = ast.unparse(node)
-            return None if text in ("hist.pop()", "hist.discard(cur)") else node
+            return None if text in ("hist.pop()", "hist.discard(cur)", "hist.discard(key)") else node
 
         def visit_If(self, node: ast.If) -> ast.stmt | None:
             self.generic_visit(node)
@@ -332,12 +333,24 @@ class HistoryNative:
     module: object
     kernel: Kernel
     width: int  # the words of one key
+    lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): a key's bitboards are split in lanes
 
     def rows_for(self, keys, room: int):
         """``hist`` for a call that may add ``room`` keys, or ``None`` when that is too many."""
         if room > MAX_ROWS:
             return None
-        return history_array(keys, self.width, room)
+        return history_array(self._split(keys), self.width, room)
+
+    def _split(self, keys):
+        """The Python kernel's keys as rows of words (each bitboard's lanes, low lane first)."""
+        if keys is None or self.lanes is None:
+            return keys
+        return [tuple(self.lanes.split(key)) for key in keys]
+
+    def keys(self, hist, start: int = 0) -> list[tuple[int, ...]]:
+        """The keys of a native ``hist`` from the ``start``-th on, as the Python kernel's tuples of integers."""
+        found = history_keys(hist, start)
+        return found if self.lanes is None else [tuple(self.lanes.join(key)) for key in found]
 
     def playout(self, *args):
         """``playout(*words, turn, last, hist, rs, cap)`` on the native ``hist`` (see :func:`history_array`)."""
@@ -347,13 +360,16 @@ class HistoryNative:
         """``perft(*words, turn, last, keys, depth)``: ``keys`` the Python kernel's history or ``None`` (a position
         with more children than the native walk has room for is counted on the Python kernel)."""
         *head, keys, depth = args
-        found = self.module.perft(*head, history_array(keys, self.width, max(depth, 1)), depth)
+        found = self.module.perft(*head, history_array(self._split(keys), self.width, max(depth, 1)), depth)
         if found >= 0:
             return found
         history = set(keys or ()) if self.kernel.repetition else list(keys or ())
-        return self.kernel.perft(*(int(w) for w in head[:-2]), int(head[-2]), int(head[-1]), history, depth)
+        words, last = [int(w) for w in head[:-2]], int(head[-1])
+        if self.lanes is not None:
+            words, last = self.lanes.join(words), 1 << (last - 1) if last else 0
+        return self.kernel.perft(*words, int(head[-2]), last, history, depth)
 
     def playouts(self, *args):
         """``playouts(*words, turn, last, keys, rs, cap, games)``: ``keys`` the Python kernel's history or ``None``."""
         *head, keys, rs, cap, games = args
-        return self.module.playouts(*head, history_array(keys, self.width, cap + 1), rs, cap, games)
+        return self.module.playouts(*head, history_array(self._split(keys), self.width, cap + 1), rs, cap, games)
