@@ -26,11 +26,14 @@ the Python kernel). As with one word, a kernel with earlier positions has no
 from __future__ import annotations
 
 import ast
+import operator
 
 from rulesdsl.interpreter.kernel.codegen import Kernel
-from rulesdsl.interpreter.kernel.lanes import WORD, Lanes, Unfit, _call, _Rewrite
+from rulesdsl.interpreter.kernel.lanes import WORD, Lanes, Unfit, _call, _is_int, _Rewrite
 from rulesdsl.interpreter.kernel.native_helpers import BITLENGTH, HELPERS, HISTORY, HISTORY_METHODS, takes_history
 
+FOLDED = {ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
+          ast.BitOr: operator.or_, ast.BitXor: operator.xor}
 SCALAR_TABLES = ("rgt",)  # tables of words that are no bitboards (a rights word's bits per cell)
 
 
@@ -163,6 +166,8 @@ class HelperRewrite(_Rewrite):
     def bits(self, node: ast.expr) -> ast.expr:
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.tables:
             return ast.Subscript(node.value, self.scalar(node.slice), ast.Load())
+        if isinstance(node, ast.BinOp) and _is_int(node.left) and _is_int(node.right) and type(node.op) in FOLDED:
+            return self.constant(FOLDED[type(node.op)](node.left.value, node.right.value))  # a mask of two numbers
         return super().bits(node)
 
     def scalar(self, node: ast.expr) -> ast.expr:

@@ -298,11 +298,11 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
 @functools.cache
 def _rewriting_key() -> str:
     """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
-    from rulesdsl.interpreter.kernel import lanes, native_helpers
+    from rulesdsl.interpreter.kernel import lanes, lanes_helpers, native_helpers
     from rulesdsl.interpreter.search import native_search
 
     digest = hashlib.sha256()
-    for module in (sys.modules[__name__], lanes, native_helpers, native_search):
+    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_search):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
