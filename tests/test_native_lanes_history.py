@@ -112,3 +112,20 @@ def test_a_seeded_native_go_playout_plays_legal_moves_and_the_python_kernels_gam
         assert whole.plies > 0 and whole.outcome is not None
         with python_kernel(game):
             assert game.playout(game.initial_state(), random.Random(seed)) == whole
+
+
+def test_native_go_on_a_small_board_keeps_each_parents_board_while_counting_its_children():
+    """5 x 5 fits one word (:mod:`~.native_helpers`' walk); the counts by hand, and with an earlier board the walk
+    keeps the root's board in ``hist`` below it, as the Python kernel's recursion does."""
+    game = load_game("go", {"size": "5"})
+    native = game._compiled.native(wait=True)
+    assert native is not None and native.lanes is None and native.history is not None
+    start = game.initial_state()
+    assert [native_perft(game, start, depth) for depth in (1, 2, 3)] == by_hand(25)
+    state = start
+    for move in ("b1", "c1", "a2", "d2", "b3", "c3", "pass", "b2", "c2", "e5", "e4"):
+        state = game.apply(state, game.parse_move(state, move))
+    for depth in (1, 2, 3, 4):
+        with python_kernel(game):
+            expected = game.perft(state, depth)
+        assert native_perft(game, state, depth) == expected == generic_perft(game, state, depth)
