@@ -24,9 +24,12 @@ words ("lanes") a bitboard; this module rewrites the same cut functions
   expand of many rows) serve unchanged; :class:`Lanes` converts Python's
   integers to and from those rows.
 
-Anything the rewriting does not know (tables of constants, a call it does not
-type, a bitboard meeting a word that is not one) gives ``None``: that game stays
-on the Python kernel. The search helpers of
+Earlier positions (``hist``), constant tables and helper functions
+(``attacked``, ``pinlines``) are rewritten by
+:mod:`~rulesdsl.interpreter.kernel.lanes_helpers`. Anything the rewriting does
+not know (a call it does not type, a bitboard meeting a word that is not one,
+``repetitions``' keys of marks) gives ``None``: that game stays on the Python
+kernel. The search helpers of
 :mod:`~rulesdsl.interpreter.search.native_search` are not written for lanes yet,
 so the alpha-beta search of such a game runs on its Python path.
 """

@@ -22,8 +22,9 @@ A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 ``repetitions``) and one that calls helper functions of its own (``attacked``)
 are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
 perft natively; no ``expand``, so no native search or solver expansion). A board
-whose bounding box has more than 64 cells stays on the Python kernel: several
-words per symbol are not written yet. The rewritten source is
+whose bounding box has more than 64 cells takes several words a bitboard
+(:mod:`~rulesdsl.interpreter.kernel.lanes`, with earlier positions, tables and helper
+functions in :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`). The rewritten source is
 checked again with ``check_source`` and then written, below a fixed header
 that imports the helpers of :mod:`rulesdsl.interpreter.kernel.native_runtime`, to a
 file in the user's cache folder named by a hash of that source (which is a
