@@ -30,7 +30,16 @@ import operator
 
 from rulesdsl.interpreter.kernel.codegen import Kernel
 from rulesdsl.interpreter.kernel.lanes import WORD, Lanes, Unfit, _call, _is_int, _Rewrite
-from rulesdsl.interpreter.kernel.native_helpers import BITLENGTH, HELPERS, HISTORY, HISTORY_METHODS, takes_history
+from rulesdsl.interpreter.kernel.native_helpers import (
+    BITLENGTH,
+    HELPERS,
+    HISTORY,
+    history_call,
+    history_member,
+    history_method,
+    in_history,
+    takes_history,
+)
 
 FOLDED = {ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
           ast.BitOr: operator.or_, ast.BitXor: operator.xor}
@@ -191,17 +200,14 @@ class HelperRewrite(_Rewrite):
         return ast.Tuple(words, ast.Load())
 
     def compare(self, node: ast.Compare) -> ast.expr:
-        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
-                and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == "hist":
-            found = _call("hhas", ast.Name("hist", ast.Load()), self.key(node.left))
-            return ast.UnaryOp(ast.Not(), found) if isinstance(node.ops[0], ast.NotIn) else found
+        if in_history(node):
+            return history_member(node, self.key(node.left))
         return super().compare(node)
 
     def call(self, node: ast.Call) -> ast.expr:
         func = node.func
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "hist" \
-                and func.attr in HISTORY_METHODS:
-            return _call(HISTORY_METHODS[func.attr], ast.Name("hist", ast.Load()), *(self.key(a) for a in node.args))
+        if history_method(node):
+            return history_call(node, [self.key(a) for a in node.args])
         if isinstance(func, ast.Attribute) and func.attr == "bit_length" and not node.args:
             if self.board(func.value):
                 return _call("wlen", self.bits(func.value))

@@ -125,6 +125,30 @@ def takes_history(kernel: Kernel) -> bool:
     return bool(kernel.repetition or kernel.past)
 
 
+def in_history(node: ast.Compare) -> bool:
+    """``key in hist`` or ``key not in hist``."""
+    return len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+        and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == "hist"
+
+
+def history_member(node: ast.Compare, key: ast.expr) -> ast.expr:
+    """``hhas(hist, key)`` (with ``not`` for ``not in``): the native test of :func:`in_history`'s ``node``."""
+    found = ast.Call(ast.Name("hhas", ast.Load()), [ast.Name("hist", ast.Load()), key], [])
+    return ast.UnaryOp(ast.Not(), found) if isinstance(node.ops[0], ast.NotIn) else found
+
+
+def history_method(node: ast.Call) -> bool:
+    """``hist.append(key)`` and the other methods of :data:`HISTORY_METHODS`."""
+    func = node.func
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "hist" \
+        and func.attr in HISTORY_METHODS
+
+
+def history_call(node: ast.Call, keys: list[ast.expr]) -> ast.expr:
+    """The native function of :func:`history_method`'s ``node``, on ``hist`` and ``keys``."""
+    return ast.Call(ast.Name(HISTORY_METHODS[node.func.attr], ast.Load()), [ast.Name("hist", ast.Load()), *keys], [])
+
+
 def word_rewriter(base: type) -> type:
     """The native module's word rewriter (``base``, its ``_Words``) extended for helper functions, ``hist`` and
     ``bit_length`` (see the module docstring)."""
@@ -156,21 +180,16 @@ def word_rewriter(base: type) -> type:
             return super().visit_Expr(node)
 
         def visit_Compare(self, node: ast.Compare) -> ast.expr:
-            if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
-                    and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == "hist":
+            if in_history(node):
                 self.generic_visit(node)
-                found = ast.Call(ast.Name("hhas", ast.Load()),
-                                 [ast.Name("hist", ast.Load()), _words_of(node.left)], [])
-                return ast.UnaryOp(ast.Not(), found) if isinstance(node.ops[0], ast.NotIn) else found
+                return history_member(node, _words_of(node.left))
             return super().visit_Compare(node)
 
         def visit_Call(self, node: ast.Call) -> ast.expr:
             func = node.func
-            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "hist" \
-                    and func.attr in HISTORY_METHODS:
+            if history_method(node):
                 self.generic_visit(node)
-                return ast.Call(ast.Name(HISTORY_METHODS[func.attr], ast.Load()),
-                                [ast.Name("hist", ast.Load()), *(_words_of(a) for a in node.args)], [])
+                return history_call(node, [_words_of(a) for a in node.args])
             if isinstance(func, ast.Attribute) and func.attr == "bit_length":
                 self.generic_visit(node)
                 return ast.Call(ast.Name("bitlength", ast.Load()), [func.value], [])
