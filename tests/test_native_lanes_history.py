@@ -129,3 +129,14 @@ def test_native_go_on_a_small_board_keeps_each_parents_board_while_counting_its_
         with python_kernel(game):
             expected = game.perft(state, depth)
         assert native_perft(game, state, depth) == expected == generic_perft(game, state, depth)
+
+
+@pytest.mark.deep
+def test_native_go_13_takes_three_words_a_bitboard_and_counts_by_hand():
+    """13 x 13 (169 points, three words a bitboard; a minute or two of a first compile)."""
+    game = load_game("go", {"size": "13"})
+    native = game._compiled.native(wait=True)
+    assert native is not None and native.lanes is not None and native.lanes.lanes == 3
+    start = game.initial_state()
+    assert [native_perft(game, start, depth) for depth in (1, 2, 3)] == by_hand(169)
+    seeded_playouts_are_legal(game, seeds=1)
