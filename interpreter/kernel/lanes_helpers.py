@@ -243,6 +243,8 @@ class HelperRewrite(_Rewrite):
         return super().assign(node)
 
     def ret(self, node: ast.Return) -> ast.Return:
+        if self.function not in ("count", "expand", "playout", "children", *self.signatures):
+            raise Unfit(f"a function {self.function} of its own")  # (``canmove``: drop mates)
         if self.function == "children":
             return ast.Return(self.scalar(node.value))
         if self.function in self.signatures:
