@@ -51,19 +51,19 @@ def test_the_xiangqi_kernel_is_rewritten_for_lanes_with_its_tables_and_helpers()
     assert {"attacked", "pinlines", "count", "expand", "playout", "wlen", "bitlength"} <= names
     tables = {node.targets[0].id: node.value for node in tree.body if isinstance(node, ast.Assign)}
     assert set(tables) == set(kernel.constants)
-    for name, values in kernel.constants.items():  # every entry a pair of words holding the table's integer
-        rows = tables[name].elts
-        assert len(rows) == len(values)
-        for row, value in zip(rows, values):
-            low, high = (item.args[0].value for item in row.elts)
-            assert low | high << 64 == value
+    for name, values in kernel.constants.items():  # every entry the table's integer, made an array of two words
+        call = tables[name]
+        assert call.func.id == "lanetable" and call.args[1].value == 2
+        assert tuple(item.value for item in call.args[0].elts) == values
 
 
 def test_a_table_and_the_bit_length_of_lanes_by_hand():
-    assert table_source("t", (5, 1 << 70), 2) == "t = ((u64(5), u64(0),), (u64(0), u64(64),),)"
+    assert table_source("t", (5, 1 << 70), 2) == f"t = lanetable((5, {1 << 70},), 2)"
     import numba
 
     from rulesdsl.interpreter.kernel import native_runtime
+
+    assert native_runtime.lanetable((5, 1 << 70), 2).tolist() == [[5, 0], [0, 64]]
     from rulesdsl.interpreter.kernel.native_helpers import BITLENGTH
 
     namespace = {"u64": numba.uint64, "popcount": native_runtime.popcount}
@@ -109,3 +109,16 @@ def test_a_seeded_native_xiangqi_playout_plays_legal_moves_and_the_python_kernel
         whole = game.playout(game.initial_state(), random.Random(seed))
         with python_kernel(game):
             assert game.playout(game.initial_state(), random.Random(seed)) == whole
+
+
+def test_a_function_of_the_kernels_own_that_the_rewriting_does_not_know_is_refused():
+    """shogi's ``canmove`` (drop mates) is neither a helper nor a move function: refused, not typed as ``expand``."""
+    import ast as syntax
+
+    from rulesdsl.interpreter.kernel.lanes_helpers import HelperRewrite
+
+    layout = lanes.Lanes(2, 1, 1)
+    function = syntax.parse("def canmove(v0, turn):\n    return turn + 1").body[0]
+    with pytest.raises(lanes.Unfit):
+        HelperRewrite(2, {"v0"}, "canmove", layout).block(function.body)
+    assert lanes.lanes_source(load_game("shogi").kernel()) is None  # its repetitions' keys of marks, too

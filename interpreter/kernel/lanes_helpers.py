@@ -12,7 +12,7 @@ helper functions (``attacked``, ``pinlines``). This module joins the two:
   :func:`~.native_helpers._walk` over the flat rows, so its key stays in ``hist``
   while its children are counted, as in the Python kernel's recursion;
 - each constant table (``kernel.constants``: one bitboard a cell) is a module-level
-  tuple of lane tuples, read with a whole-number index;
+  array of lane words (``lanetable``), a row read as a tuple of words;
 - a helper function takes the bitboards (and the cells asked about) as lane tuples
   and returns a whole number (``attacked``) or a tuple of bitboards (``pinlines``),
   unpacked by the caller (``pin, arr = pinlines(...)``);
@@ -55,12 +55,10 @@ def wlen_source(n: int) -> str:
 
 
 def table_source(name: str, values: tuple[int, ...], lanes: int) -> str:
-    """A constant table of bitboards as a tuple of lane tuples (of words: a tuple of words)."""
+    """A constant table of bitboards as an array of ``lanes`` words a row (``lanetable``; of words: a tuple)."""
     if name in SCALAR_TABLES:
         return f"{name} = (" + ", ".join(f"u64({int(v)})" for v in values) + ",)"
-    rows = ", ".join("(" + ", ".join(f"u64({(int(v) >> (WORD * j)) & ((1 << WORD) - 1)})" for j in range(lanes))
-                     + ",)" for v in values)
-    return f"{name} = ({rows},)"
+    return f"{name} = lanetable((" + ", ".join(str(int(v)) for v in values) + f",), {lanes})"
 
 
 def helper_signatures(functions: list[ast.FunctionDef], layout: Lanes) -> dict[str, tuple[list[bool], int]]:
@@ -174,7 +172,9 @@ class HelperRewrite(_Rewrite):
 
     def bits(self, node: ast.expr) -> ast.expr:
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.tables:
-            return ast.Subscript(node.value, self.scalar(node.slice), ast.Load())
+            at = self.scalar(node.slice)  # a row of the array: one word a lane
+            return ast.Tuple([ast.Subscript(node.value, ast.Tuple([at, ast.Constant(j)], ast.Load()), ast.Load())
+                              for j in range(self.n)], ast.Load())
         if isinstance(node, ast.BinOp) and _is_int(node.left) and _is_int(node.right) and type(node.op) in FOLDED:
             return self.constant(FOLDED[type(node.op)](node.left.value, node.right.value))  # a mask of two numbers
         return super().bits(node)

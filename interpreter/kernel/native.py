@@ -66,12 +66,12 @@ ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
 WORD = 64
-RUNTIME_VERSION = "9"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "10"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
 HEADER = ("from rulesdsl.interpreter.kernel.native_runtime import (  # noqa: F401\n"
-          "    after, beyond, counters, draw, i64, jit, popcount, stack, u64)\n\n")
+          "    after, beyond, counters, draw, i64, jit, lanetable, popcount, stack, u64)\n\n")
 
 
 def enabled() -> bool:
