@@ -16,7 +16,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import no_source_limit, python_kernel, random_positions, seeded_playouts_are_legal
+from helpers import (
+    native_playouts_are_the_python_kernels,
+    no_source_limit,
+    python_kernel,
+    random_positions,
+    seeded_playouts_are_legal,
+)
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -107,11 +113,8 @@ def test_a_ko_position_forbids_the_retake_natively():
 def test_a_seeded_native_go_playout_plays_legal_moves_and_the_python_kernels_game():
     game = native_go()
     seeded_playouts_are_legal(game, seeds=2)
-    for seed in range(3):
-        whole = game.playout(game.initial_state(), random.Random(seed))
-        assert whole.plies > 0 and whole.outcome is not None
-        with python_kernel(game):
-            assert game.playout(game.initial_state(), random.Random(seed)) == whole
+    native_playouts_are_the_python_kernels(game)
+    assert game.playout(game.initial_state(), random.Random(0)).outcome is not None  # over within 2 x 81 turns
 
 
 def test_native_go_on_a_small_board_keeps_each_parents_board_while_counting_its_children():
