@@ -145,10 +145,12 @@ def test_native_go_13_takes_three_words_a_bitboard_and_counts_by_hand():
     seeded_playouts_are_legal(game, seeds=1)
 
 
-def test_native_go_perft_3_is_openspiels_in_the_same_run():
+def test_native_go_perft_3_and_4_are_openspiels_in_the_same_run():
+    """Depth 4 has the first captures (a corner stone taken by two) and suicides: OpenSpiel counts it too."""
     pyspiel = pytest.importorskip("pyspiel")
     from openspiel_side_by_side import spiel_perft
 
     game = native_go()
     theirs = pyspiel.load_game("go", {"board_size": 9}).new_initial_state()
     assert native_perft(game, game.initial_state(), 3) == spiel_perft(theirs, 3) == by_hand(81)[2]
+    assert native_perft(game, game.initial_state(), 4) == spiel_perft(theirs, 4)
