@@ -140,6 +140,16 @@ def seeded_playouts_are_legal(game, seeds: int) -> None:
         assert whole.outcome == game.status(whole.state)[1]
 
 
+def native_playouts_are_the_python_kernels(game, seeds: int = 3) -> None:
+    """Seeded whole playouts (in machine code where the game has it loaded) end where the Python kernel's do,
+    each after at least one ply and with an outcome or at the cap."""
+    for seed in range(seeds):
+        whole = game.playout(game.initial_state(), random.Random(seed))
+        assert whole.plies > 0
+        with python_kernel(game):
+            assert game.playout(game.initial_state(), random.Random(seed)) == whole
+
+
 def kernel_children(game, state):
     """The outcome and the children of ``state`` from the Python kernel's ``expand``."""
     from rulesdsl.interpreter.compile.game import NO_CELL

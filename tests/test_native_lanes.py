@@ -14,7 +14,14 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import kernel_children, no_source_limit, python_kernel, random_positions, seeded_playouts_are_legal
+from helpers import (
+    kernel_children,
+    native_playouts_are_the_python_kernels,
+    no_source_limit,
+    python_kernel,
+    random_positions,
+    seeded_playouts_are_legal,
+)
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import lanes
@@ -86,10 +93,7 @@ def test_native_children_are_the_python_kernels_and_the_legal_moves(name, settin
 def test_a_seeded_native_playout_plays_legal_moves_and_the_python_kernels_game(name, settings, expected):
     game, _ = native_of(name, settings)
     seeded_playouts_are_legal(game, seeds=2)
-    for seed in range(3):
-        whole = game.playout(game.initial_state(), random.Random(seed))
-        with python_kernel(game):
-            assert game.playout(game.initial_state(), random.Random(seed)) == whole
+    native_playouts_are_the_python_kernels(game)
 
 
 def test_the_row_layout_splits_and_joins_python_integers():

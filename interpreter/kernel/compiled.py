@@ -29,7 +29,6 @@ from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
-from rulesdsl.interpreter.kernel.native_helpers import history_keys
 from rulesdsl.interpreter.kernel.places import PLACED, canonical
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.history import History
@@ -176,7 +175,7 @@ class CompiledPlay:
         final = state if plies == 0 else self._state(kernel, words, self._board(kernel, words), turn,
                                                      kernel.layout.cell_of(last) if last else NO_CELL)
         if plies and hist is not None:
-            final = self._with_history(kernel, state, final, len(history), history_keys(hist))
+            final = self._with_history(kernel, state, final, len(history), native.history.keys(hist))
         return self._playout(final, None if winner == NOT_OVER else (None if winner < 0 else int(winner), int(rule)),
                              int(plies))
 

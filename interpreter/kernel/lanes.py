@@ -24,12 +24,16 @@ words ("lanes") a bitboard; this module rewrites the same cut functions
   expand of many rows) serve unchanged; :class:`Lanes` converts Python's
   integers to and from those rows.
 
-Anything the rewriting does not know (tables of constants, a call it does not
-type, a bitboard meeting a word that is not one) gives ``None``: that game stays
-on the Python kernel. ``mobility`` and ``outcome`` are rewritten too, and the
-search helpers of :mod:`~rulesdsl.interpreter.search.native_search` are appended
-for the flat row (one column a word: a lane of a bitboard or another word), so
-the alpha-beta engine searches such a game in machine code as well.
+Earlier positions (``hist``), constant tables and helper functions
+(``attacked``, ``pinlines``) are rewritten by
+:mod:`~rulesdsl.interpreter.kernel.lanes_helpers`. Anything the rewriting does
+not know (a call it does not type, a bitboard meeting a word that is not one,
+``repetitions``' keys of marks) gives ``None``: that game stays on the Python
+kernel. ``mobility`` and ``outcome`` are rewritten too, and the search helpers
+of :mod:`~rulesdsl.interpreter.search.native_search` are appended for the flat
+row (one column a word: a lane of a bitboard or another word), so the
+alpha-beta engine searches such a game in machine code as well (not a game
+with earlier positions: it has no ``expand``).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ SCALAR_CALLS = ("range", "len", "bool", "draw", "i64", "u64", "popcount")
 LANE_FUNCTIONS = ("count", "mobility", "expand", "outcome", "playout")
 SEARCH_ONLY = ("mobility", "outcome")  # rewritten for the search helpers alone
 NUMBERS = ("count", "mobility")  # the functions that return a number (the others a result and rows or a position)
-WRITERS = ("expand", "outcome")  # the functions that take ``out`` (``outcome`` writes no row to it)
+WRITERS = ("expand", "outcome", "children")  # the functions that take ``out`` (``outcome`` writes no row)
 
 
 class Unfit(Exception):
@@ -105,22 +109,31 @@ def lane_count(kernel: Kernel) -> int:
 def layout_of(kernel: Kernel) -> Lanes:
     """The row layout of a kernel's positions: the words after the bitboards that some function uses as bitboards
     are bitboards in every one."""
+    from rulesdsl.interpreter.kernel.lanes_helpers import Context
+
     layout = Lanes(lane_count(kernel), len(kernel.symbols), kernel.width)
     functions = _functions(kernel)
     while True:
-        wide = {i for f in functions for i in range(layout.boards, layout.width) if f"v{i}" in _board_names(f, layout)}
+        context = Context(kernel, layout, functions)
+        wide = {i for f in functions for i in range(layout.boards, layout.width)
+                if f"v{i}" in _board_names(f, layout, context)}
         if wide <= layout.wide:
             return layout
         layout = replace(layout, wide=layout.wide | wide)
 
 
 def _functions(kernel: Kernel, search: bool = True) -> list[ast.FunctionDef]:
-    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout``, and (``search``) ``mobility`` and
-    ``outcome`` for the search helpers."""
+    """The cut functions the lanes rewrite: ``count``, ``expand``, ``playout``, the helper functions and
+    (``search``) ``mobility`` and ``outcome`` for the search helpers (with earlier positions: ``playout``,
+    ``children`` and the helpers, :mod:`~.lanes_helpers`)."""
     from rulesdsl.interpreter.kernel import native
+    from rulesdsl.interpreter.kernel.lanes_helpers import history_functions
+    from rulesdsl.interpreter.kernel.native_helpers import HELPERS, takes_history
 
+    if takes_history(kernel):
+        return history_functions(kernel)
     return [f for f in native.cut_functions(kernel)
-            if f.name in LANE_FUNCTIONS and (search or f.name not in SEARCH_ONLY)]
+            if f.name in (*LANE_FUNCTIONS, *HELPERS) and (search or f.name not in SEARCH_ONLY)]
 
 
 # -- the helpers, written from N -------------------------------------------------------------------------------
@@ -446,11 +459,16 @@ class _Rewrite:
         return ast.Return(ast.Tuple(flat, ast.Load()))
 
 
-def _board_names(function: ast.FunctionDef, layout: Lanes) -> set[str]:
+def _board_names(function: ast.FunctionDef, layout: Lanes, context=None) -> set[str]:
     """The names of a function that hold bitboards: the first ``boards`` ``v`` parameters, ``last``, and whatever
-    is assigned a bitboard expression (worked out to a fixed point)."""
+    is assigned a bitboard expression (worked out to a fixed point); ``context``: a
+    :class:`~.lanes_helpers.Context` (tables and helper functions)."""
     boards = {"last"} | {f"v{i}" for i in range(layout.width) if layout.board(i)}
-    typer = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
+    if context is None:
+        typer = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
+    else:
+        boards |= context.seeds(function)
+        typer = context.rewriter(boards, function.name, _lists(function))
     while True:
         before = len(boards)
         for node in ast.walk(function):
@@ -524,14 +542,15 @@ def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
     return ast.parse("\n".join(lines)).body
 
 
-def _rewrite(function: ast.FunctionDef, layout: Lanes) -> set[tuple[str, int]]:
-    """Rewrite one cut function in place for lanes; the constant shifts it uses (:class:`Unfit`: it cannot be)."""
-    boards = _board_names(function, layout)
+def _rewrite(function: ast.FunctionDef, layout: Lanes, context) -> set[tuple[str, int]]:
+    """Rewrite one cut function in place for lanes (``context``: :class:`~.lanes_helpers.Context`); the constant
+    shifts it uses (:class:`Unfit`: it cannot be)."""
+    boards = _board_names(function, layout, context)
     if "turn" in boards:
         raise Unfit("the player to move meets a bitboard")
-    rewrite = _Rewrite(layout.lanes, boards, function.name, layout, _lists(function))
+    rewrite = context.rewriter(boards, function.name, _lists(function))
     body = rewrite.block(function.body)
-    function.body = _entry(function, layout) + body
+    function.body = ([] if context.helper(function) else _entry(function, layout)) + body
     return rewrite.shifts
 
 
@@ -541,25 +560,35 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     helpers of :mod:`~rulesdsl.interpreter.search.native_search`, left out when ``mobility`` or ``outcome`` does
     not rewrite), or ``None`` when it uses what the rewriting does not take."""
     from rulesdsl.interpreter.kernel import native
+    from rulesdsl.interpreter.kernel.lanes_helpers import Context, history_tail
     from rulesdsl.interpreter.search.native_search import search_source
 
-    if kernel.constants or kernel.past:
+    if kernel.past:
         return None
     layout = layout_of(kernel)
     counted = range(kernel.width - len(kernel.counted), kernel.width)
     search = search and not any(layout.board(i) for i in counted)  # the search helpers read a count as one column
     shifts: set[tuple[str, int]] = set()
-    functions = []
-    for function in _functions(kernel, search):  # rewritten in place
+    functions = _functions(kernel, search)
+    context = Context(kernel, layout, functions)
+    try:
+        head = context.head()
+    except Unfit:
+        return None
+    kept = []
+    for function in functions:  # rewritten in place
         try:
-            shifts |= _rewrite(function, layout)
+            shifts |= _rewrite(function, layout, context)
         except Unfit:
             if function.name not in SEARCH_ONLY:
                 return None
             search = False  # the playouts, perft and expand stay native; the search stays on the generic engine
-        functions.append(function)
-    functions = [f for f in functions if search or f.name not in SEARCH_ONLY]
-    source = helpers(layout.lanes, shifts) + "\n\n" + ast.unparse(ast.Module(functions, []))
+        kept.append(function)
+    functions = [f for f in kept if search or f.name not in SEARCH_ONLY]
+    source = helpers(layout.lanes, shifts) + "\n\n" + head + ast.unparse(ast.Module(functions, []))
+    if context.history:
+        return source + history_tail(source, layout)
+    source += context.tail(source)
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
     rows = source.count("kids += 1") * WORD * layout.lanes + 1 + chains * (MAX_CHAINS - WORD)
     columns = layout.columns

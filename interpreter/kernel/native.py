@@ -25,7 +25,8 @@ perft natively; no ``expand``, so no native search or solver expansion). A large
 (:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long bodies outlined into
 functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`). A board
 whose bounding box has more than 64 cells takes several words a bitboard
-(:mod:`~rulesdsl.interpreter.kernel.lanes`). The rewritten source is
+(:mod:`~rulesdsl.interpreter.kernel.lanes`, with earlier positions, tables and helper
+functions in :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`). The rewritten source is
 checked again with ``check_source`` and then written, below a fixed header
 that imports the helpers of :mod:`rulesdsl.interpreter.kernel.native_runtime`, to a
 file in the user's cache folder named by a hash of that source (which is a
@@ -71,12 +72,12 @@ MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RUL
 MAX_PIECES = 400_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon)
 MAX_FUNCTION = 20_000
 WORD = 64
-RUNTIME_VERSION = "9"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "11"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
 HEADER = ("from rulesdsl.interpreter.kernel.native_runtime import (  # noqa: F401\n"
-          "    after, beyond, counters, draw, i64, jit, popcount, stack, u64)\n\n")
+          "    after, beyond, counters, draw, i64, jit, lanetable, popcount, stack, u64)\n\n")
 
 
 def enabled() -> bool:
@@ -260,9 +261,7 @@ def native_source(kernel: Kernel) -> str | None:
     (:func:`import_checked` checks it before anything runs)."""
     if kernel.expand is None and not takes_history(kernel):
         return None
-    if max(kernel.layout.bit) >= WORD:  # lanes take neither earlier positions nor helper functions
-        if kernel.repetition or takes_history(kernel) or not kernel.native:
-            return None
+    if max(kernel.layout.bit) >= WORD:  # several words a bitboard (with earlier positions: :mod:`~.lanes_helpers`)
         from rulesdsl.interpreter.kernel.lanes import lanes_source  # several words a bitboard (imports this module)
 
         source = lanes_source(kernel)
@@ -326,11 +325,11 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
 @functools.cache
 def _rewriting_key() -> str:
     """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
-    from rulesdsl.interpreter.kernel import lanes, native_helpers
+    from rulesdsl.interpreter.kernel import lanes, lanes_helpers, native_helpers
     from rulesdsl.interpreter.search import native_search
 
     digest = hashlib.sha256()
-    for module in (sys.modules[__name__], lanes, native_helpers, native_search, native_split):
+    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_search, native_split):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
@@ -658,7 +657,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
 
         module = load()
         if takes_history(kernel):
-            return _history_native(module, kernel, marker)
+            return _history_native(module, kernel, marker, lanes)
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
                               groups * WORD * (lanes.lanes if lanes else 1) + 1 + chains * (MAX_CHAINS - WORD),
                               module, lanes)
@@ -680,12 +679,13 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
     return finish, marker
 
 
-def _history_native(module: object, kernel: Kernel, marker: Path) -> NativeKernel:
+def _history_native(module: object, kernel: Kernel, marker: Path, lanes: Lanes | None = None) -> NativeKernel:
     """The machine code of a kernel with earlier positions (:mod:`~.native_helpers`): playouts and perft only."""
     import numpy as np
 
-    history = HistoryNative(module, kernel, key_width(kernel))
-    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, history=history)
+    history = HistoryNative(module, kernel, lanes.columns if lanes else key_width(kernel), lanes)
+    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, lanes=lanes,
+                          history=history)
     if not marker.is_file():  # compile each function now, on the types every later call passes
         words = native.words(0 for _ in range(kernel.width))
         native.perft(*words, 0, np.uint64(0), None, 1)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.codegen import Kernel
+from rulesdsl.interpreter.kernel.lanes import Lanes
 
 HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
 MAX_ROWS = 1 << 20  # a longer history (a playout cap beyond it) stays on the Python kernel
@@ -126,6 +127,30 @@ def takes_history(kernel: Kernel) -> bool:
     return bool(kernel.repetition or kernel.past)
 
 
+def in_history(node: ast.Compare) -> bool:
+    """``key in hist`` or ``key not in hist``."""
+    return len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+        and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == "hist"
+
+
+def history_member(node: ast.Compare, key: ast.expr) -> ast.expr:
+    """``hhas(hist, key)`` (with ``not`` for ``not in``): the native test of :func:`in_history`'s ``node``."""
+    found = ast.Call(ast.Name("hhas", ast.Load()), [ast.Name("hist", ast.Load()), key], [])
+    return ast.UnaryOp(ast.Not(), found) if isinstance(node.ops[0], ast.NotIn) else found
+
+
+def history_method(node: ast.Call) -> bool:
+    """``hist.append(key)`` and the other methods of :data:`HISTORY_METHODS`."""
+    func = node.func
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "hist" \
+        and func.attr in HISTORY_METHODS
+
+
+def history_call(node: ast.Call, keys: list[ast.expr]) -> ast.expr:
+    """The native function of :func:`history_method`'s ``node``, on ``hist`` and ``keys``."""
+    return ast.Call(ast.Name(HISTORY_METHODS[node.func.attr], ast.Load()), [ast.Name("hist", ast.Load()), *keys], [])
+
+
 def word_rewriter(base: type) -> type:
     """The native module's word rewriter (``base``, its ``_Words``) extended for helper functions, ``hist`` and
     ``bit_length`` (see the module docstring)."""
@@ -157,21 +182,16 @@ def word_rewriter(base: type) -> type:
             return super().visit_Expr(node)
 
         def visit_Compare(self, node: ast.Compare) -> ast.expr:
-            if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
-                    and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == "hist":
+            if in_history(node):
                 self.generic_visit(node)
-                found = ast.Call(ast.Name("hhas", ast.Load()),
-                                 [ast.Name("hist", ast.Load()), _words_of(node.left)], [])
-                return ast.UnaryOp(ast.Not(), found) if isinstance(node.ops[0], ast.NotIn) else found
+                return history_member(node, _words_of(node.left))
             return super().visit_Compare(node)
 
         def visit_Call(self, node: ast.Call) -> ast.expr:
             func = node.func
-            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "hist" \
-                    and func.attr in HISTORY_METHODS:
+            if history_method(node):
                 self.generic_visit(node)
-                return ast.Call(ast.Name(HISTORY_METHODS[func.attr], ast.Load()),
-                                [ast.Name("hist", ast.Load()), *(_words_of(a) for a in node.args)], [])
+                return history_call(node, [_words_of(a) for a in node.args])
             if isinstance(func, ast.Attribute) and func.attr == "bit_length":
                 self.generic_visit(node)
                 return ast.Call(ast.Name("bitlength", ast.Load()), [func.value], [])
@@ -247,7 +267,7 @@ def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
 
         def visit_Expr(self, node: ast.Expr) -> ast.stmt | None:
             text = ast.unparse(node)
-            return None if text in ("hist.pop()", "hist.discard(cur)") else node
+            return None if text in ("hist.pop()", "hist.discard(cur)", "hist.discard(key)") else node
 
         def visit_If(self, node: ast.If) -> ast.stmt | None:
             self.generic_visit(node)
@@ -353,12 +373,24 @@ class HistoryNative:
     module: object
     kernel: Kernel
     width: int  # the words of one key
+    lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): a key's bitboards are split in lanes
 
     def rows_for(self, keys, room: int):
         """``hist`` for a call that may add ``room`` keys, or ``None`` when that is too many."""
         if room > MAX_ROWS:
             return None
-        return history_array(keys, self.width, room)
+        return history_array(self._split(keys), self.width, room)
+
+    def _split(self, keys):
+        """The Python kernel's keys as rows of words (each bitboard's lanes, low lane first)."""
+        if keys is None or self.lanes is None:
+            return keys
+        return [tuple(self.lanes.split(key)) for key in keys]
+
+    def keys(self, hist, start: int = 0) -> list[tuple[int, ...]]:
+        """The keys of a native ``hist`` from the ``start``-th on, as the Python kernel's tuples of integers."""
+        found = history_keys(hist, start)
+        return found if self.lanes is None else [tuple(self.lanes.join(key)) for key in found]
 
     def playout(self, *args):
         """``playout(*words, turn, last, hist, rs, cap)`` on the native ``hist`` (see :func:`history_array`)."""
@@ -368,13 +400,16 @@ class HistoryNative:
         """``perft(*words, turn, last, keys, depth)``: ``keys`` the Python kernel's history or ``None`` (a position
         with more children than the native walk has room for is counted on the Python kernel)."""
         *head, keys, depth = args
-        found = self.module.perft(*head, history_array(keys, self.width, max(depth, 1)), depth)
+        found = self.module.perft(*head, history_array(self._split(keys), self.width, max(depth, 1)), depth)
         if found >= 0:
             return found
         history = set(keys or ()) if self.kernel.repetition else list(keys or ())
-        return self.kernel.perft(*(int(w) for w in head[:-2]), int(head[-2]), int(head[-1]), history, depth)
+        words, last = [int(w) for w in head[:-2]], int(head[-1])
+        if self.lanes is not None:
+            words, last = self.lanes.join(words), 1 << (last - 1) if last else 0
+        return self.kernel.perft(*words, int(head[-2]), last, history, depth)
 
     def playouts(self, *args):
         """``playouts(*words, turn, last, keys, rs, cap, games)``: ``keys`` the Python kernel's history or ``None``."""
         *head, keys, rs, cap, games = args
-        return self.module.playouts(*head, history_array(keys, self.width, cap + 1), rs, cap, games)
+        return self.module.playouts(*head, history_array(self._split(keys), self.width, cap + 1), rs, cap, games)

@@ -80,3 +80,10 @@ def counters(depth):
 def after(rows, start):
     """The rows of ``rows`` from ``start`` on (a view: ``expand`` writes a batch's children one after another)."""
     return rows[start:]
+
+
+def lanetable(values, lanes):
+    """A constant table of bitboards of ``lanes`` words each, as an array (numba keeps a global array as a constant
+    and reads an entry with one load, where a tuple read with a number it knows only at run time is a switch)."""
+    mask = (1 << 64) - 1
+    return np.array([[(int(v) >> (64 * j)) & mask for j in range(lanes)] for v in values], dtype=np.uint64)
