@@ -120,10 +120,10 @@ def test_a_search_function_the_lanes_cannot_take_leaves_the_rest_native(monkeypa
     assert "def expandrow(" in lanes.lanes_source(kernel)
     real = lanes._rewrite
 
-    def refuse_mobility(function, layout):
+    def refuse_mobility(function, layout, context):
         if function.name == "mobility":
             raise lanes.Unfit("mobility")
-        return real(function, layout)
+        return real(function, layout, context)
 
     monkeypatch.setattr(lanes, "_rewrite", refuse_mobility)
     source = lanes.lanes_source(kernel)

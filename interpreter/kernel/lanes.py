@@ -538,6 +538,8 @@ def _entry(function: ast.FunctionDef, layout: Lanes) -> list[ast.stmt]:
     elif function.name in WRITERS:
         extra[-1].arg = "out"
         lines.append("kids = 0")
+        if function.name == "children":  # (..., out, rs, pick) as native_helpers' walk calls it (native_split)
+            extra += [ast.arg("rs"), ast.arg("pick")]
     function.args.args = [*flat, ast.arg("turn"), ast.arg("lasti"), *extra]
     return ast.parse("\n".join(lines)).body
 

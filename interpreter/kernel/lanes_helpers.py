@@ -29,7 +29,7 @@ import ast
 import operator
 
 from rulesdsl.interpreter.kernel.codegen import Kernel
-from rulesdsl.interpreter.kernel.lanes import WORD, Lanes, Unfit, _call, _is_int, _Rewrite
+from rulesdsl.interpreter.kernel.lanes import LANE_FUNCTIONS, WORD, Lanes, Unfit, _call, _is_int, _Rewrite
 from rulesdsl.interpreter.kernel.native_helpers import (
     BITLENGTH,
     HELPERS,
@@ -243,7 +243,7 @@ class HelperRewrite(_Rewrite):
         return super().assign(node)
 
     def ret(self, node: ast.Return) -> ast.Return:
-        if self.function not in ("count", "expand", "playout", "children", *self.signatures):
+        if self.function not in (*LANE_FUNCTIONS, "children", *self.signatures):
             raise Unfit(f"a function {self.function} of its own")  # (``canmove``: drop mates)
         if self.function == "children":
             return ast.Return(self.scalar(node.value))
