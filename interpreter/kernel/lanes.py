@@ -42,8 +42,8 @@ import ast
 import itertools
 from dataclasses import dataclass, replace
 
-from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel import native_split
+from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel
 
 WORD = 64
@@ -53,8 +53,8 @@ SCALAR_CALLS = ("range", "len", "bool", "draw", "i64", "u64", "popcount")
 LANE_FUNCTIONS = ("count", "mobility", "expand", "outcome", "playout")
 SEARCH_ONLY = ("mobility", "outcome")  # rewritten for the search helpers alone
 NUMBERS = ("count", "mobility")  # the functions that return a number (the others a result and rows or a position)
-WRITERS = ("expand", "outcome", "children")
-PIECES = ("expand", "children")  # the functions a large kernel outlines in pieces (:mod:`~.native_split`)  # the functions that take ``out`` (``outcome`` writes no row)
+WRITERS = ("expand", "outcome", "children")  # the functions that take ``out`` (``outcome`` writes no row)
+PIECES = ("expand", "children")  # the functions a large kernel outlines in pieces (:mod:`~.native_split`)
 
 
 class Unfit(Exception):
