@@ -197,7 +197,7 @@ def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[s
         if j == i:
             i += 1
             continue
-        call = _piece(block[i:j], later[j], numbers, local, pieces)
+        call = _piece(block[i:j], later[j], numbers, local - _inside_only(block[i:j], stores), pieces)
         if call is not None:
             made.append((i, j, call))
         i = j
