@@ -34,6 +34,14 @@ of :mod:`~rulesdsl.interpreter.search.native_search` are appended for the flat
 row (one column a word: a lane of a bitboard or another word), so the
 alpha-beta engine searches such a game in machine code as well (not a game
 with earlier positions: it has no ``expand``).
+
+A large kernel (:func:`~.native_split.large`) is written in pieces after the
+lanes rewrite, as one word's is: ``expand`` (or ``children``) outlined by
+:func:`~.native_split.outline` (its pieces take and return lane tuples), the
+playout a loop over it (:func:`~.native_split.playout_over_expand`,
+:func:`~.native_split.playout_over_children`) and perft's last ply counted with
+``expand`` (no ``count``), so such a source compiles in about half a minute of
+CPU where the whole was over the length compiled by default.
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
 perft natively; no ``expand``, so no native search or solver expansion). A large kernel is written in pieces
 (:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long bodies outlined into
-functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`). A board
+functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`; on
+several words a bitboard too). A board
 whose bounding box has more than 64 cells takes several words a bitboard
 (:mod:`~rulesdsl.interpreter.kernel.lanes`, with earlier positions, tables and helper
 functions in :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`). The rewritten source is
