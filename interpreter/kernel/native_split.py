@@ -145,7 +145,7 @@ def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | No
     params = [a.arg for a in function.args.args]
     local = set(params) | _stored(function)
     entry = set(params) | _always(function.body)  # assigned before a nested block begins (or there)
-    stores = _store_counts(function)
+    stores = _store_counts(function) + Counter(params)  # a parameter is assigned by the caller
     _outline_loops(function.body, numbers, local, entry, stores, pieces, limit)
     body = function.body
     if len(body) >= 1 and isinstance(body[-1], ast.If) and ast.unparse(body[-1].test).startswith("turn == ") \
