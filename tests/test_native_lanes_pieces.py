@@ -68,7 +68,11 @@ def test_quoridor_9_native_perft_is_openspiels_and_playouts_the_python_kernels()
 
 
 @needs_native
-def test_chinese_checkers_native_perft_is_its_example_and_playouts_the_python_kernels():
-    game = load_game("chinese-checkers")
-    perft_is(game, [14, 196, 4144])  # rules/chinese-checkers.rules's example
+@pytest.mark.parametrize("name,settings,expected", [
+    ("chinese-checkers", {}, [14, 196, 4144]),  # rules/chinese-checkers.rules's example
+    ("chinese-checkers-places", {"players": "3"}, [14, 196, 2744]),  # rules/chinese-checkers-places.rules's
+], ids=["chinese-checkers", "chinese-checkers-places"])
+def test_chinese_checkers_native_perft_is_its_example_and_playouts_the_python_kernels(name, settings, expected):
+    game = load_game(name, settings)
+    perft_is(game, expected)
     native_playouts_are_the_python_kernels(game, seeds=2)
