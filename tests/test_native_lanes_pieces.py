@@ -52,7 +52,12 @@ def test_go_19_native_perft_and_playouts():
     n = 19 * 19
     perft_is(game, [n + 1, n * n + n + 1])
     native_playouts_are_the_python_kernels(game, seeds=2)
-    seeded_playouts_are_legal(game, seeds=1)
+
+
+@needs_native
+@deep
+def test_go_19_seeded_native_playouts_are_legal():  # each ply through the generic path: about 40 s
+    seeded_playouts_are_legal(load_game("go", {"size": "19"}), seeds=1)
 
 
 @needs_native
