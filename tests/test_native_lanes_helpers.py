@@ -54,7 +54,7 @@ def test_the_xiangqi_kernel_is_rewritten_for_lanes_with_its_tables_and_helpers()
     check_source(source)
     tree = ast.parse(source)
     names = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
-    assert {"attacked", "pinlines", "count", "expand", "playout", "wlen", "bitlength"} <= names
+    assert {"attacked", "pinlines", "expand", "playout", "perft", "wlen", "bitlength"} <= names
     tables = {node.targets[0].id: node.value for node in tree.body if isinstance(node, ast.Assign)}
     assert set(tables) == set(kernel.constants)
     for name, values in kernel.constants.items():  # every entry the table's integer, made an array of two words

@@ -103,6 +103,30 @@ def test_names_a_loop_leaves_changed_flow_out_of_its_piece():
         assert _run(pieces, a, b, 0) == _run(ast.parse(source).body, a, b, 0)
 
 
+def test_a_name_two_tests_of_the_same_flag_share_is_no_argument_of_the_piece():
+    source = textwrap.dedent('''
+        def gen(a, b, turn, out):
+            kids = 0
+            g = a > 3
+            m = 0
+            if g:
+                w = b | 1
+            if g:
+                m = w & a
+            cur = a, b
+            while m:
+                m &= m - 1
+                out.append((m, b))
+                kids += 1
+            return kids
+    ''')
+    pieces = native_split.outline(ast.parse(source).body[0], itertools.count(), limit=200)  # one chunk
+    assert any("w = b | 1" in ast.unparse(f) for f in pieces[:-1])  # the flag's two tests moved out together
+    assert all("w" not in [a.arg for a in f.args.args] for f in pieces)  # unassigned where it would be passed
+    for a, b in [(0, 0), (5, 3), (255, 1), (96, 7), (2, 9)]:
+        assert _run(pieces, a, b, 0) == _run(ast.parse(source).body, a, b, 0)
+
+
 @pytest.fixture
 def split_everything(monkeypatch, tmp_path):
     """Every kernel written in pieces of a few hundred characters, compiled into a cache folder of its own."""

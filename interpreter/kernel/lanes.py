@@ -34,13 +34,23 @@ of :mod:`~rulesdsl.interpreter.search.native_search` are appended for the flat
 row (one column a word: a lane of a bitboard or another word), so the
 alpha-beta engine searches such a game in machine code as well (not a game
 with earlier positions: it has no ``expand``).
+
+A large kernel (:func:`~.native_split.large`) is written in pieces after the
+lanes rewrite, as one word's is: ``expand`` (or ``children``) outlined by
+:func:`~.native_split.outline` (its pieces take and return lane tuples), the
+playout a loop over it (:func:`~.native_split.playout_over_expand`,
+:func:`~.native_split.playout_over_children`) and perft's last ply counted with
+``expand`` (no ``count``), so such a source compiles in about half a minute of
+CPU where the whole was over the length compiled by default.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass, replace
 
+from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel
 
@@ -52,6 +62,7 @@ LANE_FUNCTIONS = ("count", "mobility", "expand", "outcome", "playout")
 SEARCH_ONLY = ("mobility", "outcome")  # rewritten for the search helpers alone
 NUMBERS = ("count", "mobility")  # the functions that return a number (the others a result and rows or a position)
 WRITERS = ("expand", "outcome", "children")  # the functions that take ``out`` (``outcome`` writes no row)
+PIECES = ("expand", "children")  # the functions a large kernel outlines in pieces (:mod:`~.native_split`)
 
 
 class Unfit(Exception):
@@ -556,6 +567,21 @@ def _rewrite(function: ast.FunctionDef, layout: Lanes, context) -> set[tuple[str
     return rewrite.shifts
 
 
+def _over_children(kernel: Kernel, functions: list[ast.FunctionDef], history: bool
+                   ) -> tuple[list[ast.FunctionDef], tuple[list[int], list[int]] | None]:
+    """A large kernel's functions without those :mod:`~.native_split` writes over ``expand`` or ``children``
+    instead (``playout``; ``count``, whose perft walk counts the last ply with ``expand``), and, with earlier
+    positions, the winners and rules of ``children``'s end checks (:func:`~.native_split.encode_outcomes`, which
+    numbers them in place), ``None`` when the playout stays as generated."""
+    if not native_split.large(kernel):
+        return functions, None
+    if not history:
+        return [f for f in functions if f.name not in ("playout", "count")], None
+    playout = next(f for f in functions if f.name == "playout")
+    ends = native_split.encode_outcomes(next(f for f in functions if f.name == "children"), playout)
+    return [f for f in functions if f is not playout or ends is None], ends
+
+
 def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     """The kernel's source rewritten for several words a bitboard (``count``, ``expand``, ``playout``, the walkers
     of :mod:`~rulesdsl.interpreter.kernel.native` and, with ``search``, ``mobility``, ``outcome`` and the search
@@ -563,6 +589,7 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     not rewrite), or ``None`` when it uses what the rewriting does not take."""
     from rulesdsl.interpreter.kernel import native
     from rulesdsl.interpreter.kernel.lanes_helpers import Context, history_tail
+    from rulesdsl.interpreter.kernel.native_helpers import ROWS
     from rulesdsl.interpreter.search.native_search import search_source
 
     if kernel.past:
@@ -577,6 +604,7 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
         head = context.head()
     except Unfit:
         return None
+    functions, ends = _over_children(kernel, functions, context.history)
     kept = []
     for function in functions:  # rewritten in place
         try:
@@ -586,15 +614,19 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
                 return None
             search = False  # the playouts, perft and expand stay native; the search stays on the generic engine
         kept.append(function)
-    functions = [f for f in kept if search or f.name not in SEARCH_ONLY]
+    large, numbers = native_split.large(kernel), itertools.count()
+    functions = [piece for f in kept if search or f.name not in SEARCH_ONLY
+                 for piece in (native_split.outline(f, numbers) if large and f.name in PIECES else [f])]
     source = helpers(layout.lanes, shifts) + "\n\n" + head + ast.unparse(ast.Module(functions, []))
+    columns = layout.columns
     if context.history:
-        return source + history_tail(source, layout)
+        more = "" if ends is None else "\n\n\n" + native_split.playout_over_children(columns, ROWS, *ends, False)
+        return source + history_tail(source, layout) + more
     source += context.tail(source)
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
     rows = source.count("kids += 1") * WORD * layout.lanes + 1 + chains * (MAX_CHAINS - WORD)
-    columns = layout.columns
-    source += "\n\n" + native._perft_walk(columns, rows)
+    source += "\n\n" + native_split.playout_over_expand(columns, rows) if large else ""
+    source += "\n\n" + native._perft_walk(columns, rows, leaves_by_expand=large)
     source += "\n\n" + native.many_playouts(columns)
     source += "\n\n" + native._expand_many(columns, rows)
     if search:

@@ -23,7 +23,8 @@ A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
 perft natively; no ``expand``, so no native search or solver expansion). A large kernel is written in pieces
 (:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long bodies outlined into
-functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`). A board
+functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`; on
+several words a bitboard too). A board
 whose bounding box has more than 64 cells takes several words a bitboard
 (:mod:`~rulesdsl.interpreter.kernel.lanes`, with earlier positions, tables and helper
 functions in :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`). The rewritten source is
@@ -72,7 +73,7 @@ MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RUL
 MAX_PIECES = 400_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon)
 MAX_FUNCTION = 20_000
 WORD = 64
-RUNTIME_VERSION = "11"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "12"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
@@ -106,7 +107,8 @@ def compiles_soon(source: str) -> bool:
         return True
     if os.environ.get(MAX_ENV, "").strip() or len(source) > MAX_PIECES:
         return False
-    return max(len(part) for part in source.split("\ndef ")[1:]) <= MAX_FUNCTION
+    return max(len(re.split(r"\n(?=\S)", part)[0]) for part in source.split("\ndef ")[1:]) <= MAX_FUNCTION  # a
+    # function ends at the next line that is not indented (the tables of a lanes source follow its helpers)
 
 
 def numba_available() -> bool:
@@ -265,7 +267,7 @@ def native_source(kernel: Kernel) -> str | None:
         from rulesdsl.interpreter.kernel.lanes import lanes_source  # several words a bitboard (imports this module)
 
         source = lanes_source(kernel)
-        if source is not None and len(source) > max_source():  # the search helpers add about half: without them,
+        if source is not None and not compiles_soon(source):  # the search helpers add about half: without them,
             source = lanes_source(kernel, search=False)  # playouts, perft and expand stay native (no native search)
         return source
     body: list[ast.stmt] = []
@@ -476,15 +478,24 @@ def _expand_many(symbols: int, rows: int) -> str:
             f"    return i, k\n")
 
 
-def _perft_walk(symbols: int, rows: int) -> str:
+def _perft_walk(symbols: int, rows: int, leaves_by_expand: bool = False) -> str:
     """Perft without recursion: ``expand`` fills one level of a stack of child rows per ply, and ``count``
-    counts the moves of the last ply."""
+    counts the moves of the last ply (``leaves_by_expand``: ``expand`` does, for a kernel in pieces without
+    ``count``)."""
     words = "".join(f"v{i}, " for i in range(symbols))
     row = _row_arguments("row", symbols)
-    return (f"def perft({words}turn, last, hist, depth):\n"
-            f"    if depth == 1:\n"
-            f"        return count({words}turn, last, hist, 1)\n"
+    first, last = f"count({words}turn, last, hist, 1)", f"count({row}, hist, 1)"
+    if leaves_by_expand:
+        first, last = f"leaves({words}turn, last, buf[0])", f"leaves({row}, buf[level + 1])"
+    head = (f"def leaves({words}turn, last, out):\n"
+            f"    w, r, k = expand({words}turn, last, out)\n"
+            f"    if w != {NOT_OVER}:\n"
+            f"        return 0\n"
+            f"    return k\n\n\n") if leaves_by_expand else ""
+    return (f"{head}def perft({words}turn, last, hist, depth):\n"
             f"    buf = stack(depth, {rows}, {symbols + 2})\n"
+            f"    if depth == 1:\n"
+            f"        return {first}\n"
             f"    cnt = counters(depth)\n"
             f"    at = counters(depth)\n"
             f"    w, r, k = expand({words}turn, last, buf[0])\n"
@@ -500,7 +511,7 @@ def _perft_walk(symbols: int, rows: int) -> str:
             f"            row = buf[level, at[level]]\n"
             f"            at[level] += 1\n"
             f"            if level + 2 == depth:\n"
-            f"                n += count({row}, hist, 1)\n"
+            f"                n += {last}\n"
             f"            else:\n"
             f"                w, r, k = expand({row}, buf[level + 1])\n"
             f"                if w == {NOT_OVER}:\n"

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+from collections import Counter
 
 from rulesdsl.interpreter.kernel.codegen import Kernel
 
@@ -144,7 +145,8 @@ def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | No
     params = [a.arg for a in function.args.args]
     local = set(params) | _stored(function)
     entry = set(params) | _always(function.body)  # assigned before a nested block begins (or there)
-    _outline_loops(function.body, numbers, local, entry, pieces, limit)
+    stores = _store_counts(function) + Counter(params)  # a parameter is assigned by the caller
+    _outline_loops(function.body, numbers, local, entry, stores, pieces, limit)
     body = function.body
     if len(body) >= 1 and isinstance(body[-1], ast.If) and ast.unparse(body[-1].test).startswith("turn == ") \
             and body[-1].orelse and _returns(body[-1].body) and _returns(body[-1].orelse) \
@@ -172,15 +174,15 @@ def _returns(block: list[ast.stmt]) -> bool:
 
 
 def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[str], entry: set[str],
-                   pieces: list[ast.FunctionDef], limit: int) -> None:
+                   stores: Counter[str], pieces: list[ast.FunctionDef], limit: int) -> None:
     """Outline, in place, the move loops after ``cur = ...`` in ``block`` and in the blocks nested in it."""
     start = next((i + 1 for i, s in enumerate(block) if isinstance(s, ast.Assign)
                   and ast.unparse(s.targets[0]) == "cur"), None)
     if start is None:
         for statement in block:
             if isinstance(statement, ast.If):
-                _outline_loops(statement.body, numbers, local, entry, pieces, limit)
-                _outline_loops(statement.orelse, numbers, local, entry, pieces, limit)
+                _outline_loops(statement.body, numbers, local, entry, stores, pieces, limit)
+                _outline_loops(statement.orelse, numbers, local, entry, stores, pieces, limit)
         return
     if not _returns(block):  # what the block assigns might flow on past it: leave it whole
         return
@@ -195,17 +197,17 @@ def _outline_loops(block: list[ast.stmt], numbers: itertools.count, local: set[s
         if j == i:
             i += 1
             continue
-        call = _piece(block[i:j], later[j], numbers, local, pieces)
+        call = _piece(block[i:j], later[j], numbers, local - _inside_only(block[i:j], stores), pieces)
         if call is not None:
             made.append((i, j, call))
         i = j
     for i, j, call in reversed(made):
         block[i:j] = [call]
-    _outline_prefix(block, numbers, local, entry, pieces, limit)
+    _outline_prefix(block, numbers, local, entry, stores, pieces, limit)
 
 
 def _outline_prefix(block: list[ast.stmt], numbers: itertools.count, local: set[str], entry: set[str],
-                    pieces: list[ast.FunctionDef], limit: int) -> None:
+                    stores: Counter[str], pieces: list[ast.FunctionDef], limit: int) -> None:
     """Outline, in place, the statements before the first ``return`` of ``block`` (the move masks and counts)
     into functions of about ``limit`` characters, each returning the names the rest of the block reads."""
     end = next((i for i, s in enumerate(block) if any(isinstance(n, ast.Return) for n in ast.walk(s))), len(block))
@@ -225,7 +227,7 @@ def _outline_prefix(block: list[ast.stmt], numbers: itertools.count, local: set[
         before |= always
         if not fits:
             continue
-        args = sorted((read_first(chunk) | (set(outs) - always)) & local)  # what it may leave as it found it
+        args = sorted((read_first(chunk) | (set(outs) - always)) & local - _inside_only(chunk, stores))
         name = f"part{next(numbers)}"
         value = ast.Tuple([ast.Name(n, ast.Load()) for n in outs], ast.Load()) if len(outs) > 1 \
             else ast.Name(outs[0], ast.Load())
@@ -238,6 +240,19 @@ def _outline_prefix(block: list[ast.stmt], numbers: itertools.count, local: set[
         made.append((start, j, ast.Assign([target], call, lineno=0)))
     for i, j, call in reversed(made):
         block[i:j] = [call]
+
+
+def _store_counts(node: ast.AST) -> Counter[str]:
+    """How many times each name is assigned in ``node``."""
+    return Counter(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+
+
+def _inside_only(chunk: list[ast.stmt], stores: Counter[str]) -> set[str]:
+    """The names assigned in ``chunk`` and nowhere else in the function (``stores``: :func:`_store_counts`): one
+    that the chunk reads before it assigns it is read on a path the same test guards (``if mg0:`` twice), so
+    it is no argument of the chunk's piece (nothing outside holds it)."""
+    inside = _store_counts(ast.Module(chunk, []))
+    return {name for name, n in inside.items() if stores[name] == n}
 
 
 def _piece(chunk: list[ast.stmt], later: set[str], numbers: itertools.count, local: set[str],
