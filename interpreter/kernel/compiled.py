@@ -28,10 +28,10 @@ from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Play
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
+from rulesdsl.interpreter.kernel.lazy_past import LazyHistory, LazyPast
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
 from rulesdsl.interpreter.kernel.places import PLACED, canonical
 from rulesdsl.interpreter.kernel.xorshift import XorShift
-from rulesdsl.interpreter.reference.history import History
 from rulesdsl.interpreter.reference.places import final_places, first_of
 
 PLAIN = State("", 0)[4:]  # the fields after ``history`` of a state that remembers nothing more
@@ -143,17 +143,19 @@ class CompiledPlay:
         else:
             final = self._state(kernel, bits, self._board(kernel, bits), turn,
                                 kernel.layout.cell_of(last) if last else NO_CELL)
-            final = self._with_history(kernel, state, final, known, history)
+            final = self._with_history(kernel, state, final, known, lambda: history)
         return self._playout(final, result, plies)
 
-    def _with_history(self, kernel: Kernel, state: State, final: State, known: int, history) -> State:
-        """``final`` with the earlier positions a playout from ``state`` left in ``history`` (the Python kernel's
-        list of keys or set of boards; ``known``: the keys ``state`` had already)."""
+    def _with_history(self, kernel: Kernel, state: State, final: State, known: int,
+                      keys: Callable[[], list | set]) -> State:
+        """``final`` with the earlier positions a playout from ``state`` left, decoded at their first read from
+        ``keys()`` (the Python kernel's list of keys or set of boards; ``known``: the keys ``state`` had already)."""
         if kernel.repetition:
-            return final._replace(history=History(self._board(kernel, key) for key in history))
+            return final._replace(history=LazyHistory(lambda: [self._board(kernel, key) for key in keys()]))
         if kernel.past:
-            earlier = past.past_of(history[known:], kernel.symbols, kernel.marks, kernel.layout, self.empty,
-                                   state.marks.past if state.marks is not None else None)
+            chain = state.marks.past if state.marks is not None else None
+            earlier = LazyPast(lambda: past.past_of(keys()[known:], kernel.symbols, kernel.marks, kernel.layout,
+                                                    self.empty, chain))
             return final._replace(marks=final.marks._replace(past=earlier))
         return final
 
@@ -175,7 +177,7 @@ class CompiledPlay:
         final = state if plies == 0 else self._state(kernel, words, self._board(kernel, words), turn,
                                                      kernel.layout.cell_of(last) if last else NO_CELL)
         if plies and hist is not None:
-            final = self._with_history(kernel, state, final, len(history), native.history.keys(hist))
+            final = self._with_history(kernel, state, final, len(history), lambda: native.history.keys(hist))
         return self._playout(final, None if winner == NOT_OVER else (None if winner < 0 else int(winner), int(rule)),
                              int(plies))
 
