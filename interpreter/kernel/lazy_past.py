@@ -55,3 +55,7 @@ class LazyPast(Past):
         real = make()
         self.key, self.parent, self.depth, self._hash = real.key, real.parent, real.depth, real._hash
         return getattr(self, name)
+
+    def __reduce__(self) -> tuple[type, tuple]:
+        """A plain :class:`Past` when pickled or copied (never the function that makes it)."""
+        return Past, (self.key, self.parent)
