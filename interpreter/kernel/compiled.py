@@ -47,6 +47,10 @@ NATIVE_PERFT_DEPTH = 5
 # code too (a slow kernel's perft 4 below each first move, as ``rulesdsl perft GAME --depth 5`` counts, is worth it).
 NATIVE_PERFT_SECONDS = 1.0
 
+# The earlier boards whose bitboards a game remembers at most (then it forgets them all and begins again).
+BOARD_KEYS = 1 << 14
+
+
 class CompiledPlay:
     """Playout and perft on the game's kernel, compiled at the first use."""
 
@@ -62,6 +66,7 @@ class CompiledPlay:
         self.background = Background(self.kernel)
         self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
         self._known = None  # the last chain of earlier positions encoded, and its keys (:func:`past.keys_of`)
+        self._board_keys: dict[str, tuple[int, ...]] = {}  # earlier boards' bitboards (:meth:`_board_key`)
         self._perft_seconds = 0.0  # spent on perft by the Python kernel so far (see NATIVE_PERFT_SECONDS)
 
     def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
@@ -104,14 +109,22 @@ class CompiledPlay:
         layout = kernel.layout
         bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra(state)
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
-        history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
-            if kernel.repetition else None
+        history = {self._board_key(layout, kernel.symbols, b) for b in state.history} if kernel.repetition else None
         if kernel.past:  # the earlier positions' keys, oldest first (a new list: the kernel appends to it)
             chain = state.marks.past if state.marks is not None else None
             history = past.keys_of(chain, kernel.symbols, kernel.marks, layout, self._known)
             if chain is not None:
                 self._known = (chain, list(history))  # a game played on asks for this chain and one more next
         return kernel, bits, last, history
+
+    def _board_key(self, layout, symbols: tuple[str, ...], board: str) -> tuple[int, ...]:
+        """An earlier board's bitboards, remembered (MCTS asks for the same earlier boards at every playout)."""
+        key = self._board_keys.get(board)
+        if key is None:
+            if len(self._board_keys) >= BOARD_KEYS:
+                self._board_keys.clear()
+            key = self._board_keys[board] = tuple(layout.encode(board, s) for s in symbols)
+        return key
 
     def _board(self, kernel: Kernel, bits) -> str:
         return kernel.board(self.empty, bits)
