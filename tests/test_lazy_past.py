@@ -24,12 +24,13 @@ GAMES = [("go", {"size": "5"}, 80, True), ("capture-the-flag", None, 80, True), 
 _LOADED: dict[str, object] = {}
 
 
-def loaded(name: str, settings):
-    """The game, its machine code made (or loaded) when numba imports."""
+def loaded(name: str, settings, native: bool = True):
+    """The game, its machine code made (or loaded) when numba imports and ``native``."""
     key = f"{name} {settings}"
     if key not in _LOADED:
         game = load_game(name, settings)
-        game._compiled.native(wait=True)
+        if native:
+            game._compiled.native(wait=True)
         _LOADED[key] = game
     return _LOADED[key]
 
@@ -58,7 +59,7 @@ def cuts_follow_the_generic_path(game, seed: int, most: int) -> int:
 @pytest.mark.parametrize("name, settings, most, native", GAMES)
 def test_every_cut_of_a_seeded_playout_is_the_generic_paths_state_earlier_positions_included(name, settings, most,
                                                                                           native):
-    game = loaded(name, settings)
+    game = loaded(name, settings, native)
     if native:
         cuts = sum(cuts_follow_the_generic_path(game, seed, most) for seed in range(2))
     else:
@@ -99,3 +100,16 @@ def test_a_lazy_history_and_chain_read_as_the_eager_ones():
     assert newer == Past(("b", 1, 0, ()), Past(("a", 0, 0, ()), None))
     with pytest.raises(AttributeError):
         newer.nothing  # noqa: B018 - a field neither class has is still missing
+
+
+def test_an_mcts_from_a_position_with_earlier_boards_encodes_them_as_the_first_time():
+    """The earlier boards' bitboards are remembered between calls: the second playout's start is encoded the same."""
+    game = loaded("go", {"size": "5"})
+    state = game.playout(game.initial_state(), random.Random(5), 12).state
+    compiled = game._compiled
+    first = compiled._encode(state)
+    assert len(compiled._board_keys) >= len(state.history)
+    again = compiled._encode(state)
+    layout, symbols = first[0].layout, first[0].symbols
+    assert first[3] == again[3] == {tuple(layout.encode(b, s) for s in symbols) for b in state.history}
+    assert len(first[3]) == len(state.history) >= 8  # passes repeat a board
