@@ -34,8 +34,8 @@ class LazyHistory(History):
         make = self._make
         if name not in _HISTORY_FIELDS or make is None:
             raise AttributeError(name)
-        self._make = None
         History.__init__(self, make())
+        self._make = None  # after the fields: a reader in another thread meanwhile makes them too, the same
         return getattr(self, name)
 
 
@@ -51,9 +51,9 @@ class LazyPast(Past):
         make = self._make
         if name not in _PAST_FIELDS or make is None:
             raise AttributeError(name)
-        self._make = None
         real = make()
         self.key, self.parent, self.depth, self._hash = real.key, real.parent, real.depth, real._hash
+        self._make = None
         return getattr(self, name)
 
     def __reduce__(self) -> tuple[type, tuple]:
