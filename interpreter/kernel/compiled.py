@@ -28,10 +28,10 @@ from rulesdsl.interpreter.compile.game import NO_CELL, EndRuleRef, Outcome, Play
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
+from rulesdsl.interpreter.kernel.lazy_past import LazyHistory, LazyPast
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
 from rulesdsl.interpreter.kernel.places import PLACED, canonical
 from rulesdsl.interpreter.kernel.xorshift import XorShift
-from rulesdsl.interpreter.reference.history import History
 from rulesdsl.interpreter.reference.places import final_places, first_of
 
 PLAIN = State("", 0)[4:]  # the fields after ``history`` of a state that remembers nothing more
@@ -46,6 +46,10 @@ NATIVE_PERFT_DEPTH = 5
 # Once the Python kernel has spent this long on perft in this process, a shallower perft loads the cached machine
 # code too (a slow kernel's perft 4 below each first move, as ``rulesdsl perft GAME --depth 5`` counts, is worth it).
 NATIVE_PERFT_SECONDS = 1.0
+
+# The earlier boards whose bitboards a game remembers at most (then it forgets them all and begins again).
+BOARD_KEYS = 1 << 14
+
 
 class CompiledPlay:
     """Playout and perft on the game's kernel, compiled at the first use."""
@@ -62,6 +66,7 @@ class CompiledPlay:
         self.background = Background(self.kernel)
         self.use_native = True  # False: the Python kernel answers even when machine code is ready (measurements)
         self._known = None  # the last chain of earlier positions encoded, and its keys (:func:`past.keys_of`)
+        self._board_keys: dict[str, tuple[int, ...]] = {}  # earlier boards' bitboards (:meth:`_board_key`)
         self._perft_seconds = 0.0  # spent on perft by the Python kernel so far (see NATIVE_PERFT_SECONDS)
 
     def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
@@ -104,14 +109,22 @@ class CompiledPlay:
         layout = kernel.layout
         bits = tuple(layout.encode(state.board, s) for s in kernel.symbols) + kernel.extra(state)
         last = 1 << layout.bit[state.last] if state.last != NO_CELL else 0
-        history = {tuple(layout.encode(b, s) for s in kernel.symbols) for b in state.history} \
-            if kernel.repetition else None
+        history = {self._board_key(layout, kernel.symbols, b) for b in state.history} if kernel.repetition else None
         if kernel.past:  # the earlier positions' keys, oldest first (a new list: the kernel appends to it)
             chain = state.marks.past if state.marks is not None else None
             history = past.keys_of(chain, kernel.symbols, kernel.marks, layout, self._known)
             if chain is not None:
                 self._known = (chain, list(history))  # a game played on asks for this chain and one more next
         return kernel, bits, last, history
+
+    def _board_key(self, layout, symbols: tuple[str, ...], board: str) -> tuple[int, ...]:
+        """An earlier board's bitboards, remembered (MCTS asks for the same earlier boards at every playout)."""
+        key = self._board_keys.get(board)
+        if key is None:
+            if len(self._board_keys) >= BOARD_KEYS:
+                self._board_keys.clear()
+            key = self._board_keys[board] = tuple(layout.encode(board, s) for s in symbols)
+        return key
 
     def _board(self, kernel: Kernel, bits) -> str:
         return kernel.board(self.empty, bits)
@@ -143,17 +156,19 @@ class CompiledPlay:
         else:
             final = self._state(kernel, bits, self._board(kernel, bits), turn,
                                 kernel.layout.cell_of(last) if last else NO_CELL)
-            final = self._with_history(kernel, state, final, known, history)
+            final = self._with_history(kernel, state, final, known, lambda: history)
         return self._playout(final, result, plies)
 
-    def _with_history(self, kernel: Kernel, state: State, final: State, known: int, history) -> State:
-        """``final`` with the earlier positions a playout from ``state`` left in ``history`` (the Python kernel's
-        list of keys or set of boards; ``known``: the keys ``state`` had already)."""
+    def _with_history(self, kernel: Kernel, state: State, final: State, known: int,
+                      keys: Callable[[], list | set]) -> State:
+        """``final`` with the earlier positions a playout from ``state`` left, decoded at their first read from
+        ``keys()`` (the Python kernel's list of keys or set of boards; ``known``: the keys ``state`` had already)."""
         if kernel.repetition:
-            return final._replace(history=History(self._board(kernel, key) for key in history))
+            return final._replace(history=LazyHistory(lambda: [self._board(kernel, key) for key in keys()]))
         if kernel.past:
-            earlier = past.past_of(history[known:], kernel.symbols, kernel.marks, kernel.layout, self.empty,
-                                   state.marks.past if state.marks is not None else None)
+            chain = state.marks.past if state.marks is not None else None
+            earlier = LazyPast(lambda: past.past_of(keys()[known:], kernel.symbols, kernel.marks, kernel.layout,
+                                                    self.empty, chain))
             return final._replace(marks=final.marks._replace(past=earlier))
         return final
 
@@ -175,7 +190,7 @@ class CompiledPlay:
         final = state if plies == 0 else self._state(kernel, words, self._board(kernel, words), turn,
                                                      kernel.layout.cell_of(last) if last else NO_CELL)
         if plies and hist is not None:
-            final = self._with_history(kernel, state, final, len(history), native.history.keys(hist))
+            final = self._with_history(kernel, state, final, len(history), lambda: native.history.keys(hist))
         return self._playout(final, None if winner == NOT_OVER else (None if winner < 0 else int(winner), int(rule)),
                              int(plies))
 
