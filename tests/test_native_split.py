@@ -131,6 +131,7 @@ def test_a_name_two_tests_of_the_same_flag_share_is_no_argument_of_the_piece():
 def split_everything(monkeypatch, tmp_path):
     """Every kernel written in pieces of a few hundred characters, compiled into a cache folder of its own."""
     monkeypatch.setattr(native_split, "SPLIT_SOURCE", 0)
+    monkeypatch.setattr(native_split, "WHOLE_SOURCE", 0)
     monkeypatch.setattr(native_split, "CHUNK", 400)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")

@@ -259,8 +259,18 @@ def _word_names(function: ast.FunctionDef) -> set[str]:
 
 
 def native_source(kernel: Kernel) -> str | None:
-    """The kernel's source rewritten for 64-bit words, or ``None`` when it needs more than one word
-    (:func:`import_checked` checks it before anything runs)."""
+    """The kernel's source rewritten for 64-bit words (several a bitboard on a board over 64 cells), whole, or in
+    pieces (:mod:`~.native_split`) where the whole is over ``native_split.WHOLE_SOURCE`` characters; ``None``
+    when it has none (:func:`import_checked` checks it before anything runs)."""
+    with native_split.whole(kernel):
+        source = _native_source(kernel)
+    if source is None or len(source) <= native_split.WHOLE_SOURCE or not native_split.large(kernel):
+        return source
+    return _native_source(kernel)
+
+
+def _native_source(kernel: Kernel) -> str | None:
+    """:func:`native_source`, whole or in pieces as :func:`~.native_split.large` says."""
     if kernel.expand is None and not takes_history(kernel):
         return None
     if max(kernel.layout.bit) >= WORD:  # several words a bitboard (with earlier positions: :mod:`~.lanes_helpers`)

@@ -33,19 +33,37 @@ from __future__ import annotations
 import ast
 import itertools
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from rulesdsl.interpreter.kernel.codegen import Kernel
 
-SPLIT_SOURCE = 60_000  # characters of generated Python source above which a kernel is rewritten in pieces
+SPLIT_SOURCE = 60_000  # characters of generated Python source above which a kernel may be rewritten in pieces
+# ... and it is, when its whole native source is over this many characters: the whole playout draws a move
+# without making every child, so that it ran 3-4x faster than the one over expand (checkers, mancala, nine
+# men's morris, amazons side by side), and numba compiles such a source whole in well under a minute
+WHOLE_SOURCE = 150_000
+_WRITTEN_WHOLE: set[str] = set()  # the generated sources being written whole now (:func:`whole`)
 CHUNK = 12_000  # characters of rewritten source one outlined piece of move loops holds at most (about)
 NOT_OVER = -2  # as native.NOT_OVER (not imported: native imports this module)
 
 
 def large(kernel: Kernel) -> bool:
-    """Whether the kernel's native source is written in pieces (its generated source is over
-    :data:`SPLIT_SOURCE` characters): a smaller one compiles in seconds whole (and plays about as fast either
-    way: Breakthrough and Othello forced into pieces were measured)."""
-    return len(kernel.source) > SPLIT_SOURCE
+    """Whether the kernel's native source is written in pieces: its generated source is over
+    :data:`SPLIT_SOURCE` characters, and it is not being written whole (:func:`whole`)."""
+    return len(kernel.source) > SPLIT_SOURCE and kernel.source not in _WRITTEN_WHOLE
+
+
+@contextmanager
+def whole(kernel: Kernel) -> Iterator[None]:
+    """Within it, :func:`large` says no for ``kernel``: its native source is written whole. The native source
+    is first written so, and in pieces only when that is over :data:`WHOLE_SOURCE` characters (the caller,
+    :func:`rulesdsl.interpreter.kernel.native.native_source`, rewrites under one lock)."""
+    _WRITTEN_WHOLE.add(kernel.source)
+    try:
+        yield
+    finally:
+        _WRITTEN_WHOLE.discard(kernel.source)
 
 
 # -- names read and written ---------------------------------------------------------------------------------------
