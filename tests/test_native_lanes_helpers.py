@@ -3,9 +3,10 @@
 Xiangqi (90 cells: two words a bitboard) tests check with ``attacked``/``pinlines``, helper functions that read
 per-cell tables of bitboards. Its native source whole is about 570,000 characters (numba took 16 CPU
 minutes on it); in pieces (kernel/native_split.py) 326,000, compiled by default in about 100 CPU seconds,
-once (then it is cached). The tests of its machine code run with ``-m deep``. Perft figures are the published ones (44, 1920, 79666); children and
-playouts are compared with the Python kernel and the generic path in the same run. The rewriting itself (the
-tables, the helpers' signatures, ``bit_length`` of a bitboard) is checked by default, without compiling.
+once (then it is cached). The tests of its machine code run with ``-m deep``. Perft figures are the
+published ones (44, 1920, 79666); children and playouts are compared with the Python kernel and the generic
+path in the same run. The rewriting itself (the tables, the helpers' signatures, ``bit_length`` of a
+bitboard) is checked by default, without compiling.
 """
 
 from __future__ import annotations
