@@ -20,9 +20,11 @@ rewrites the native source of :mod:`~.native` so that
   flow out of it only where the syntax tree shows it: returned, or put back from a saved position (``cur``,
   ``sv``) by the loop that changed it; otherwise the statements stay inline.
 
-Measured on a loaded 2-core machine: chess's native source 620,000 characters whole (25 minutes and 10 GB to
-compile), 355,000 in pieces of at most 14,700 (141 s of CPU, 660 MB); a Breakthrough or Othello kernel forced into
-pieces plays about as many playouts a second as whole (670,000 against 702,000; 266,000 against 257,000).
+A kernel is written so only when its whole native source is over :data:`WHOLE_SOURCE` characters:
+numba's compile time grows faster than a function's length (a bundled kernel of 620,000 characters took
+25 minutes and 10 GB whole, 141 CPU seconds and 660 MB in pieces), while a playout over ``expand`` makes
+every child of each position and ran 3-4x slower than the whole playout on the kernels measured (README,
+"Speed").
 
 Everything here works on syntax trees already typed for words (or on source text written in that form), before
 :func:`~.codegen.check_source` passes the whole.
@@ -40,8 +42,8 @@ from rulesdsl.interpreter.kernel.codegen import Kernel
 
 SPLIT_SOURCE = 60_000  # characters of generated Python source above which a kernel may be rewritten in pieces
 # ... and it is, when its whole native source is over this many characters: the whole playout draws a move
-# without making every child, so that it ran 3-4x faster than the one over expand (checkers, mancala, nine
-# men's morris, amazons side by side), and numba compiles such a source whole in well under a minute
+# without making every child, so that it ran 3-4x faster than the one over expand (four bundled kernels side by
+# side), and numba compiles such a source whole in well under a minute
 WHOLE_SOURCE = 150_000
 _WRITTEN_WHOLE: set[str] = set()  # the generated sources being written whole now (:func:`whole`)
 CHUNK = 12_000  # characters of rewritten source one outlined piece of move loops holds at most (about)
