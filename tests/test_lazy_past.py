@@ -113,3 +113,19 @@ def test_an_mcts_from_a_position_with_earlier_boards_encodes_them_as_the_first_t
     layout, symbols = first[0].layout, first[0].symbols
     assert first[3] == again[3] == {tuple(layout.encode(b, s) for s in symbols) for b in state.history}
     assert len(first[3]) == len(state.history) >= 8  # passes repeat a board
+
+
+def test_a_chain_longer_than_the_recursion_limit_pickles_and_reads_back_equal():
+    """A chain of earlier positions is pickled as its keys and rebuilt in a loop (each node inside its child's
+    pickle would hit Python's recursion limit, about 1,000 frames; a long game's chain is deeper)."""
+    import sys
+
+    from rulesdsl.interpreter.reference.marks import Past, past_of
+
+    keys = [(f"board {i}", i % 2, 0, ()) for i in range(sys.getrecursionlimit() * 3)]
+    chain = past_of(keys)
+    back = pickle.loads(pickle.dumps(chain))
+    assert back == chain and back.depth == len(keys) and back.key == keys[-1] and back.count(keys[0]) == 1
+    assert isinstance(back, Past) and past_of([]) is None
+    lazy = LazyPast(lambda: chain)
+    assert pickle.loads(pickle.dumps(lazy)) == chain and type(pickle.loads(pickle.dumps(lazy))) is Past

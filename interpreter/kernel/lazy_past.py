@@ -56,6 +56,6 @@ class LazyPast(Past):
         self._make = None
         return getattr(self, name)
 
-    def __reduce__(self) -> tuple[type, tuple]:
+    def __reduce__(self) -> tuple[object, tuple]:
         """A plain :class:`Past` when pickled or copied (never the function that makes it)."""
-        return Past, (self.key, self.parent)
+        return Past.__reduce__(self)

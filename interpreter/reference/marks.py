@@ -52,6 +52,25 @@ class Past:
             a, b = a.parent, b.parent
         return True
 
+    def __reduce__(self) -> tuple[object, tuple[list[Key]]]:
+        """Pickled as its keys, oldest first, and rebuilt in a loop: a chain of a long game is deeper than
+        Python's recursion limit, which pickling the nodes one inside the other would hit."""
+        keys: list[Key] = []
+        node: Past | None = self
+        while node is not None:
+            keys.append(node.key)
+            node = node.parent
+        keys.reverse()
+        return past_of, (keys,)
+
+
+def past_of(keys: list[Key]) -> Past | None:
+    """The chain of ``keys`` (oldest first): its newest node, or ``None`` when there are none."""
+    node: Past | None = None
+    for key in keys:
+        node = Past(key, node)
+    return node
+
 
 class Marks(NamedTuple):
     """Rights still held (a bit per right), the cells open to ``to passed`` and the piece that passed them,
