@@ -226,10 +226,17 @@ class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(gam
         self.compiled.use_native = True
 
 
-@pytest.fixture
-def no_source_limit(monkeypatch):
-    """Native sources of any length are compiled (``RULESDSL_NATIVE_MAX``): for tests of games over the limit."""
-    monkeypatch.setenv("RULESDSL_NATIVE_MAX", "100000000")
+NO_SOURCE_LIMIT = pytest.mark.usefixtures("no_source_limit")  # the fixture is tests/conftest.py's
+
+
+def native_only() -> list:
+    """A module's ``pytestmark`` for tests of machine code: skipped under ``RULESDSL_NATIVE=0``, with no limit
+    on the native source's length (:func:`no_source_limit`)."""
+    from rulesdsl.interpreter.kernel import native
+
+    return [pytest.mark.skipif(not native.enabled(), reason="RULESDSL_NATIVE=0"),
+            NO_SOURCE_LIMIT]
+
 
 
 def assert_native_search_is_minimax(game, state, depth: int) -> None:

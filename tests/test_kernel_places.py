@@ -19,7 +19,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import kernel_children, no_source_limit, random_positions, seeded_playouts_are_legal
+from helpers import NO_SOURCE_LIMIT, kernel_children, random_positions, seeded_playouts_are_legal
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -57,7 +57,7 @@ end {
 SETTINGS = [("race", {"seats": "3"}), ("race", {"seats": "4"}), ("race", {"seats": "4", "max_moves": "12"})]
 
 
-pytestmark = pytest.mark.usefixtures(no_source_limit.__name__)
+pytestmark = NO_SOURCE_LIMIT
 
 
 def race(tmp_path, settings):

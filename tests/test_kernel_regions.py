@@ -23,7 +23,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import Chosen, kernel_plies_are_reference_moves, no_source_limit, positions
+from helpers import NO_SOURCE_LIMIT, Chosen, kernel_plies_are_reference_moves, positions
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game, load_position
@@ -87,7 +87,7 @@ end {
 TEXTS = {"camps": CAMPS, "hops": HOPS}
 
 
-pytestmark = pytest.mark.usefixtures(no_source_limit.__name__)
+pytestmark = NO_SOURCE_LIMIT
 
 
 def game_of(tmp_path, name: str, settings: dict | None = None):

@@ -13,7 +13,7 @@ keeps its native playouts and searches the generic way.
 from __future__ import annotations
 
 import pytest
-from helpers import assert_native_search_is_minimax, no_source_limit, spaced_positions
+from helpers import NO_SOURCE_LIMIT, assert_native_search_is_minimax, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import lanes
@@ -24,7 +24,7 @@ from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, minimax, static_scor
 
 pytest.importorskip("numba")
 needs_native = pytest.mark.skipif(not native_module.enabled(), reason="RULESDSL_NATIVE=0")
-pytestmark = pytest.mark.usefixtures(no_source_limit.__name__)
+pytestmark = NO_SOURCE_LIMIT
 
 # (game, settings, the deepest fixed depth compared): the settings of tests/test_native_lanes.py where they meet,
 # so that both files share one compile

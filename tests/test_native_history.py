@@ -17,7 +17,7 @@ import ast
 import random
 
 import pytest
-from helpers import no_source_limit, positions, python_kernel, seeded_playouts_are_legal
+from helpers import native_only, positions, python_kernel, seeded_playouts_are_legal
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -26,7 +26,7 @@ from rulesdsl.interpreter.kernel.codegen import check_source
 from rulesdsl.interpreter.reference.history import History
 
 pytest.importorskip("numba")
-pytestmark = pytest.mark.skipif(not native_module.enabled(), reason="RULESDSL_NATIVE=0")
+pytestmark = native_only()
 
 KIWIPETE = "(w a1,e1,h1,a8,e8,h8 - 0 r---k--r p-ppqpb- bn--pnp- ---PN--- -p--P--- --N--Q-p PPPBBPPP R---K--R)"
 _GAMES: dict[str, object] = {}
@@ -43,10 +43,6 @@ def native_game(name: str):
         _GAMES[name] = game
     return _GAMES[name]
 
-
-
-
-pytestmark = pytest.mark.usefixtures(no_source_limit.__name__)
 
 
 @pytest.mark.parametrize("name, counts", [("chess", (20, 400, 8902, 197281)), ("antichess", (20, 400, 8067)),

@@ -15,9 +15,9 @@ from collections import Counter
 
 import pytest
 from helpers import (
+    NO_SOURCE_LIMIT,
     kernel_children,
     native_playouts_are_the_python_kernels,
-    no_source_limit,
     python_kernel,
     random_positions,
     seeded_playouts_are_legal,
@@ -57,7 +57,7 @@ def native_of(name: str, settings: dict):
 
 
 
-pytestmark = pytest.mark.usefixtures(no_source_limit.__name__)
+pytestmark = NO_SOURCE_LIMIT
 
 
 @needs_native

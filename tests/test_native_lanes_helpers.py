@@ -17,8 +17,8 @@ from collections import Counter
 import pytest
 from helpers import (
     kernel_children,
+    native_only,
     native_playouts_are_the_python_kernels,
-    no_source_limit,
     python_kernel,
     random_positions,
     seeded_playouts_are_legal,
@@ -26,13 +26,11 @@ from helpers import (
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import lanes
-from rulesdsl.interpreter.kernel import native as native_module
 from rulesdsl.interpreter.kernel.codegen import check_source
 from rulesdsl.interpreter.kernel.lanes_helpers import table_source, wlen_source
 
 pytest.importorskip("numba")
-pytestmark = [pytest.mark.skipif(not native_module.enabled(), reason="RULESDSL_NATIVE=0"),
-              pytest.mark.usefixtures(no_source_limit.__name__)]
+pytestmark = native_only()
 deep = pytest.mark.deep
 _GAMES: dict[str, object] = {}
 

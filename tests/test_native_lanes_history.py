@@ -17,8 +17,8 @@ import random
 
 import pytest
 from helpers import (
+    native_only,
     native_playouts_are_the_python_kernels,
-    no_source_limit,
     python_kernel,
     random_positions,
     seeded_playouts_are_legal,
@@ -26,12 +26,10 @@ from helpers import (
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
-from rulesdsl.interpreter.kernel import native as native_module
 from rulesdsl.interpreter.reference.history import History
 
 pytest.importorskip("numba")
-pytestmark = [pytest.mark.skipif(not native_module.enabled(), reason="RULESDSL_NATIVE=0"),
-              pytest.mark.usefixtures(no_source_limit.__name__)]
+pytestmark = native_only()
 _GAMES: dict[str, object] = {}
 
 
