@@ -65,6 +65,8 @@ from rulesdsl.interpreter.kernel.native_helpers import (
     takes_history,
     word_rewriter,
 )
+from rulesdsl.interpreter.search.native_players import MARK as PLAYERS_MARK
+from rulesdsl.interpreter.search.native_players import warm_players
 from rulesdsl.interpreter.search.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
@@ -736,6 +738,8 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
     module.scorerow(row, weights, consts, 1.0, 1.0)
     module.frontier(row, 1, out, weights, consts, 1.0, 2.0, 1.0, False)
     module.ordering(row, out, 0, np.zeros(native.children_max), weights, consts, 1.0, 1.0)
+    if hasattr(module, PLAYERS_MARK):  # more than two players: their searches' helpers too
+        warm_players(native, symbols, WORD)
 
 
 class Background:
