@@ -102,7 +102,9 @@ class ParanoidRows(RowSearch):
         return value if self.side(row) else -value
 
     def last_ply(self, row: np.ndarray, ply: int) -> tuple[float, int]:
-        best, count = self.pfrontier(row, ply, self.leaves, self.me, *self.eval, WIN, EVAL_LIMIT, self.view.misere)
+        best, count, live = self.pfrontier(row, ply, self.leaves, self.me, *self.eval, WIN, EVAL_LIMIT,
+                                           self.view.misere)
+        self.horizon = self.horizon or live > 0
         return (float(best) if self.side(row) else -float(best)), count
 
     def terminal(self, entry: list, side: int, ply: int) -> float:
@@ -156,10 +158,10 @@ class MaxNRows(RowSearch):
             self.vectorrow(row, self.vector, self.players, *self.eval, EVAL_LIMIT)
             return tuple(float(v) for v in self.vector)
         if depth == 1:
-            count = self.mfrontier(row, ply, self.leaves, self.vector, self.spare, self.players, self.loser,
-                                   *self.eval, WIN, EVAL_LIMIT, self.view.misere)
+            count, live = self.mfrontier(row, ply, self.leaves, self.vector, self.spare, self.players, self.loser,
+                                         *self.eval, WIN, EVAL_LIMIT, self.view.misere)
             self.nodes += int(count)
-            self.horizon = True
+            self.horizon = self.horizon or live > 0
             return tuple(float(v) for v in self.vector)
         if entry[DEPTH] == depth and entry[SCORE][0] == ply:
             return entry[SCORE][1]

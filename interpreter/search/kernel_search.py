@@ -166,7 +166,9 @@ class KernelSearcher(NullWindowChild):
         return float(self.scorerow(row, *self.eval, EVAL_LIMIT))
 
     def last_ply(self, row: np.ndarray, ply: int) -> tuple[float, int]:
-        """A row's value for its side searched one ply deep (in machine code), and its count of children."""
+        """A row's value for its side searched one ply deep (in machine code), and its count of children; a child
+        may be cut by the depth (``horizon``)."""
+        self.horizon = True
         return self.frontier(row, ply, self.leaves, *self.eval, WIN, EVAL_LIMIT, self.view.misere)
 
     def terminal(self, entry: list, mover: int, ply: int) -> float:
@@ -200,7 +202,6 @@ class KernelSearcher(NullWindowChild):
         if depth == 1:
             best, count = self.last_ply(row, ply)
             self.nodes += int(count)
-            self.horizon = True
             return float(best)
         stored = entry[DEPTH]
         if stored == depth or (stored > depth and not self.exact):

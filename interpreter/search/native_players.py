@@ -12,11 +12,11 @@ player, whoever is to move):
 - ``scoresfor(out, k, res, player, ...)``: that for each of ``k`` children;
 - ``vectorrow(row, res, players, ...)``: every player's static value of a row;
 - ``pfrontier(row, ply, out, me, ..., win, limit, misere)``: the paranoid value for the root
-  player ``me`` of a row searched one ply deep (``me`` maximises, everyone else minimises) and
-  how many children the row has;
+  player ``me`` of a row searched one ply deep (``me`` maximises, everyone else minimises), how
+  many children the row has and how many of them are not over (cut by the depth);
 - ``mfrontier(row, ply, out, res, tmp, players, loser, ..., win, limit, misere)``: the max^n
   value vector of a row searched one ply deep, into ``res`` (``loser``: the reward of a seat
-  that did not win, as :meth:`Outcome.returns` gives it);
+  that did not win, as :meth:`Outcome.returns` gives it); it returns the counts ``pfrontier`` does;
 - ``preferred(a, b, turn, players)``: whether the player ``turn`` prefers the vector ``a`` to ``b``
   (:func:`rulesdsl.interpreter.search.maxn.preferred`).
 """
@@ -67,33 +67,36 @@ def players_source(symbols: int, winner_after_misere: str) -> str:
               f"    w, r, k = expand({row}, out)",
               f"    mine = i64(row[{symbols}]) == me",
               "    best = win + win",
+              "    live = 0",
               "    if mine:",
               "        best = -best",
               "    for j in range(k):",
               "        c = out[j]"]
     lines += _ended(symbols, winner_after_misere, "        ")
-    lines += ["        if ow == -2:"]
+    lines += ["        if ow == -2:", "            live += 1"]
     lines += _clamped("val", cwords, "me", "            ")
     lines += ["        elif ow < 0:", "            val = win - win",
               "        elif ow == me:", "            val = win - (ply + 1)",
               "        else:", "            val = (ply + 1) - win",
               "        if mine:", "            if val > best:", "                best = val",
               "        elif val < best:", "            best = val",
-              "    return best, k", "", ""]
+              "    return best, k, live", "", ""]
     lines += ["def mfrontier(row, ply, out, res, tmp, players, loser, weights, consts, mobw, win, limit, misere):",
               f"    w, r, k = expand({row}, out)",
               f"    turn = i64(row[{symbols}])",
+              "    live = 0",
               "    for j in range(k):",
               "        c = out[j]"]
     lines += _ended(symbols, winner_after_misere, "        ")
-    lines += ["        for p in range(players):", "            if ow == -2:"]
+    lines += ["        if ow == -2:", "            live += 1",
+              "        for p in range(players):", "            if ow == -2:"]
     lines += _clamped("tmp[p]", cwords, "p", "                ")
     lines += ["            elif ow < 0:", "                tmp[p] = win - win",
               "            elif ow == p:", "                tmp[p] = win - (ply + 1)",
               "            else:", "                tmp[p] = loser * (win - (ply + 1))",
               "        if j == 0 or preferred(tmp, res, turn, players):",
               "            for p in range(players):", "                res[p] = tmp[p]",
-              "    return k"]
+              "    return k, live"]
     return "\n".join(lines) + "\n"
 
 
