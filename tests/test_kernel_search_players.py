@@ -25,14 +25,14 @@ from rulesdsl.interpreter.search.paranoid import think_paranoid
 
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
-# (game, options, depths searched, plies between the positions tried)
-CASES = [("three-way-race", {}, (1, 2, 3), 1), ("chinese-checkers", {"players": "3"}, (1, 2), 12)]
+# (game, options, depths searched, plies between the positions tried); chinese checkers' start to depth 3 below
+CASES = [("three-way-race", {}, (1, 2, 3), 1), ("chinese-checkers", {"players": "3"}, (1, 2), 20)]
 IDS = [name for name, *_ in CASES]
 
 
 def positions(game, every: int) -> list:
-    """The start and positions of two seeded random games."""
-    return [state for seed in (1, 2) for state in spaced_positions(game, seed, plies=40, every=every)]
+    """The start and positions of two seeded random games (of 120 plies at most)."""
+    return [state for seed in (1, 2) for state in spaced_positions(game, seed, plies=120, every=every)]
 
 
 @needs_native
@@ -111,3 +111,14 @@ def test_with_native_code_off_the_generic_search_runs(monkeypatch):
         assert result.kernel == "generic" and result.move in game.legal_moves(state)
         assert (think_paranoid if engine == "paranoid" else think_maxn)(game, state, depth=2, kernel=True).kernel \
             == "generic"
+
+
+@needs_native
+def test_chinese_checkers_start_to_depth_3_natively_is_the_generic_search():
+    game = load_game("chinese-checkers", {"players": "3"})
+    players_view(game, wait=True)
+    state = game.initial_state()
+    for think in (think_paranoid, think_maxn):
+        native, generic = think(game, state, depth=3, kernel=True), think(game, state, depth=3, kernel=False)
+        assert native.kernel == "native" and native.move == generic.move
+        assert native.score == pytest.approx(generic.score, abs=1e-9)
