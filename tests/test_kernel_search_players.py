@@ -122,3 +122,10 @@ def test_chinese_checkers_start_to_depth_3_natively_is_the_generic_search():
         native, generic = think(game, state, depth=3, kernel=True), think(game, state, depth=3, kernel=False)
         assert native.kernel == "native" and native.move == generic.move
         assert native.score == pytest.approx(generic.score, abs=1e-9)
+
+
+def test_a_game_of_places_keeps_the_generic_search():
+    game = load_game("chinese-checkers-places", {"players": "3"})  # 'finishes': the kernel's places word
+    assert players_view(game, wait=True) is None
+    result = think_paranoid(game, game.initial_state(), depth=1, kernel=True)
+    assert result.kernel == "generic" and result.move in game.legal_moves(game.initial_state())

@@ -56,12 +56,14 @@ from rulesdsl.interpreter.search.native_players import MARK
 def players_view(game: Game, wait: bool = False) -> KernelView | None:
     """The kernel view of a game of more than two players whose kernel holds the helpers (its machine code ready,
     or made now with ``wait``), else ``None``; a game that gives places keeps the generic path."""
-    if len(game.players) < 3 or getattr(game, "_compiled", None) is None:
+    compiled = getattr(game, "_compiled", None)
+    if len(game.players) < 3 or compiled is None:
+        return None
+    kernel = compiled.kernel()
+    if kernel is None or kernel.seats:  # places: not asked for the machine code (and its compile not started)
         return None
     view = rows_view(game, wait)
-    if view is None or not hasattr(view.module, MARK) or view.native.kernel.seats:
-        return None
-    return view
+    return view if view is not None and hasattr(view.module, MARK) else None
 
 
 class RowSearch(KernelSearcher):
