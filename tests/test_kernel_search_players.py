@@ -129,3 +129,17 @@ def test_a_game_of_places_keeps_the_generic_search():
     assert players_view(game, wait=True) is None
     result = think_paranoid(game, game.initial_state(), depth=1, kernel=True)
     assert result.kernel == "generic" and result.move in game.legal_moves(game.initial_state())
+
+
+@needs_native
+@pytest.mark.deep
+@pytest.mark.parametrize("think", [think_paranoid, think_maxn], ids=["paranoid", "maxn"])
+def test_chinese_checkers_to_depth_3_on_many_positions(think):
+    game = load_game("chinese-checkers", {"players": "3"})
+    players_view(game, wait=True)
+    for seed in range(3, 8):
+        for state in spaced_positions(game, seed, plies=150, every=15):
+            native, generic = think(game, state, depth=3, kernel=True), think(game, state, depth=3, kernel=False)
+            where = game.format_position(state)
+            assert native.kernel == "native" and native.move == generic.move, where
+            assert native.score == pytest.approx(generic.score, abs=1e-9), where

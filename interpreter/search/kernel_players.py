@@ -67,7 +67,7 @@ def players_view(game: Game, wait: bool = False) -> KernelView | None:
 
 
 class RowSearch(KernelSearcher):
-    """What both searches add to the kernel searcher: the root moves' rows, and a fresh iteration."""
+    """What both searches add to the kernel searcher: the root moves' rows, the helpers, a fresh iteration."""
 
     def __init__(self, view: KernelView, exact: bool, table_mb: float, rows: dict[Move, np.ndarray]) -> None:
         super().__init__(view, exact, table_mb)
@@ -80,13 +80,6 @@ class RowSearch(KernelSearcher):
         """Forget the scores found so far (the children, their order and best child stay)."""
         for entry in self.table.values():
             entry[DEPTH] = -1
-
-    def tick(self) -> None:
-        """Count a node; raise :class:`OutOfTime` when the clock has run out (read every ``CHECK_EVERY`` calls)."""
-        self.nodes += 1
-        self.calls += 1
-        if self.calls % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
-            raise OutOfTime
 
 
 class ParanoidRows(RowSearch):
@@ -146,6 +139,13 @@ class MaxNRows(RowSearch):
         self.players = len(view.consts)
         self.loser = rank_returns((1,) + (2,) * (self.players - 1))[1]  # the reward of a seat that did not win
         self.vector, self.spare = np.zeros(self.players), np.zeros(self.players)
+
+    def tick(self) -> None:
+        """Count a node; raise :class:`OutOfTime` when the clock has run out (read every ``CHECK_EVERY`` calls)."""
+        self.nodes += 1
+        self.calls += 1
+        if self.calls % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise OutOfTime
 
     def value(self, row: np.ndarray, depth: int, ply: int) -> Vector:
         """The max^n value vector of a row searched ``depth`` plies deep (``ply``: plies from the root)."""
