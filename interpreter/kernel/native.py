@@ -65,6 +65,8 @@ from rulesdsl.interpreter.kernel.native_helpers import (
     takes_history,
     word_rewriter,
 )
+from rulesdsl.interpreter.search.native_players import MARK as PLAYERS_MARK
+from rulesdsl.interpreter.search.native_players import warm_players
 from rulesdsl.interpreter.search.native_search import search_source
 
 ENV = "RULESDSL_NATIVE"
@@ -338,10 +340,11 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
 def _rewriting_key() -> str:
     """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
     from rulesdsl.interpreter.kernel import lanes, lanes_helpers, native_helpers
-    from rulesdsl.interpreter.search import native_search
+    from rulesdsl.interpreter.search import native_players, native_search
 
     digest = hashlib.sha256()
-    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_search, native_split):
+    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_search, native_players,
+                   native_split):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
@@ -736,6 +739,8 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
     module.scorerow(row, weights, consts, 1.0, 1.0)
     module.frontier(row, 1, out, weights, consts, 1.0, 2.0, 1.0, False)
     module.ordering(row, out, 0, np.zeros(native.children_max), weights, consts, 1.0, 1.0)
+    if hasattr(module, PLAYERS_MARK):  # more than two players: their searches' helpers too
+        warm_players(native, symbols, WORD)
 
 
 class Background:

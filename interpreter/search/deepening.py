@@ -37,6 +37,20 @@ def begin(game: Game, state: State, depth: int | None, seconds: float | None,
     return moves, depth, started, started + seconds if seconds is not None else INFINITY
 
 
+def on_kernel(engine: str, game: Game, state: State, depth: int | None, seconds: float | None, kernel: bool | None,
+              on_iteration: Callable[[Iteration], None] | None, catch_interrupt: bool,
+              shuffle: random.Random | None) -> Result | None:
+    """``engine``'s search on the native kernel (:mod:`rulesdsl.interpreter.search.kernel_players`) when
+    ``kernel`` asks for it (``True``: compiling it now if need be; ``None``: under a clock, once the machine code is
+    ready, as :func:`rulesdsl.interpreter.search.engine.think` decides) and the game has it, else ``None``."""
+    if kernel is False or not (kernel or seconds is not None):
+        return None
+    from rulesdsl.interpreter.search.kernel_players import players_think
+
+    return players_think(game, state, engine, depth, seconds, on_iteration=on_iteration,
+                         catch_interrupt=catch_interrupt, shuffle=shuffle, wait=bool(kernel))
+
+
 def deepen(search: Any, state: State, moves: list[Move], depth: int | None, started: float, engine: str,
            score: Callable[[Any], float], settled: Callable[[float], bool],
            on_iteration: Callable[[Iteration], None] | None, catch_interrupt: bool) -> Result:

@@ -40,7 +40,10 @@ def choose(
     (:mod:`rulesdsl.interpreter.search.maxn`), each player maximising its own
     reward; ``paranoid``: alpha-beta with every other player against the
     mover (:mod:`rulesdsl.interpreter.search.paranoid`); both search to
-    ``depth`` and/or for ``seconds``. ``mcts``: UCT for ``seconds`` (``depth`` does not apply).
+    ``depth`` and/or for ``seconds``. Under a clock every search runs on the native kernel once its
+    machine code is ready (:mod:`~rulesdsl.interpreter.search.kernel_search`,
+    :mod:`~rulesdsl.interpreter.search.kernel_players`), as :func:`think` decides.
+    ``mcts``: UCT for ``seconds`` (``depth`` does not apply).
     ``random``: any legal move, uniformly. With neither limit,
     ``DEFAULT_SECONDS``. ``rng`` (for self-play, so that games differ):
     alpha-beta tries the root moves in a shuffled order (so equal moves are

@@ -70,8 +70,8 @@ class KernelView:
         self.width = native.columns  # the row's words before the player to move (each lane of a bitboard one)
         folded, mobility = terms
         self.mobility = float(mobility)
-        self.weights = np.zeros((2, self.width, 64), dtype=np.float64)  # [player, column, bit]
-        self.consts = np.zeros(2, dtype=np.float64)
+        self.weights = np.zeros((len(folded), self.width, 64), dtype=np.float64)  # [player, column, bit]
+        self.consts = np.zeros(len(folded), dtype=np.float64)
         index = {s: i for i, s in enumerate(kernel.symbols)}
         counts = {c: kernel.width - len(kernel.counted) + k for k, c in enumerate(kernel.counted)}  # a count's word
         for player, (rows, constant) in enumerate(folded):
@@ -104,6 +104,11 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
     two-sided)."""
     if len(game.players) != 2:
         return None
+    return rows_view(game, wait)
+
+
+def rows_view(game: Game, wait: bool = False) -> KernelView | None:
+    """:func:`kernel_view` for any number of players (the searches of more than two players use it too)."""
     native = game.native_kernel(wait)
     if native is None or not hasattr(native.module, "expandrow"):  # no module (earlier positions), no helpers
         return None
@@ -152,6 +157,20 @@ class KernelSearcher(NullWindowChild):
             self.table[key] = entry
         return entry
 
+    def side(self, row: np.ndarray) -> int:
+        """Whose side a row's score is counted for: the player to move (a change of side negates it)."""
+        return int(row[self.turn])
+
+    def static(self, row: np.ndarray) -> float:
+        """A row's static value for its side."""
+        return float(self.scorerow(row, *self.eval, EVAL_LIMIT))
+
+    def last_ply(self, row: np.ndarray, ply: int) -> tuple[float, int]:
+        """A row's value for its side searched one ply deep (in machine code), and its count of children; a child
+        may be cut by the depth (``horizon``)."""
+        self.horizon = True
+        return self.frontier(row, ply, self.leaves, *self.eval, WIN, EVAL_LIMIT, self.view.misere)
+
     def terminal(self, entry: list, mover: int, ply: int) -> float:
         winner = entry[WINNER]
         if winner < 0:
@@ -174,16 +193,15 @@ class KernelSearcher(NullWindowChild):
         if self.calls % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
         entry = self.entry(row, row.tobytes())
-        me = int(row[self.turn])
+        me = self.side(row)
         if entry[CHILDREN] is None:
             return self.terminal(entry, me, ply)
         if depth == 0:
             self.horizon = True
-            return float(self.scorerow(row, *self.eval, EVAL_LIMIT))
+            return self.static(row)
         if depth == 1:
-            best, count = self.frontier(row, ply, self.leaves, *self.eval, WIN, EVAL_LIMIT, self.view.misere)
+            best, count = self.last_ply(row, ply)
             self.nodes += int(count)
-            self.horizon = True
             return float(best)
         stored = entry[DEPTH]
         if stored == depth or (stored > depth and not self.exact):
@@ -200,7 +218,7 @@ class KernelSearcher(NullWindowChild):
         best, found = -INFINITY, -1
         for j in order:
             child = children[j]
-            value = self.child(child, int(child[self.turn]) != me, depth - 1, alpha, beta, ply + 1, found < 0)
+            value = self.child(child, self.side(child) != me, depth - 1, alpha, beta, ply + 1, found < 0)
             if value > best:
                 best, found = value, j
                 if value > alpha:

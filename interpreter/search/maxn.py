@@ -5,8 +5,12 @@ move picks the child whose vector is best in its own component. A finished
 game is worth each player's reward (:meth:`Outcome.returns`: +1 first .. -1
 last) times ``WIN - ply``, so a sooner first place and a later last place
 count for more; a leaf cut by depth is worth each player's static evaluation
-from its own point of view. Ties keep the first move in the order tried
-(captures first), as the two-player search does.
+from its own point of view. Among children equally good for the player to move,
+it picks the one worst for the others (the lowest sum, then the lowest value in
+seat order: :func:`preferred`), so the value vector does not depend on the order
+the moves are tried in (the kernel's search, :mod:`rulesdsl.interpreter.search.kernel_players`,
+tries them in its own); at the root, among equal vectors, the first move in the
+order tried (captures first) is kept.
 
 There is no pruning (max^n's shallow pruning needs bounds the evaluation
 does not give); iterative deepening runs to ``depth`` plies and/or for
@@ -21,7 +25,7 @@ import time
 from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
-from rulesdsl.interpreter.search.deepening import begin, deepen
+from rulesdsl.interpreter.search.deepening import begin, deepen, on_kernel
 from rulesdsl.interpreter.search.engine import Iteration, OutOfTime, Result
 from rulesdsl.interpreter.search.minimax import WIN, static_score
 from rulesdsl.interpreter.search.ordering import capture_rank
@@ -29,6 +33,16 @@ from rulesdsl.interpreter.search.ordering import capture_rank
 CHECK_EVERY = 256  # nodes between two looks at the clock
 
 Vector = tuple[float, ...]
+
+
+def preferred(a: Vector, b: Vector, mover: int) -> bool:
+    """Whether ``mover`` picks the vector ``a`` over ``b``: more for itself, else less for all players together,
+    else less for the first player (in seat order) the two vectors differ for."""
+    if a[mover] != b[mover]:
+        return a[mover] > b[mover]
+    if sum(a) != sum(b):
+        return sum(a) < sum(b)
+    return next((x < y for x, y in zip(a, b) if x != y), False)
 
 
 class MaxN:
@@ -55,7 +69,7 @@ class MaxN:
         best: Vector | None = None
         for move in sorted(moves, key=capture_rank):
             child = self.value(self.game.apply(state, move), depth - 1, ply + 1)
-            if best is None or child[mover] > best[mover]:
+            if best is None or preferred(child, best, mover):
                 best = child
         assert best is not None  # an unfinished game has a move
         return best
@@ -66,7 +80,7 @@ class MaxN:
         best, best_value = moves[0], None
         for move in moves:
             value = self.value(self.game.apply(state, move), depth - 1, 1)
-            if best_value is None or value[mover] > best_value[mover]:
+            if best_value is None or preferred(value, best_value, mover):
                 best, best_value = move, value
         assert best_value is not None
         return best, best_value
@@ -81,13 +95,18 @@ def think_maxn(
     on_iteration: Callable[[Iteration], None] | None = None,
     catch_interrupt: bool = False,
     shuffle: random.Random | None = None,
+    kernel: bool | None = None,
 ) -> Result | None:
     """The max^n search's move by iterative deepening (``None`` when the game is over); the score is the
     mover's component of the root's value vector.
 
     The limits and ``on_iteration``, ``catch_interrupt`` and ``shuffle`` mean
-    what they mean for :func:`rulesdsl.interpreter.search.engine.think`.
+    what they mean for :func:`rulesdsl.interpreter.search.engine.think`, ``kernel`` too (the search on the
+    native kernel: :mod:`rulesdsl.interpreter.search.kernel_players`).
     """
+    found = on_kernel("maxn", game, state, depth, seconds, kernel, on_iteration, catch_interrupt, shuffle)
+    if found is not None:
+        return found
     start = begin(game, state, depth, seconds, shuffle)
     if start is None:
         return None

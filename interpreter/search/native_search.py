@@ -20,6 +20,9 @@ checked with it by ``check_source``:
   last ply of a search, without a call from Python per leaf;
 - ``ordering(row, out, k, res, weights, consts, mobw, limit)``: each of
   the ``k`` children's static value from the row's mover's side (move order).
+
+With more than two players the source also holds the helpers of
+:mod:`rulesdsl.interpreter.search.native_players` (paranoid and max^n).
 """
 
 from __future__ import annotations
@@ -104,4 +107,9 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
               f"        val = score({_words('c', symbols)}tn, weights, consts, mobw)"]
     lines += _clamp("val", "        ")
     lines += ["        if tn != turn:", "            val = -val", "        res[j] = val", "    return k"]
-    return "\n".join(lines) + "\n"
+    source = "\n".join(lines) + "\n"
+    if len(opponent) > 2:  # the helpers of the searches of more than two players
+        from rulesdsl.interpreter.search.native_players import players_source
+
+        source += "\n\n" + players_source(symbols, other_winner)
+    return source

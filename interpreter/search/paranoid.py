@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
-from rulesdsl.interpreter.search.deepening import begin, deepen
+from rulesdsl.interpreter.search.deepening import begin, deepen, on_kernel
 from rulesdsl.interpreter.search.engine import Iteration, OutOfTime, Result
 from rulesdsl.interpreter.search.minimax import INFINITY, WIN, static_score
 from rulesdsl.interpreter.search.ordering import capture_rank
@@ -86,12 +86,17 @@ def think_paranoid(
     on_iteration: Callable[[Iteration], None] | None = None,
     catch_interrupt: bool = False,
     shuffle: random.Random | None = None,
+    kernel: bool | None = None,
 ) -> Result | None:
     """The paranoid search's move by iterative deepening (``None`` when the game is over).
 
     The limits and ``on_iteration``, ``catch_interrupt`` and ``shuffle`` mean
-    what they mean for :func:`rulesdsl.interpreter.search.engine.think`.
+    what they mean for :func:`rulesdsl.interpreter.search.engine.think`, ``kernel`` too (the search on the
+    native kernel: :mod:`rulesdsl.interpreter.search.kernel_players`).
     """
+    found = on_kernel("paranoid", game, state, depth, seconds, kernel, on_iteration, catch_interrupt, shuffle)
+    if found is not None:
+        return found
     start = begin(game, state, depth, seconds, shuffle)
     if start is None:
         return None
