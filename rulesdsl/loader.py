@@ -15,7 +15,6 @@ from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesError, Span, line_of
 from rulesdsl.limits import MAX_EXTENDS
 from rulesdsl.options import option_values, parse_setting
-from rulesdsl.parser import parse_text
 from rulesdsl.sources import SourceError, command_line_file, extends_target, what_it_is
 
 __all__ = ["Resolved", "bundled_dir", "bundled_games", "find_rules", "option_values", "parse_setting", "resolve"]
@@ -94,6 +93,14 @@ def read_file(path: Path) -> m.RuleFile:
     except OSError as error:
         raise RulesError([Diagnostic(Span(0, 0, file=str(path)), f"cannot read file: {error}", "E002")]) from None
     return parse_text(text, str(path))
+
+
+def parse_text(text: str, path: str) -> m.RuleFile:
+    """:func:`rulesdsl.parser.parse_text`, imported at the first parse (a cached checked file needs no parser, so a
+    warm start never loads lark or the grammar: :mod:`rulesdsl.interpreter.compile.rules_cache`)."""
+    from rulesdsl.parser import parse_text as parse
+
+    return parse(text, path)
 
 
 def resolve(path: Path, _chain: tuple[str, ...] = (), text: str | None = None) -> Resolved:
