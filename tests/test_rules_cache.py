@@ -160,3 +160,15 @@ def test_a_warm_start_loads_neither_lark_nor_the_grammar(cache):
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120,
                            check=True).stdout.split() for _ in range(2)]
     assert runs == [["72", "True"], ["72", "False"]]
+
+
+def test_the_oldest_entries_go_when_there_are_too_many(cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(rules_cache, "KEPT", 2)
+    path = tmp_path / "ttt.rules"
+    for size in (3, 4, 5):
+        path.write_text(TIC_TAC_TOE.replace("option size = 3", f"option size = {size}"))
+        load_rules(str(path))
+    kept = entries(cache)
+    assert len(kept) == 2
+    path.write_text(TIC_TAC_TOE.replace("option size = 3", "option size = 5"))
+    assert rules_cache.cache_file(str(path), path.read_text()) in kept

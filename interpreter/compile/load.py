@@ -13,7 +13,6 @@ from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesError, 
 from rulesdsl.interpreter.compile import rules_cache
 from rulesdsl.interpreter.compile.compiler import compile_game
 from rulesdsl.interpreter.compile.game import Game, State
-from rulesdsl.interpreter.compile.trial import check_all
 from rulesdsl.loader import Resolved, bundled_games, find_rules, resolve
 from rulesdsl.options import option_values
 
@@ -34,6 +33,8 @@ def load_rules(spec: str) -> Resolved:
 
 def _checked(path: Path) -> Resolved:
     """The file at ``path`` resolved, after the checks found no error (else :class:`RulesError`)."""
+    from rulesdsl.interpreter.compile.trial import check_all  # the checks: not imported on a warm start
+
     resolved = resolve(path)
     errors = [d for d in check_all(resolved) if d.severity == "error"]
     if errors:

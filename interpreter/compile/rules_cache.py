@@ -39,6 +39,7 @@ from rulesdsl.sources import SourceError, extends_target, what_it_is
 __all__ = ["cache_file", "cached", "code_fingerprint", "enabled"]
 
 VERSION = "1"  # bump when what an entry holds changes
+KEPT = 200  # entries kept at most (a few kilobytes each); the oldest go first
 
 
 def enabled() -> bool:
@@ -157,5 +158,15 @@ def _write(entry: Path, resolved: Resolved) -> None:
         temporary = entry.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_text(data, encoding="utf-8")
         os.replace(temporary, entry)
+        _prune(entry)
     except (OSError, ValueError, RecursionError):  # a model the codec does not write, an unwritable cache
         pass
+
+
+def _prune(written: Path) -> None:
+    """Keep the newest :data:`KEPT` entries, ``written`` among them (each saved edit of a rule file is a new
+    one)."""
+    others = sorted((p for p in written.parent.glob("checked_*.json") if p != written),
+                    key=lambda p: p.stat().st_mtime_ns)
+    for old in others[:max(0, len(others) - KEPT + 1)]:
+        old.unlink(missing_ok=True)
