@@ -17,11 +17,12 @@ from collections.abc import Callable
 TABLE_LIMIT = 300_000  # entries (a key is a tuple of a few ints: about 200 bytes each with its count and slot)
 
 
-def with_table(namespace: dict) -> Callable[..., int]:
+def with_table(namespace: dict, table: dict[tuple, int] | None = None) -> Callable[..., int]:
     """Replace ``namespace["perft"]`` (the generated function's own module globals) by the same count through a
-    table of positions already counted, and return it; the recursion goes through the table too."""
+    table of positions already counted (``table``, else a new one), and return it; the recursion goes through
+    the table too."""
     count = namespace["perft"]
-    table: dict[tuple, int] = {}
+    table = {} if table is None else table
 
     def perft(*arguments) -> int:
         if arguments[-2] is not None:  # earlier positions: the count depends on the path
