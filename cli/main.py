@@ -209,7 +209,6 @@ def move_command(file, settings, position, history, depth, seconds, engine, verb
 @reports_errors
 def play(file, settings, position, history, as_player, depth, seconds, engine, verbose) -> None:
     """Play against the engine in a REPL (type 'help' there); with no FILE, choose from a short menu."""
-    from rulesdsl.cli import menu
     from rulesdsl.cli.repl import make_reader, run_repl
 
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
@@ -218,6 +217,8 @@ def play(file, settings, position, history, as_player, depth, seconds, engine, v
     if file is None:
         if position or history:
             fail("--position and --history need a game: rulesdsl play NAME --position POS", EXIT_USAGE)
+        from rulesdsl.cli import menu  # (reads the menu's YAML: only when no game is named)
+
         choice = menu.ask(make_reader(interactive, sys.stdin, sys.stdout), sys.stdout)
         if choice is None:
             sys.exit(0)
