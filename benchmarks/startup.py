@@ -15,6 +15,8 @@ The commands:
 - ``play``: ``rulesdsl play breakthrough --as all`` with ``quit`` on its input: the board is printed, then
   it ends;
 - ``native``: a process that loads grid Abalone's cached machine code (``native_kernel(wait=True)``);
+- ``play, new file``: ``play`` on a copy of ``rules/breakthrough.rules`` with a comment no earlier run had
+  (a new rule file: parsed and checked, its model not yet cached; the grammar's tables are);
 - ``play, cold``: ``play`` with an empty cache folder (``XDG_CACHE_HOME``): the grammar's tables are built,
   the rule file is parsed and checked, nothing is cached yet (first start on a new machine).
 
@@ -41,15 +43,19 @@ NATIVE = ("from rulesdsl.interpreter.compile.load import load_game; "
 ENTRY = "from rulesdsl.cli.entry import main; import sys; sys.argv[0] = 'rulesdsl'; main()"
 
 
-def commands(python: str) -> dict[str, tuple[list[str], str | None, bool]]:
-    """Each measured command for one interpreter: (argv, standard input, cold cache folder)."""
+def commands(python: str, folder: Path) -> dict[str, tuple[list[str], str | None, bool]]:
+    """Each measured command for one interpreter: (argv, standard input, cold cache folder); ``folder`` gets a
+    new rule file each call."""
     cli = [python, "-c", ENTRY]
+    new = folder / f"new-{time.time_ns()}.rules"
+    new.write_text(f"# {new.name}\n" + (ROOT / "rules" / "breakthrough.rules").read_text())
     return {
         "--version": ([*cli, "--version"], None, False),
         "perft 1": ([*cli, "perft", "abalone", "--depth", "1"], None, False),
         "perft 1..5": ([*cli, "perft", "abalone", "--depth", "5"], None, False),
         "play": ([*cli, "play", "breakthrough", "--as", "all"], "quit\n", False),
         "native": ([python, "-c", NATIVE], None, False),
+        "play, new file": ([*cli, "play", str(new), "--as", "all"], "quit\n", False),
         "play, cold": ([*cli, "play", "breakthrough", "--as", "all"], "quit\n", True),
     }
 
@@ -75,17 +81,18 @@ def main() -> None:
     rows: dict[tuple[str, str], list[float]] = {}
     baseline = [sys.executable, "-c", BASELINE.format(folder=str(ROOT / "benchmarks" / "baselines"))]
     print(f"load average before: {os.getloadavg()}", file=sys.stderr)
-    for _ in range(2):  # warm every cache (bytecode, grammar, checked rule files, machine code)
-        for python in pythons.values():
-            for argv, stdin, cold in commands(python).values():
-                if not cold:
-                    timed(argv, stdin, cold)
-    for done in range(args.runs):
-        rows.setdefault(("hand-written perft 1..5", "-"), []).append(timed(baseline, None, False))
-        for label, python in pythons.items():
-            for name, (argv, stdin, cold) in commands(python).items():
-                rows.setdefault((name, label), []).append(timed(argv, stdin, cold))
-        print(f"round {done + 1} of {args.runs}", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(2):  # warm every cache (bytecode, grammar, checked rule files, machine code)
+            for python in pythons.values():
+                for argv, stdin, cold in commands(python, Path(folder)).values():
+                    if not cold:
+                        timed(argv, stdin, cold)
+        for done in range(args.runs):
+            rows.setdefault(("hand-written perft 1..5", "-"), []).append(timed(baseline, None, False))
+            for label, python in pythons.items():
+                for name, (argv, stdin, cold) in commands(python, Path(folder)).items():
+                    rows.setdefault((name, label), []).append(timed(argv, stdin, cold))
+            print(f"round {done + 1} of {args.runs}", file=sys.stderr)
     print(f"load average after: {os.getloadavg()}", file=sys.stderr)
     print("| command | checkout | median s | min s | max s |\n|---|---|---|---|---|")
     for (name, label), times in rows.items():
