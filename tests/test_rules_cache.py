@@ -87,7 +87,8 @@ def test_a_damaged_entry_is_ignored_and_written_again(cache, tmp_path):
     (entry,) = entries(cache)
     good = entry.read_text()
     for damage in ("", "not json", good[:-20], '["a", "b"]', "42", '{"t": [1, 2]}', "\udcff",
-                   good.replace('"model:', '"model:Nothing', 1)):
+                   good.replace('"model:', '"model:Nothing', 1), '{"c": "loader:Resolved", "d": []}',
+                   good.replace('"links"', '"linked"'), good.replace('"texts"', '"text"')):
         entry.write_text(damage, errors="surrogateescape")
         assert load_rules(str(path)).statements == fresh.statements
         assert entry.read_text() == good  # written again with the real model
@@ -163,12 +164,15 @@ def test_a_warm_start_loads_neither_lark_nor_the_grammar(cache):
 
 
 def test_the_oldest_entries_go_when_there_are_too_many(cache, tmp_path, monkeypatch):
-    monkeypatch.setattr(rules_cache, "KEPT", 2)
+    monkeypatch.setattr(rules_cache, "KEPT", 3)
+    monkeypatch.setattr(rules_cache, "PRUNED", 1)
     path = tmp_path / "ttt.rules"
     for size in (3, 4, 5):
         path.write_text(TIC_TAC_TOE.replace("option size = 3", f"option size = {size}"))
         load_rules(str(path))
+    assert len(entries(cache)) == 3
+    path.write_text(TIC_TAC_TOE.replace("option size = 3", "option size = 6"))
+    load_rules(str(path))  # the fourth: over the limit, down to KEPT - PRUNED, itself among them
     kept = entries(cache)
     assert len(kept) == 2
-    path.write_text(TIC_TAC_TOE.replace("option size = 3", "option size = 5"))
     assert rules_cache.cache_file(str(path), path.read_text()) in kept

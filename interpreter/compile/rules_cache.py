@@ -31,15 +31,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from rulesdsl import model as m
 from rulesdsl import model_codec
 from rulesdsl.loader import Resolved, bundled_dir
 from rulesdsl.sources import SourceError, extends_target, what_it_is
 
 __all__ = ["cache_file", "cached", "code_fingerprint", "enabled"]
 
-VERSION = "1"  # bump when what an entry holds changes
+VERSION = "2"  # bump when what an entry holds changes
 KEPT = 200  # entries kept at most (a few kilobytes each); the oldest go first
+PRUNED = 20  # this many more at once, so that a full cache is pruned once in so many misses
 
 
 def enabled() -> bool:
@@ -61,8 +61,8 @@ def cached(path: Path, load: Callable[[Path], Resolved]) -> Resolved:
         return load(path)
     entry = cache_file(str(path), text)
     found = _read(entry)
-    if found is not None and _current(*found):
-        return found[0]
+    if found is not None and _current(found):
+        return found
     resolved = load(path)
     _write(entry, resolved)
     return resolved
@@ -105,7 +105,7 @@ def _stat_files(folder: str, found: list[str]) -> None:
                 found.append(f"{entry.path}\0{stat.st_size}\0{stat.st_mtime_ns}")
 
 
-def _current(resolved: Resolved, links: tuple[tuple[str, str, str], ...]) -> bool:
+def _current(resolved: Resolved) -> bool:
     """True when every file the model was read from still holds the text it was read from, and each
     ``extends`` still names the same file (a local file may now stand in for a bundled game)."""
     for name, text in resolved.texts.items():
@@ -115,45 +115,36 @@ def _current(resolved: Resolved, links: tuple[tuple[str, str, str], ...]) -> boo
         except (OSError, UnicodeDecodeError):
             return False
     try:
-        return all(str(extends_target(target, Path(child), bundled_dir())) == found for child, target, found in links)
+        return all(str(extends_target(target, Path(child), bundled_dir())) == found
+                   for child, target, found in resolved.links)
     except (SourceError, OSError):
         return False
 
 
-def _links(resolved: Resolved) -> tuple[tuple[str, str, str], ...]:
-    """Each ``extends`` of the files ``resolved`` was read from: (the file, what it names, the file found)."""
-    from rulesdsl.parser import parse_text
-
-    found = []
-    for name, text in resolved.texts.items():
-        for statement in parse_text(text, name).statements:
-            if isinstance(statement, m.Extends):
-                target = extends_target(statement.target, Path(name), bundled_dir())
-                found.append((name, statement.target, str(target)))
-    return tuple(found)
-
-
-def _read(entry: Path) -> tuple[Resolved, tuple] | None:
-    """The model kept in ``entry`` and its ``extends`` links, or ``None`` where there is none or it does not
-    load."""
+def _read(entry: Path) -> Resolved | None:
+    """The model kept in ``entry``, or ``None`` where there is none or it does not load."""
     try:
         found = model_codec.from_json(entry.read_text(encoding="utf-8"))
     except (OSError, ValueError, TypeError, RecursionError):  # damaged or foreign: load the rule file again
         return None
-    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], Resolved) and _links_shape(found[1]):
-        return found
-    return None
+    return found if _well_formed(found) else None
 
 
-def _links_shape(links: object) -> bool:
-    return isinstance(links, tuple) and all(
-        isinstance(link, tuple) and len(link) == 3 and all(isinstance(part, str) for part in link) for link in links)
+def _well_formed(found: object) -> bool:
+    """True for a :class:`Resolved` with every attribute of the kind the loader makes (a file someone changed
+    may hold anything)."""
+    kinds = {"path": str, "statements": list, "texts": dict, "examples": list, "_lines": dict, "links": list}
+    return (isinstance(found, Resolved) and all(isinstance(getattr(found, name, None), kind)
+                                                for name, kind in kinds.items())
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in found.texts.items())
+            and all(isinstance(link, tuple) and len(link) == 3 and all(isinstance(p, str) for p in link)
+                    for link in found.links))
 
 
 def _write(entry: Path, resolved: Resolved) -> None:
     """Keep ``resolved`` in ``entry`` (atomically); a cache that cannot be written is skipped."""
     try:
-        data = model_codec.to_json((resolved, _links(resolved)))
+        data = model_codec.to_json(resolved)
         entry.parent.mkdir(parents=True, exist_ok=True)
         temporary = entry.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_text(data, encoding="utf-8")
@@ -164,9 +155,13 @@ def _write(entry: Path, resolved: Resolved) -> None:
 
 
 def _prune(written: Path) -> None:
-    """Keep the newest :data:`KEPT` entries, ``written`` among them (each saved edit of a rule file is a new
-    one)."""
-    others = sorted((p for p in written.parent.glob("checked_*.json") if p != written),
-                    key=lambda p: p.stat().st_mtime_ns)
-    for old in others[:max(0, len(others) - KEPT + 1)]:
-        old.unlink(missing_ok=True)
+    """Once there are more than :data:`KEPT` entries, remove the oldest down to ``KEPT - PRUNED`` (each saved
+    edit of a rule file is a new entry; ``written`` always stays)."""
+    with os.scandir(written.parent) as found:
+        others = [e for e in found if e.name.startswith("checked_") and e.name.endswith(".json")
+                  and e.name != written.name]
+    if len(others) < KEPT:
+        return
+    others.sort(key=lambda e: e.stat().st_mtime_ns)
+    for old in others[:len(others) - KEPT + PRUNED + 1]:
+        Path(old.path).unlink(missing_ok=True)
