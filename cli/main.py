@@ -90,9 +90,20 @@ class OneLineErrors(LazyGroup):
             raise OutputFailed(error) from None
 
 
+def show_version(context: click.Context, _parameter: click.Parameter, asked: bool) -> None:
+    """``--version``: the installed version, read without ``importlib.metadata`` (:mod:`rulesdsl.versions`)."""
+    if not asked or context.resilient_parsing:
+        return
+    from rulesdsl.versions import installed_version
+
+    click.echo(f"rulesdsl, version {installed_version('rulesdsl') or 'unknown'}")
+    context.exit()
+
+
 @click.group(cls=OneLineErrors, lazy_subcommands=COMMAND_MODULES,
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulesdsl")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=show_version,
+              help="Show the version and exit.")
 def cli() -> None:
     """Board games as rule files: check them, explore them, play them."""
 

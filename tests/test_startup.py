@@ -9,6 +9,7 @@ import sys
 from importlib import metadata
 
 from rulesdsl.interpreter.kernel import native
+from rulesdsl.versions import installed_version
 
 HEAVY = ("lark", "numba", "yaml", "rulesdsl.checker", "rulesdsl.parser", "rulesdsl.cli.menu", "importlib.metadata")
 
@@ -48,3 +49,15 @@ def test_numbas_version_is_read_without_importing_it():
         expected = None
     native._numba_version.cache_clear()
     assert native._numba_version() == expected
+
+
+def test_installed_versions_are_read_as_importlib_metadata_reads_them():
+    for name in ("rulesdsl", "click", "lark", "PyYAML", "pyyaml", "typing-extensions"):
+        assert installed_version(name) == metadata.version(name), name
+    assert installed_version("no-such-distribution-here") is None
+
+
+def test_version_needs_no_importlib_metadata(tmp_path):
+    shown, loaded = modules_after(["--version"], tmp_path)
+    assert shown == f"rulesdsl, version {metadata.version('rulesdsl')}\n"
+    assert loaded == set()

@@ -596,26 +596,10 @@ def cache_folder() -> Path:
 
 @functools.cache
 def _numba_version() -> str | None:
-    """numba's version, read from its metadata (without importing it); ``None`` when it is not installed.
+    """numba's version, read from its metadata (without importing it); ``None`` when it is not installed."""
+    from rulesdsl.versions import installed_version
 
-    The name of the ``numba-VERSION.dist-info`` folder beside the package says it; only where there is no
-    such folder is ``importlib.metadata`` asked (importing it is about 30 ms of a warm start)."""
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("numba")
-    except (ImportError, ValueError):  # (ValueError: a test made numba impossible to import)
-        spec = None
-    if spec is not None and spec.origin:
-        found = list(Path(spec.origin).parent.parent.glob("numba-*.dist-info"))
-        if len(found) == 1:
-            return found[0].name.removeprefix("numba-").removesuffix(".dist-info")
-    from importlib import metadata
-
-    try:
-        return metadata.version("numba")
-    except metadata.PackageNotFoundError:
-        return None
+    return installed_version("numba")
 
 
 def kernel_path(source: str) -> Path:
