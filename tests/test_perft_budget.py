@@ -48,6 +48,7 @@ def test_a_deep_perft_over_budget_without_machine_code_is_counted_in_python(monk
     """Grid Abalone's perft 4 (tests/test_perft_table.py, the issue: 37,082) with every perft from depth 3 on
     given no time at all, and no machine code to load: the Python kernel counts it to the end."""
     game = load_game("abalone", {"captures": "2"})
+    monkeypatch.setenv("RULESDSL_NATIVE", "1")  # (machine code allowed; none is loaded: ``native`` is replaced)
     monkeypatch.setattr(compiled, "NATIVE_PERFT_DEPTH", 3)
     monkeypatch.setattr(compiled, "NATIVE_PERFT_BUDGET", 0.0)
     monkeypatch.setattr(perft_table, "CHECK_EVERY", 1)

@@ -31,6 +31,9 @@ class LazyFunction:
         self.function: Callable | None = None
         self.owner: object | None = None  # the kernel whose attribute ``name`` becomes the function
 
+    def __repr__(self) -> str:
+        return f"<kernel function {self.name}, {'compiled' if self.function else 'compiled at its first call'}>"
+
     def __call__(self, *arguments):
         function = self.function or self.compile()
         return function(*arguments)
