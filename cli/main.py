@@ -90,9 +90,20 @@ class OneLineErrors(LazyGroup):
             raise OutputFailed(error) from None
 
 
+def show_version(context: click.Context, _parameter: click.Parameter, asked: bool) -> None:
+    """``--version``: the installed version, read without ``importlib.metadata`` (:mod:`rulesdsl.versions`)."""
+    if not asked or context.resilient_parsing:
+        return
+    from rulesdsl.versions import installed_version
+
+    click.echo(f"rulesdsl, version {installed_version('rulesdsl') or 'unknown'}")
+    context.exit()
+
+
 @click.group(cls=OneLineErrors, lazy_subcommands=COMMAND_MODULES,
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulesdsl")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=show_version,
+              help="Show the version and exit.")
 def cli() -> None:
     """Board games as rule files: check them, explore them, play them."""
 
@@ -209,7 +220,6 @@ def move_command(file, settings, position, history, depth, seconds, engine, verb
 @reports_errors
 def play(file, settings, position, history, as_player, depth, seconds, engine, verbose) -> None:
     """Play against the engine in a REPL (type 'help' there); with no FILE, choose from a short menu."""
-    from rulesdsl.cli import menu
     from rulesdsl.cli.repl import make_reader, run_repl
 
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
@@ -218,6 +228,8 @@ def play(file, settings, position, history, as_player, depth, seconds, engine, v
     if file is None:
         if position or history:
             fail("--position and --history need a game: rulesdsl play NAME --position POS", EXIT_USAGE)
+        from rulesdsl.cli import menu  # (reads the menu's YAML: only when no game is named)
+
         choice = menu.ask(make_reader(interactive, sys.stdin, sys.stdout), sys.stdout)
         if choice is None:
             sys.exit(0)

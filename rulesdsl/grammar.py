@@ -17,9 +17,10 @@ import os
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import lark
-from lark import Lark
+if TYPE_CHECKING:
+    from lark import Lark
 
 OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": True, "maybe_placeholders": True}
 
@@ -27,6 +28,8 @@ OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": True,
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
     """The LALR parser: loaded from the cache, or built from ``grammar.lark`` (and then cached)."""
+    from lark import Lark
+
     text = resources.files("rulesdsl").joinpath("grammar.lark").read_text()
     path = cache_path(text)
     if path is not None:
@@ -41,13 +44,15 @@ def grammar_parser() -> Lark:
 
 def cache_path(text: str) -> Path | None:
     """Where the parser built from ``text`` is cached (``None``: caching is off)."""
+    import lark
+
     if os.environ.get("RULESDSL_GRAMMAR_CACHE", "1") == "0":
         return None
     key = hashlib.sha256(f"{lark.__version__}\n{sorted(OPTIONS.items())}\n{text}".encode()).hexdigest()[:24]
-    return _cache_root() / "grammar" / f"parser_{key}.json"
+    return cache_root() / "grammar" / f"parser_{key}.json"
 
 
-def _cache_root() -> Path:
+def cache_root() -> Path:
     """The user's cache folder for rulesdsl (platformdirs where installed, else the XDG default)."""
     try:
         from platformdirs import user_cache_dir
@@ -64,6 +69,8 @@ def _int_keys(pairs: list[tuple[str, object]]) -> dict:
 
 def _load(path: Path) -> Lark | None:
     """The cached parser, or ``None`` where there is none or it does not load."""
+    from lark import Lark
+
     try:
         data, memo = json.loads(path.read_text(), object_pairs_hook=_int_keys)
         return Lark._load_from_dict(data, memo)

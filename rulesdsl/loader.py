@@ -15,7 +15,6 @@ from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesError, Span, line_of
 from rulesdsl.limits import MAX_EXTENDS
 from rulesdsl.options import option_values, parse_setting
-from rulesdsl.parser import parse_text
 from rulesdsl.sources import SourceError, command_line_file, extends_target, what_it_is
 
 __all__ = ["Resolved", "bundled_dir", "bundled_games", "find_rules", "option_values", "parse_setting", "resolve"]
@@ -55,6 +54,8 @@ class Resolved:
     texts: dict[str, str] = field(default_factory=dict)
     examples: list[m.Example] = field(default_factory=list)
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    # each ``extends`` of the chain: (the file, the name it gives, the file that name found)
+    links: list[tuple[str, str, str]] = field(default_factory=list, repr=False, compare=False)
 
     def of(self, kind: type) -> list:
         """All statements of one type, in order."""
@@ -96,6 +97,14 @@ def read_file(path: Path) -> m.RuleFile:
     return parse_text(text, str(path))
 
 
+def parse_text(text: str, path: str) -> m.RuleFile:
+    """:func:`rulesdsl.parser.parse_text`, imported at the first parse (a cached checked file needs no parser, so a
+    warm start never loads lark or the grammar: :mod:`rulesdsl.interpreter.compile.rules_cache`)."""
+    from rulesdsl.parser import parse_text as parse
+
+    return parse(text, path)
+
+
 def resolve(path: Path, _chain: tuple[str, ...] = (), text: str | None = None) -> Resolved:
     """Parse ``path`` and merge the files it extends, parent first.
 
@@ -106,6 +115,7 @@ def resolve(path: Path, _chain: tuple[str, ...] = (), text: str | None = None) -
     """
     rule_file = read_file(path) if text is None else parse_text(text, str(path))
     texts = {rule_file.path: rule_file.text}
+    links: list[tuple[str, str, str]] = []
     own = rule_file.statements
     parent: Resolved | None = None
     extends = [s for s in own if isinstance(s, m.Extends)]
@@ -146,12 +156,13 @@ def resolve(path: Path, _chain: tuple[str, ...] = (), text: str | None = None) -
                 raise RulesError([replace(cycles[0], span=stmt.span, message=message,
                                           source_line=_line(rule_file.text, stmt.span))]) from None
             texts.update(parent.texts)
+            links += [(rule_file.path, stmt.target, str(target)), *parent.links]
     body = [s for s in own if not isinstance(s, (m.Extends, m.Example))]
     examples = [s for s in own if isinstance(s, m.Example)]
     if parent is None:
-        return Resolved(rule_file.path, body, texts, examples)
+        return Resolved(rule_file.path, body, texts, examples, links=links)
     merged = _merge(parent.statements, body)
-    return Resolved(rule_file.path, merged, texts, examples)
+    return Resolved(rule_file.path, merged, texts, examples, links=links)
 
 
 def _merge(parent: list[m.Statement], child: list[m.Statement]) -> list[m.Statement]:

@@ -736,6 +736,21 @@ class Evaluate(Statement):
     features: tuple[Feature, ...]
 
 
+class Setting(tuple):
+    """An example's ``NAME = VALUE``: a ``(name, expr)`` pair that also knows where the name is."""
+
+    span: Span
+
+    def __new__(cls, name: str, expr: Expr, span: Span):
+        pair = super().__new__(cls, (name, expr))
+        pair.span = span
+        return pair
+
+    def __reduce__(self):
+        """Pickled with its span (the cache of checked rule files keeps examples)."""
+        return Setting, (self[0], self[1], self.span)
+
+
 @dataclass(frozen=True)
 class Example(Statement):
     """An inline test: a position (or the start), options, and what must hold."""

@@ -9,6 +9,7 @@ from rulesdsl import model as m
 from rulesdsl.errors import Diagnostic, RulesError, Span, line_of
 from rulesdsl.grammar import grammar_parser
 from rulesdsl.limits import MAX_DEPTH, MAX_DIGITS, first_unsafe
+from rulesdsl.model import Setting
 from rulesdsl.syntax_errors import later_syntax_errors, syntax_diagnostic
 
 ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
@@ -79,17 +80,6 @@ def unquote(token: str) -> str:
             out.append(body[i])
             i += 1
     return "".join(out)
-
-
-class Setting(tuple):
-    """An example's ``NAME = VALUE``: a ``(name, expr)`` pair that also knows where the name is."""
-
-    span: Span
-
-    def __new__(cls, name: str, expr: m.Expr, span: Span):
-        pair = super().__new__(cls, (name, expr))
-        pair.span = span
-        return pair
 
 
 @v_args(meta=True)  # every rule method gets (meta, children); helpers start with "_"

@@ -7,10 +7,12 @@ checks here include the trial compile, so a file that loads compiles.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rulesdsl.errors import Diagnostic, OptionError, PositionError, RulesError, Span, suggest
+from rulesdsl.interpreter.compile import rules_cache
 from rulesdsl.interpreter.compile.compiler import compile_game
 from rulesdsl.interpreter.compile.game import Game, State
-from rulesdsl.interpreter.compile.trial import check_all
 from rulesdsl.loader import Resolved, bundled_games, find_rules, resolve
 from rulesdsl.options import option_values
 
@@ -18,13 +20,21 @@ __all__ = ["load_game", "load_position", "load_rules", "start_from"]
 
 
 def load_rules(spec: str) -> Resolved:
-    """Resolve a rule file named by path or bundled name, and check it."""
+    """Resolve a rule file named by path or bundled name, and check it (or read the checked model from the
+    cache: :mod:`rulesdsl.interpreter.compile.rules_cache`)."""
     path = find_rules(spec)
     if path is None:
         names = ", ".join(bundled_games())
         close = suggest(spec, bundled_games())
         raise RulesError([Diagnostic(Span(0, 0, file=spec), "no such rule file or bundled game", "E002",
                                      hint=f"did you mean {close!r}?" if close else f"bundled games: {names}")])
+    return rules_cache.cached(path, _checked)
+
+
+def _checked(path: Path) -> Resolved:
+    """The file at ``path`` resolved, after the checks found no error (else :class:`RulesError`)."""
+    from rulesdsl.interpreter.compile.trial import check_all  # the checks: not imported on a warm start
+
     resolved = resolve(path)
     errors = [d for d in check_all(resolved) if d.severity == "error"]
     if errors:

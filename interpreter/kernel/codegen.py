@@ -97,6 +97,7 @@ from rulesdsl.interpreter.kernel.connections import joined, ring
 from rulesdsl.interpreter.kernel.drop_mates import DropMateError, DropMates, forbids_drop_mates
 from rulesdsl.interpreter.kernel.drops import DropError, Drops, uses_drops
 from rulesdsl.interpreter.kernel.enclosing import region_placement
+from rulesdsl.interpreter.kernel.lazy_functions import lazy_kernel_functions, own
 from rulesdsl.interpreter.kernel.liberties import area, enclosing
 from rulesdsl.interpreter.kernel.lines import line_slides, one_group
 from rulesdsl.interpreter.kernel.links import LinkError, LinkWords, link_words
@@ -107,7 +108,6 @@ from rulesdsl.interpreter.kernel.passing import PassWords
 from rulesdsl.interpreter.kernel.passing import decode as decode_passing
 from rulesdsl.interpreter.kernel.passing import encode as encode_passing
 from rulesdsl.interpreter.kernel.passing import width as passing_width
-from rulesdsl.interpreter.kernel.perft_table import with_table
 from rulesdsl.interpreter.kernel.place import PlacementError, in_a_row, joins, placement
 from rulesdsl.interpreter.kernel.places import PLACED, PlacesError, Placing, pack, unpack
 from rulesdsl.interpreter.kernel.rational import fractional_comparison
@@ -1472,29 +1472,33 @@ class _Builder:
         return head + "".join("    " + line + "\n" for line in body)
 
     def build(self) -> Kernel:
-        source = (self.function(f"def playout({self.vars} turn, last, hist, randrange, cap):\n",
-                                self.playout_block, loop=True)
-                  + "\n\n" + self.function(f"def perft({self.vars} turn, last, hist, depth):\n",
-                                           self.perft_block, loop=False))
+        functions = {"playout": self.function(f"def playout({self.vars} turn, last, hist, randrange, cap):\n",
+                                              self.playout_block, loop=True),
+                     "perft": self.function(f"def perft({self.vars} turn, last, hist, depth):\n",
+                                            self.perft_block, loop=False)}
         if not self.repetition and not self.history and not self.past:
-            source += "\n\n" + self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
-                                             loop=False)
+            functions["expand"] = self.function(f"def expand({self.vars} turn, last, put):\n", self.expand_block,
+                                                loop=False)
+        helpers = []
         if self.drop_mates is not None:  # the other player's moves after a drop that may mate
-            source += "\n\n" + self.can_move()
+            helpers.append(self.can_move())
         if self.attacks is not None:  # the attack test the moves and conditions call (:mod:`~.attacks`)
-            source += "\n\n" + self.attacks.function(self.vars, self.bits(self.symbols), self.constants)
+            helpers.append(self.attacks.function(self.vars, self.bits(self.symbols), self.constants))
+        source = "\n\n".join([*functions.values(), *helpers])
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
             raise Unsupported(f"generated source of {len(source):,} characters")
         namespace: dict = {"__builtins__": dict(BUILTINS), **self.constants}
-        run_checked(source, namespace)
-        return Kernel(namespace["playout"], with_table(namespace), namespace.get("expand"), self.layout, self.symbols,
-                      self.continued or self.keeps_last, self.repetition or self.history,
-                      bool(self.active.all(m.Misere)), tuple(self.opponent), source,
-                      {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
-                      len(self.hand_vars), self.words.fields, links=self.links,
-                      seats=len(self.tables.player_names) if self.placing is not None else 0,
-                      passes=self.passing.passes is not None, before=self.passing.known is not None,
-                      empty=self.tables.empty, marks=self.mark_fields, past=self.past, native=self.attacks is None)
+        lazy = lazy_kernel_functions(namespace, functions, "\n\n".join(helpers))  # each checked at its first call
+        kernel = Kernel(lazy["playout"], lazy["perft"], lazy.get("expand"), self.layout, self.symbols,
+                        self.continued or self.keeps_last, self.repetition or self.history,
+                        bool(self.active.all(m.Misere)), tuple(self.opponent), source,
+                        {k: v for k, v in self.constants.items() if k != "beyond"}, self.counter is not None,
+                        len(self.hand_vars), self.words.fields, links=self.links,
+                        seats=len(self.tables.player_names) if self.placing is not None else 0,
+                        passes=self.passing.passes is not None, before=self.passing.known is not None,
+                        empty=self.tables.empty, marks=self.mark_fields, past=self.past, native=self.attacks is None)
+        own(kernel, lazy)
+        return kernel
 
 
 BUILTINS = {"range": range, "bool": bool, "len": len}

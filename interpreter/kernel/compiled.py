@@ -30,6 +30,8 @@ from rulesdsl.interpreter.kernel import past
 from rulesdsl.interpreter.kernel.codegen import Kernel, compile_kernel
 from rulesdsl.interpreter.kernel.lazy_past import LazyHistory, LazyPast
 from rulesdsl.interpreter.kernel.native import NOT_OVER, Background, NativeKernel
+from rulesdsl.interpreter.kernel.native import enabled as native_enabled
+from rulesdsl.interpreter.kernel.perft_table import OverBudget, within
 from rulesdsl.interpreter.kernel.places import PLACED, canonical
 from rulesdsl.interpreter.kernel.xorshift import XorShift
 from rulesdsl.interpreter.reference.places import final_places, first_of
@@ -39,13 +41,17 @@ PLAIN_STATE = State("", 0)._asdict()  # each field's value in such a state
 
 
 # A perft shallower than this runs on the Python kernel unless this process has the machine code already:
-# loading numba and the cached code (about a second) costs more than such a perft takes. ``rulesdsl perft``
-# counts depth D as perft(D - 1) below each first move, so its perft 5 of grid Abalone stays on the Python
-# kernel (0.8 s as a whole process, against 1.7 s loading the machine code first) and its perft 6 does not.
+# loading numba and the cached code (about a second) costs more than such a perft takes. A deeper one runs on
+# the Python kernel too, for up to NATIVE_PERFT_BUDGET seconds (about what loading the machine code takes:
+# at worst twice the time the machine code alone would have taken), then loads it. In a process of its own
+# (one run, load 2.5), grid Abalone's and Breakthrough's perft 5 took 0.46 s and 0.47 s so, against 1.86 s
+# and 1.45 s loading the machine code first; Breakthrough's perft 6 takes the machine code after the budget.
+# ``rulesdsl perft`` counts depth D as perft(D - 1) below each first move.
 NATIVE_PERFT_DEPTH = 5
-# Once the Python kernel has spent this long on perft in this process, a shallower perft loads the cached machine
-# code too (a slow kernel's perft 4 below each first move, as ``rulesdsl perft GAME --depth 5`` counts, is worth it).
-NATIVE_PERFT_SECONDS = 1.0
+NATIVE_PERFT_BUDGET = 1.0
+# Once the Python kernel has spent this long on perft in this process, any perft loads the cached machine code
+# (``rulesdsl perft GAME --depth 6`` counts perft 5 below each first move).
+NATIVE_PERFT_SECONDS = NATIVE_PERFT_BUDGET
 
 # The earlier boards whose bitboards a game remembers at most (then it forgets them all and begins again).
 BOARD_KEYS = 1 << 14
@@ -68,6 +74,8 @@ class CompiledPlay:
         self._known = None  # the last chain of earlier positions encoded, and its keys (:func:`past.keys_of`)
         self._board_keys: dict[str, tuple[int, ...]] = {}  # earlier boards' bitboards (:meth:`_board_key`)
         self._perft_seconds = 0.0  # spent on perft by the Python kernel so far (see NATIVE_PERFT_SECONDS)
+        self._may_load = True  # False once a deep perft found no machine code to load
+        self._seconds_at: dict[int, float] = {}  # spent on perft by the Python kernel so far, per depth
 
     def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
         """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
@@ -216,14 +224,46 @@ class CompiledPlay:
         if depth <= 0:
             return 1
         kernel, bits, last, history = encoded
-        load = depth >= NATIVE_PERFT_DEPTH or self._perft_seconds >= NATIVE_PERFT_SECONDS
+        # a count that follows the path (earlier positions, no table) loads the machine code when deep at once
+        load = self._perft_seconds >= NATIVE_PERFT_SECONDS or (history is not None and depth >= NATIVE_PERFT_DEPTH) \
+            or self._predicts_long(depth)
         native = self.native(start=False, load=load)
+        if (native is None and history is None and depth >= NATIVE_PERFT_DEPTH and self._may_load and self.use_native
+                and native_enabled()):
+            try:  # the Python kernel first, for as long as loading the machine code would take
+                moves = kernel.perft(*bits, state.turn, last, history, 1)
+                return self._python_perft(kernel, bits, state.turn, last, history, depth, (depth, moves))
+            except OverBudget:
+                native = self.native(start=False, load=True)
+                self._may_load = native is not None  # (none to load: count on in Python from now on)
         if native is not None and (history is None or native.history is not None):
             return int(native.perft(*native.words(bits), state.turn, native.last_word(last), history, depth))
+        return self._python_perft(kernel, bits, state.turn, last, history, depth)
+
+    def _predicts_long(self, depth: int) -> bool:
+        """True when this process's earlier counts on the Python kernel say that its counts of ``depth`` plies
+        will take longer than NATIVE_PERFT_BUDGET: the time spent on counts one ply shallower, grown once more
+        as it grew from two plies shallower (``rulesdsl perft GAME --depth 6`` counts perft 5 below each first
+        move right after perft 4 below each, and perft 3 before that)."""
+        if depth < NATIVE_PERFT_DEPTH or depth in self._seconds_at:
+            return False
+        below, further = self._seconds_at.get(depth - 1), self._seconds_at.get(depth - 2)
+        return bool(below and further) and below * below / further > NATIVE_PERFT_BUDGET
+
+    def _python_perft(self, kernel: Kernel, bits, turn: int, last: int, history, depth: int,
+                      budget: tuple[int, int] | None = None) -> int:
+        """The Python kernel's perft; its time is kept. ``budget``: ``(depth, first moves)``, and
+        :class:`OverBudget` once NATIVE_PERFT_BUDGET seconds are spent or the first moves say they will be."""
         started = time.perf_counter()
-        count = kernel.perft(*bits, state.turn, last, history, depth)
-        self._perft_seconds += time.perf_counter() - started
-        return count
+        try:
+            if budget is None:
+                return kernel.perft(*bits, turn, last, history, depth)
+            with within(NATIVE_PERFT_BUDGET, *budget):
+                return kernel.perft(*bits, turn, last, history, depth)
+        finally:
+            spent = time.perf_counter() - started
+            self._perft_seconds += spent
+            self._seconds_at[depth] = self._seconds_at.get(depth, 0.0) + spent
 
     def children(self, state: State, native: NativeKernel) -> tuple[Outcome | None, list[State]] | None:
         """The native ``expand`` of ``state``: its outcome and, if it is not over, the position after each legal

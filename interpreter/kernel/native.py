@@ -597,14 +597,12 @@ def cache_folder() -> Path:
     return Path(user_cache_dir("rulesdsl")) / "native"
 
 
+@functools.cache
 def _numba_version() -> str | None:
     """numba's version, read from its metadata (without importing it); ``None`` when it is not installed."""
-    from importlib import metadata
+    from rulesdsl.versions import installed_version
 
-    try:
-        return metadata.version("numba")
-    except metadata.PackageNotFoundError:
-        return None
+    return installed_version("numba")
 
 
 def kernel_path(source: str) -> Path:
