@@ -705,13 +705,14 @@ def _history_native(module: object, kernel: Kernel, marker: Path, lanes: Lanes |
     import numpy as np
 
     history = HistoryNative(module, kernel, lanes.columns if lanes else key_width(kernel), lanes)
-    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, lanes=lanes,
+    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, module, lanes=lanes,
                           history=history)
     if not marker.is_file():  # compile each function now, on the types every later call passes
         words = native.words(0 for _ in range(kernel.width))
         native.perft(*words, 0, np.uint64(0), None, 1)
         native.playout(*words, 0, np.uint64(0), history.rows_for(None, 1), np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+        native.warm_search()
         marker.touch()
     return native
 
@@ -730,8 +731,14 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
 
     module = native.module
     row = np.zeros(symbols + 2, dtype=np.uint64)
-    out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
     weights, consts = np.zeros((2, symbols, WORD)), np.zeros(2)
+    if native.history is not None:  # over children (:mod:`rulesdsl.interpreter.search.native_history`), if it has them
+        if hasattr(module, "hexpand"):
+            from rulesdsl.interpreter.search.history_search import warm_history_search
+
+            warm_history_search(module, symbols, native.history.width, weights, consts)
+        return
+    out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
     module.expandrow(row, out)
     module.scorerow(row, weights, consts, 1.0, 1.0)
     module.frontier(row, 1, out, weights, consts, 1.0, 2.0, 1.0, False)
