@@ -20,11 +20,11 @@ over Python integers. This module rewrites that source (its syntax tree, after
 
 A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 ``repetitions``) and one that calls helper functions of its own (``attacked``)
-are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
-perft natively; no ``expand``, so no native search or solver expansion). A large kernel is written in pieces
-(:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long bodies outlined into
-functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`; on
-several words a bitboard too). A board
+are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts, perft and
+the alpha-beta engine's helpers natively; no ``expand``, so no native solver expansion). A large kernel is
+written in pieces (:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long
+bodies outlined into functions), which numba compiles in minutes where the whole took tens of minutes
+(:func:`compiles_soon`; on several words a bitboard too). A board
 whose bounding box has more than 64 cells takes several words a bitboard
 (:mod:`~rulesdsl.interpreter.kernel.lanes`, with earlier positions, tables and helper
 functions in :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`). The rewritten source is

@@ -15,11 +15,13 @@ leaves to this module:
   beside the kernel (:data:`HISTORY`) that store and compare the whole key, word by word: no hash, so no
   collision can make two positions the same.
 
-Such a kernel keeps its recursive ``perft`` (numba compiles and caches a function that calls itself) and has no
-``expand``: the Python kernel has none for these games either, so the solver and the alpha-beta engine's native
-search do not take them (they stay on the Python kernel or the generic path); playouts, ``bench`` and perft run
-natively. :class:`HistoryNative` wraps the machine code so that callers pass the Python kernel's history (a list
-of keys, a set of boards, or ``None``) as before.
+Such a kernel has no ``expand`` (the Python kernel has none for these games either, so the solver's expansion
+stays on the Python kernel or the generic path); its ``perft`` becomes ``children`` (:func:`_children`), whose end
+checks return ``-2 - i`` (:func:`~.native_split.encode_outcomes`), so that it serves as an expand: playouts,
+``bench``, perft and the alpha-beta engine (:mod:`rulesdsl.interpreter.search.history_search`, over the helpers
+of :mod:`rulesdsl.interpreter.search.native_history` appended here) run natively. :class:`HistoryNative` wraps
+the machine code so that callers pass the Python kernel's history (a list of keys, a set of boards, or
+``None``) as before.
 """
 
 from __future__ import annotations

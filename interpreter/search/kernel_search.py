@@ -22,6 +22,10 @@ is exactly minimax's), captures-first order at the root, children ordered by
 their static value below it, principal variation search and the clock under
 a time limit. A fixed depth gives the value the reference search gives
 (tests/test_kernel_search.py holds it to :func:`rulesdsl.interpreter.search.minimax.minimax`).
+
+A kernel that keeps earlier positions has no ``expand``: its search
+(:mod:`rulesdsl.interpreter.search.history_search`) goes over ``children`` and carries
+the earlier positions along its path, with the same rules.
 """
 
 from __future__ import annotations
