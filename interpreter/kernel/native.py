@@ -338,10 +338,11 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
 def _rewriting_key() -> str:
     """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
     from rulesdsl.interpreter.kernel import lanes, lanes_helpers, native_helpers
-    from rulesdsl.interpreter.search import native_search
+    from rulesdsl.interpreter.search import native_history, native_search
 
     digest = hashlib.sha256()
-    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_search, native_split):
+    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_history, native_search,
+                   native_split):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 

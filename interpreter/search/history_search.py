@@ -85,15 +85,15 @@ class HistorySearcher(KernelSearcher):
         self.tick()
         me = int(row[self.turn])
         if depth == 1:  # the last ply in one call, the row's own outcome with it
-            best, count = self.hfrontier(row, ply, hist, self.buf, self.leaves, self.rs, *self.eval, WIN,
-                                         EVAL_LIMIT, self.view.misere)
+            best, count, seen = self.hfrontier(row, ply, hist, self.buf, self.leaves, self.rs, *self.eval, WIN,
+                                               EVAL_LIMIT, self.view.misere, beta)
             count = int(count)
             if count == -1:
                 raise TooManyChildren
             if count <= 0:
                 winner = self.winner(self.ends[-2 - count] if count < -1 else -1)
                 return 0.0 if winner < 0 else WIN - ply if winner == me else ply - WIN
-            self.nodes += count
+            self.nodes += int(seen)
             self.horizon = True
             return float(best)
         entry = self.entry(row, row.tobytes() + hist[self.base + 1:n + 1].tobytes())
@@ -134,6 +134,6 @@ def warm_history_search(module: object, symbols: int, width: int, weights: np.nd
     hist = history_array(None, width, 4)
     rs = np.ones(1, dtype=np.uint64)
     module.hscorerow(row, hist, out, rs, weights, consts, 1.0, 1.0)
-    module.hfrontier(row, 1, hist, out, out, rs, weights, consts, 1.0, 2.0, 1.0, False)
+    module.hfrontier(row, 1, hist, out, out, rs, weights, consts, 1.0, 2.0, 1.0, False, 1.0)
     module.hordering(row, out, 0, np.zeros(ROWS), out, hist, rs, weights, consts, 1.0, 1.0)
     module.hexpand(row, hist, out, rs)

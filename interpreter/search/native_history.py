@@ -12,13 +12,15 @@ before it returns. They are written from fixed text, the number of words and the
 (never from a rule file), appended to the kernel's native source and checked with it:
 
 - ``hexpand(row, hist, out, rs)``: ``children`` of the row at depth 2 (its key stays in ``hist``);
-- ``hscore(row, hist, out, rs, weights, consts, mobw)``: the static evaluation for the row's mover (the linear
-  features folded into one weight per word and bit, plus ``mobw`` times the difference of the two players' move
-  counts, each from ``children`` at depth 0: the legal moves, as the kernel generates them);
+- ``hscore(row, hist, out, rs, weights, consts, mobw, mine)``: the static evaluation for the row's mover (the
+  linear features folded into one weight per word and bit, plus ``mobw`` times the difference of the two
+  players' move counts, each from ``children`` at depth 0: the legal moves, as the kernel generates them;
+  ``mine``: the mover's count when the caller has it, else -1);
 - ``hscorerow(row, hist, out, rs, weights, consts, mobw, limit)``: that within ``±limit`` (NaN: 0);
-- ``hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, win, limit, misere)``: the exact value of a
-  row searched one ply deep (every child's outcome, with the history, or static value), and ``children``'s
-  answer for the row itself (a count, or how the game ended there: the caller scores that);
+- ``hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, win, limit, misere, beta)``: the value of
+  a row searched one ply deep (each child's outcome, with the history, or static value), exact below ``beta``
+  (the children stop at the first worth ``beta`` or more: a lower bound), ``children``'s answer for the row
+  itself (a count, or how the game ended there: the caller scores that) and the children looked at;
 - ``hordering(row, out, k, res, leaves, hist, rs, weights, consts, mobw, limit)``: the ``k`` children's static
   values from the row's mover's side (move order).
 """
@@ -42,25 +44,27 @@ def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int,
     lines = [f"hendwin = ({''.join(f'{w}, ' for w in winners)})", "", "",
              "def hexpand(row, hist, out, rs):",
              f"    return children({row}, hist, 2, out, rs, -1)", "", "",
-             "def hscore(row, hist, out, rs, weights, consts, mobw):",
+             "def hscore(row, hist, out, rs, weights, consts, mobw, mine):",
              f"    turn = i64(row[{symbols}])", "    s = consts[turn]"]
     lines += [f"    v{i} = row[{i}]" for i in range(symbols)]
     lines += _sum_bits(symbols, "    ", counted)
     lines += ["    if mobw:",
-              f"        a = children({_args('row', symbols, 'turn', 'u64(0)')}, hist, 0, out, rs, -1)",
+              "        a = mine",
+              "        if a < 0:",
+              f"            a = children({_args('row', symbols, 'turn', 'u64(0)')}, hist, 0, out, rs, -1)",
               f"        b = children({_args('row', symbols, other, 'u64(0)')}, hist, 0, out, rs, -1)",
               "        s += mobw * (a - b)",
               "    return s", "", "",
               "def hscorerow(row, hist, out, rs, weights, consts, mobw, limit):",
-              "    val = hscore(row, hist, out, rs, weights, consts, mobw)"]
+              "    val = hscore(row, hist, out, rs, weights, consts, mobw, -1)"]
     lines += _clamp("val", "    ") + ["    return val", "", ""]
-    lines += ["def hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, win, limit, misere):",
+    lines += ["def hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, win, limit, misere, beta):",
               "    n = hist[0, 0]",
               f"    k = children({row}, hist, 2, out, rs, -1)",
               "    best = -(win + win)",
               "    if k <= 0:",
               "        hist[0, 0] = n",
-              "        return best, k",
+              "        return best, k, 0",
               f"    turn = i64(row[{symbols}])",
               "    for j in range(k):",
               "        c = out[j]",
@@ -80,16 +84,17 @@ def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int,
               "            else:",
               "                val = (ply + 1) - win",
               "        else:",
-              "            val = hscore(c, hist, leaves, rs, weights, consts, mobw)"]
+              "            val = hscore(c, hist, leaves, rs, weights, consts, mobw, ck)"]
     lines += _clamp("val", "            ")
     lines += ["        if tn != turn:", "            val = -val", "        if val > best:", "            best = val",
-              "    hist[0, 0] = n", "    return best, k", "", "",
+              "            if best >= beta:", "                hist[0, 0] = n", "                return best, k, j + 1",
+              "    hist[0, 0] = n", "    return best, k, k", "", "",
               "def hordering(row, out, k, res, leaves, hist, rs, weights, consts, mobw, limit):",
               f"    turn = i64(row[{symbols}])",
               "    for j in range(k):",
               "        c = out[j]",
               f"        tn = i64(c[{symbols}])",
-              "        val = hscore(c, hist, leaves, rs, weights, consts, mobw)"]
+              "        val = hscore(c, hist, leaves, rs, weights, consts, mobw, -1)"]
     lines += _clamp("val", "        ")
     lines += ["        if tn != turn:", "            val = -val", "        res[j] = val", "    return k"]
     return "\n".join(lines) + "\n"
