@@ -226,3 +226,21 @@ def test_without_native_code_the_search_is_the_generic_engines(monkeypatch, tmp_
     result = think(game, state, depth=2, kernel=True)
     assert result.kernel == "generic"
     assert result.score == pytest.approx(minimax(game, state, 2), abs=1e-9)
+
+
+@needs_native
+def test_a_position_with_more_children_than_the_native_rows_hold_is_searched_generically(tmp_path_factory,
+                                                                                        monkeypatch):
+    from rulesdsl.interpreter.search import history_search
+    from rulesdsl.interpreter.search.kernel_search import TooManyChildren
+
+    game = game_of("small", tmp_path_factory)
+    state = played(game, REPEATING)
+
+    def too_many(self, row, *rest):
+        raise TooManyChildren
+
+    monkeypatch.setattr(history_search.HistorySearcher, "expand", too_many)
+    result = think(game, state, depth=3, kernel=True)
+    assert result.kernel == "generic"
+    assert result.score == pytest.approx(alphabeta(game, state, 3), abs=1e-9)

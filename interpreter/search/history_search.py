@@ -22,14 +22,10 @@ import numpy as np
 
 from rulesdsl.interpreter.compile.game import State
 from rulesdsl.interpreter.search.engine import MAX_DEPTH
-from rulesdsl.interpreter.search.kernel_search import CHILDREN, KernelSearcher, KernelView
+from rulesdsl.interpreter.search.kernel_search import CHILDREN, KernelSearcher, KernelView, TooManyChildren
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, WIN
 
 PUSHED = 7  # the field of a table entry holding the key its position added to ``hist`` (after KernelSearcher's)
-
-
-class TooManyChildren(Exception):
-    """A position has more children than the native ``children`` has room for (the search goes generic)."""
 
 
 class HistorySearcher(KernelSearcher):

@@ -65,6 +65,10 @@ ENTRY_BYTES = 300  # a rough size of one table entry besides its children's rows
 CHILDREN, WINNER, ORDER, DEPTH, FLAG, SCORE, BEST = range(7)
 
 
+class TooManyChildren(Exception):
+    """A position has more children than the native functions have room for (the search goes generic)."""
+
+
 class KernelView:
     """A game's native kernel and evaluation tables, and its states as rows of words."""
 
@@ -320,31 +324,34 @@ def kernel_think(
     me = int(root[searcher.turn])
     result = Result(moves[0], 0.0, 0, 0, 0.0, kernel="native")
     partial: list = []
-    with iterating(result, partial, catch_interrupt):
-        for d in range(1, limit + 1):
-            searcher.horizon = False
-            partial.clear()
-            best_score, alpha = -INFINITY, -INFINITY
-            best: Move | None = None
-            for move, row in children:
-                flip = int(row[searcher.turn]) != me
-                value = searcher.child(row, flip, d - 1, alpha, INFINITY, 1, best is None)
-                if value > best_score:
-                    best, best_score = move, value
-                    alpha = max(alpha, value)
-                    partial[:] = [best, best_score]
-            assert best is not None
-            children.sort(key=lambda pair: pair[0] is not best)  # the best first in the next iteration
-            elapsed = time.perf_counter() - started
-            iteration = Iteration(d, best_score, searcher.nodes, elapsed,
-                                  (best, *searcher.principal_variation(game, game.apply(state, best),
-                                                                       children[0][1], d - 1)))
-            result.move, result.score, result.depth = best, best_score, d
-            result.iterations.append(iteration)
-            if on_iteration is not None:
-                on_iteration(iteration)
-            if not searcher.horizon or abs(best_score) >= WIN / 2:
-                break
+    try:
+        with iterating(result, partial, catch_interrupt):
+            for d in range(1, limit + 1):
+                searcher.horizon = False
+                partial.clear()
+                best_score, alpha = -INFINITY, -INFINITY
+                best: Move | None = None
+                for move, row in children:
+                    flip = int(row[searcher.turn]) != me
+                    value = searcher.child(row, flip, d - 1, alpha, INFINITY, 1, best is None)
+                    if value > best_score:
+                        best, best_score = move, value
+                        alpha = max(alpha, value)
+                        partial[:] = [best, best_score]
+                assert best is not None
+                children.sort(key=lambda pair: pair[0] is not best)  # the best first in the next iteration
+                elapsed = time.perf_counter() - started
+                iteration = Iteration(d, best_score, searcher.nodes, elapsed,
+                                      (best, *searcher.principal_variation(game, game.apply(state, best),
+                                                                           children[0][1], d - 1)))
+                result.move, result.score, result.depth = best, best_score, d
+                result.iterations.append(iteration)
+                if on_iteration is not None:
+                    on_iteration(iteration)
+                if not searcher.horizon or abs(best_score) >= WIN / 2:
+                    break
+    except TooManyChildren:  # more children than the native buffer holds: the caller searches generically
+        return None
     result.nodes = searcher.nodes
     result.seconds = time.perf_counter() - started
     return result
