@@ -27,7 +27,7 @@ before it returns. They are written from fixed text, the number of words and the
 
 from __future__ import annotations
 
-from rulesdsl.interpreter.search.native_search import _clamp, _lookup, _sum_bits
+from rulesdsl.interpreter.search.native_search import _clamp, _lookup, _sum_bits, terminal_value
 
 
 def _args(name: str, symbols: int, turn: str, last: str) -> str:
@@ -74,16 +74,9 @@ def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int,
               "        if ck <= 0:",
               "            ow = -1",
               "            if ck < -1:",
-              "                ow = hendwin[-2 - ck]",
-              "            if ow >= 0 and misere:",
-              f"                ow = {other_winner}",
-              "            if ow < 0:",
-              "                val = win - win",
-              "            elif ow == tn:",
-              "                val = win - (ply + 1)",
-              "            else:",
-              "                val = (ply + 1) - win",
-              "        else:",
+              "                ow = hendwin[-2 - ck]"]
+    lines += terminal_value(other_winner, "            ")
+    lines += ["        else:",
               "            val = hscore(c, hist, leaves, rs, weights, consts, mobw, ck)"]
     lines += _clamp("val", "            ")
     lines += ["        if tn != turn:", "            val = -val", "        if val > best:", "            best = val",
