@@ -76,6 +76,7 @@ evaluate {
 # black from losing a knight (the same position without its past is worth -3 to black at depth 2).
 REPEATING = ["d1-d3", "b5-c5", "d3-b3", "d5-c3", "b3-c3", "c5-d5", "b1-a3",
              "d5-d4", "a3-b1", "d4-d5", "b1-a3", "d5-d4", "a3-b1"]
+KIWIPETE = "(w a1,e1,h1,a8,e8,h8 - 0 r---k--r p-ppqpb- bn--pnp- ---PN--- -p--P--- --N--Q-p PPPBBPPP R---K--R)"
 _GAMES: dict[str, object] = {}
 
 
@@ -176,6 +177,22 @@ def test_chess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
     for state in list(spaced_positions(chess, seed=7, plies=60, every=15))[1:]:
         for depth in (1, 2):
             assert_is_minimax(chess, state, depth)
+
+
+@needs_native
+def test_chess_kiwipete_fixed_depths_give_the_minimax_value(tmp_path_factory):
+    chess = game_of("chess", tmp_path_factory, mobility=False)
+    kiwipete = chess.parse_position(KIWIPETE)  # castling both ways, a pawn to take in passing, pins
+    for depth in (1, 2):
+        assert_is_minimax(chess, kiwipete, depth)
+
+
+@needs_native
+def test_antichess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
+    game = game_of("antichess", tmp_path_factory, mobility=False)
+    for number, state in enumerate(spaced_positions(game, seed=3, plies=60, every=12)):
+        for depth in (1, 2, 3) if number == 0 else (1, 2):
+            assert_is_minimax(game, state, depth)
 
 
 @needs_native
