@@ -21,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 
 from rulesdsl.interpreter.compile.game import State
-from rulesdsl.interpreter.search.engine import MAX_DEPTH
 from rulesdsl.interpreter.search.kernel_search import CHILDREN, KernelSearcher, KernelView, TooManyChildren
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, WIN
 
@@ -104,14 +103,15 @@ class HistorySearcher(KernelSearcher):
         return value
 
 
-def history_searcher(view: KernelView, state: State, root: np.ndarray, exact: bool,
-                     table_mb: float) -> HistorySearcher | None:
-    """A searcher from ``state`` (row ``root``) with its earlier positions, the root's key added; ``None`` when the
-    history is too long for the native array or the kernel finds no move there."""
+def history_searcher(view: KernelView, state: State, root: np.ndarray, exact: bool, table_mb: float,
+                     limit: int) -> HistorySearcher | None:
+    """A searcher from ``state`` (row ``root``) with its earlier positions, the root's key added, and room for
+    the keys of a path ``limit`` plies long; ``None`` when the history is too long for the native array or the
+    kernel finds no move there."""
     encoded = view.compiled._encode(state)
     if encoded is None:
         return None
-    hist = view.native.history.rows_for(encoded[3], MAX_DEPTH + 4)
+    hist = view.native.history.rows_for(encoded[3], limit + 4)  # children adds one key a ply, the root's too
     if hist is None:
         return None
     searcher = HistorySearcher(view, exact, table_mb, hist)

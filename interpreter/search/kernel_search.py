@@ -273,15 +273,15 @@ class KernelSearcher(NullWindowChild):
         return tuple(line)
 
 
-def make_searcher(view: KernelView, state: State, root: np.ndarray, exact: bool,
-                  table_mb: float) -> KernelSearcher | None:
-    """The searcher of a search from ``state`` (row ``root``): over ``children`` with the earlier positions for a
-    kernel that keeps them (``None`` when the kernel disagrees with the game there)."""
+def make_searcher(view: KernelView, state: State, root: np.ndarray, exact: bool, table_mb: float,
+                  limit: int) -> KernelSearcher | None:
+    """The searcher of a search from ``state`` (row ``root``) at most ``limit`` plies deep: over ``children`` with
+    the earlier positions for a kernel that keeps them (``None`` when the kernel disagrees with the game there)."""
     if not view.history:
         return KernelSearcher(view, exact=exact, table_mb=table_mb)
     from rulesdsl.interpreter.search.history_search import history_searcher  # (which imports this module)
 
-    return history_searcher(view, state, root, exact, table_mb)
+    return history_searcher(view, state, root, exact, table_mb, limit)
 
 
 def kernel_think(
@@ -315,7 +315,7 @@ def kernel_think(
     if depth is None and seconds is None:
         depth = 3
     limit = depth if depth is not None else MAX_DEPTH
-    searcher = make_searcher(view, state, root, seconds is None, table_mb)
+    searcher = make_searcher(view, state, root, seconds is None, table_mb, limit)
     if searcher is None:
         return None
     started = time.perf_counter()
