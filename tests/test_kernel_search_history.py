@@ -261,3 +261,13 @@ def test_a_position_with_more_children_than_the_native_rows_hold_is_searched_gen
     result = think(game, state, depth=3, kernel=True)
     assert result.kernel == "generic"
     assert result.score == pytest.approx(alphabeta(game, state, 3), abs=1e-9)
+
+
+@needs_native
+@pytest.mark.deep
+@pytest.mark.parametrize("name", ["chess", "antichess"])
+def test_deep_many_positions_at_depth_three_give_the_minimax_value(name, tmp_path_factory):
+    game = game_of(name, tmp_path_factory, mobility=False)
+    for seed in range(4):
+        for state in spaced_positions(game, seed=100 + seed, plies=80, every=20):
+            assert_is_minimax(game, state, 3)
