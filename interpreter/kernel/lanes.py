@@ -582,6 +582,16 @@ def _over_children(kernel: Kernel, functions: list[ast.FunctionDef], history: bo
     return [f for f in functions if f is not playout or ends is None], ends
 
 
+def _pieces(function: ast.FunctionDef, large: bool, numbers: itertools.count) -> list[ast.FunctionDef]:
+    """A function of a large kernel in pieces (:mod:`~.native_split`): the move loops of ``expand`` and
+    ``children``, the straight bodies of ``mobility`` and ``outcome``; any other function whole."""
+    if large and function.name in PIECES:
+        return native_split.outline(function, numbers)
+    if large and function.name in SEARCH_ONLY:
+        return native_split.outline_straight(function, numbers)
+    return [function]
+
+
 def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     """The kernel's source rewritten for several words a bitboard (``count``, ``expand``, ``playout``, the walkers
     of :mod:`~rulesdsl.interpreter.kernel.native` and, with ``search``, ``mobility``, ``outcome`` and the search
@@ -615,8 +625,7 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
             search = False  # the playouts, perft and expand stay native; the search stays on the generic engine
         kept.append(function)
     large, numbers = native_split.large(kernel), itertools.count()
-    functions = [piece for f in kept if search or f.name not in SEARCH_ONLY
-                 for piece in (native_split.outline(f, numbers) if large and f.name in PIECES else [f])]
+    functions = [piece for f in kept if search or f.name not in SEARCH_ONLY for piece in _pieces(f, large, numbers)]
     source = helpers(layout.lanes, shifts) + "\n\n" + head + ast.unparse(ast.Module(functions, []))
     columns = layout.columns
     if context.history:

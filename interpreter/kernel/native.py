@@ -70,7 +70,8 @@ from rulesdsl.interpreter.search.native_search import search_source
 ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
-MAX_PIECES = 400_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon)
+MAX_PIECES = 520_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon): a
+# bundled lanes source with its search helpers is about 495,000 (the next, one word a bitboard, about 731,000)
 MAX_FUNCTION = 20_000
 WORD = 64
 RUNTIME_VERSION = "12"  # bump when the header, the runtime or the rewriting changes what a cached file means

@@ -183,6 +183,23 @@ def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | No
     return [*pieces, function]
 
 
+def outline_straight(function: ast.FunctionDef, numbers: itertools.count,
+                     limit: int | None = None) -> list[ast.FunctionDef]:
+    """A function without move loops (``mobility``, ``outcome``: the move masks, counts and end checks) in
+    pieces: cut in one function per branch of a last ``if turn == ...`` (:func:`outline`), then the statements
+    before each one's first ``return`` in functions of about ``limit`` characters (:func:`_outline_prefix`)."""
+    limit = CHUNK if limit is None else limit
+    pieces = outline(function, numbers, limit)
+    more: list[ast.FunctionDef] = []
+    for piece in pieces:
+        params = [a.arg for a in piece.args.args]
+        local = set(params) | _stored(piece)
+        entry = set(params) | _always(piece.body)
+        stores = _store_counts(piece) + Counter(params)
+        _outline_prefix(piece.body, numbers, local, entry, stores, more, limit)
+    return [*more, *pieces]
+
+
 def _returns(block: list[ast.stmt]) -> bool:
     """Whether ``block`` ends with a ``return`` (or an ``if`` whose branches both do)."""
     if not block:
