@@ -20,13 +20,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import spaced_positions
+from helpers import assert_native_search_is_minimax, assert_native_value_counts_legal_moves, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import native as native_module
 from rulesdsl.interpreter.search.engine import think
 from rulesdsl.interpreter.search.kernel_search import kernel_view
-from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, WIN, alphabeta, minimax, terminal_score
+from rulesdsl.interpreter.search.minimax import WIN, alphabeta, minimax
 from rulesdsl.loader import bundled_dir
 
 NATIVE = native_module.enabled() and native_module.numba_available()
@@ -97,49 +97,6 @@ def game_of(name: str, tmp_path_factory, mobility: bool = True):
     return _GAMES[key]
 
 
-def legal_mobility(weight: float):
-    """``evaluate`` with ``mobility`` counted as the native search counts it: material from the game's own
-    evaluation (the game read without its ``mobility`` line), plus ``weight`` times the difference of the legal
-    moves of the player and of the other (the other's as if it were to move)."""
-    def evaluate(material_game, state, player: int) -> float:
-        other = 1 - player
-        mine = len(material_game.legal_moves(state._replace(turn=player)))
-        theirs = len(material_game.legal_moves(state._replace(turn=other)))
-        return material_game.evaluate(state, player) + weight * (mine - theirs)
-
-    return evaluate
-
-
-def reference(game, material_game, evaluate, state, depth: int, ply: int = 0,
-              alpha: float = -float("inf"), beta: float = float("inf")) -> float:
-    """Alpha-beta (the value of minimax) on the generic path with ``evaluate`` as the static value."""
-    moves, outcome = game.status(state)
-    if outcome is not None:
-        return terminal_score(game, state, outcome, ply)
-    if depth == 0:
-        value = evaluate(material_game, state, state.turn)
-        return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
-    best = -float("inf")
-    for move in moves:
-        child = game.apply(state, move)
-        value = -reference(game, material_game, evaluate, child, depth - 1, ply + 1, -beta, -alpha)
-        best = max(best, value)
-        alpha = max(alpha, value)
-        if alpha >= beta:
-            break
-    return best
-
-
-def assert_is_minimax(game, state, depth: int) -> None:
-    """The native fixed-depth value is plain minimax's (alpha-beta's from depth 3), and its move is worth it."""
-    result = think(game, state, depth=depth, kernel=True)
-    assert result.kernel == "native"
-    expected = minimax(game, state, depth) if depth < 3 else alphabeta(game, state, depth)
-    assert result.score == pytest.approx(expected, abs=1e-9), (depth, game.format_position(state))
-    value = -alphabeta(game, game.apply(state, result.move), depth - 1, ply=1)
-    assert value == pytest.approx(result.score, abs=1e-9), (depth, game.format_position(state))
-
-
 def played(game, moves: list[str]):
     """The state after ``moves`` from the start (with its earlier positions)."""
     state = game.initial_state()
@@ -153,7 +110,7 @@ def test_small_fixed_depths_give_the_minimax_value(tmp_path_factory):
     game = game_of("small", tmp_path_factory)
     for state in spaced_positions(game, seed=5, plies=30, every=3):
         for depth in (1, 2, 3):
-            assert_is_minimax(game, state, depth)
+            assert_native_search_is_minimax(game, state, depth)
 
 
 @needs_native
@@ -162,8 +119,8 @@ def test_a_third_repetition_within_the_horizon_is_searched_as_the_generic_path_d
     state = played(game, REPEATING)
     fresh = game.parse_position(game.format_position(state))  # the same position without its past
     for depth in (2, 3, 4):
-        assert_is_minimax(game, state, depth)
-        assert_is_minimax(game, fresh, depth)
+        assert_native_search_is_minimax(game, state, depth)
+        assert_native_search_is_minimax(game, fresh, depth)
     assert think(game, state, depth=2, kernel=True).score == 0.0  # the repetition: a draw
     assert think(game, fresh, depth=2, kernel=True).score == pytest.approx(-3.0)  # black loses a knight
 
@@ -173,10 +130,10 @@ def test_chess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
     chess = game_of("chess", tmp_path_factory, mobility=False)
     start = chess.initial_state()
     for depth in (1, 2, 3):
-        assert_is_minimax(chess, start, depth)
+        assert_native_search_is_minimax(chess, start, depth)
     for state in list(spaced_positions(chess, seed=7, plies=60, every=15))[1:]:
         for depth in (1, 2):
-            assert_is_minimax(chess, state, depth)
+            assert_native_search_is_minimax(chess, state, depth)
 
 
 @needs_native
@@ -184,7 +141,7 @@ def test_chess_kiwipete_fixed_depths_give_the_minimax_value(tmp_path_factory):
     chess = game_of("chess", tmp_path_factory, mobility=False)
     kiwipete = chess.parse_position(KIWIPETE)  # castling both ways, a pawn to take in passing, pins
     for depth in (1, 2):
-        assert_is_minimax(chess, kiwipete, depth)
+        assert_native_search_is_minimax(chess, kiwipete, depth)
 
 
 @needs_native
@@ -192,7 +149,7 @@ def test_antichess_material_fixed_depths_give_the_minimax_value(tmp_path_factory
     game = game_of("antichess", tmp_path_factory, mobility=False)
     for number, state in enumerate(spaced_positions(game, seed=3, plies=60, every=12)):
         for depth in (1, 2, 3) if number == 0 else (1, 2):
-            assert_is_minimax(game, state, depth)
+            assert_native_search_is_minimax(game, state, depth)
 
 
 @needs_native
@@ -200,7 +157,7 @@ def test_chess_knights_back_and_forth_give_the_minimax_value(tmp_path_factory):
     chess = game_of("chess", tmp_path_factory, mobility=False)
     state = played(chess, ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"])  # then f3g1 f6g8: a third time
     for depth in (1, 2, 3):
-        assert_is_minimax(chess, state, depth)
+        assert_native_search_is_minimax(chess, state, depth)
 
 
 @needs_native
@@ -208,7 +165,6 @@ def test_chess_knights_back_and_forth_give_the_minimax_value(tmp_path_factory):
 def test_with_mobility_the_value_counts_the_legal_moves(name, weight, tmp_path_factory):
     game = game_of(name, tmp_path_factory)
     material_game = game_of(name, tmp_path_factory, mobility=False)
-    evaluate = legal_mobility(weight)
     rng = random.Random(len(name))
     state = game.initial_state()
     states = [state]
@@ -217,10 +173,7 @@ def test_with_mobility_the_value_counts_the_legal_moves(name, weight, tmp_path_f
     states.append(state)
     for state in states:
         for depth in (1, 2):
-            result = think(game, state, depth=depth, kernel=True)
-            assert result.kernel == "native"
-            expected = reference(game, material_game, evaluate, state, depth)
-            assert result.score == pytest.approx(expected, abs=1e-9), (name, depth, game.format_position(state))
+            assert_native_value_counts_legal_moves(game, material_game, weight, state, depth)
 
 
 @needs_native
@@ -270,4 +223,4 @@ def test_deep_many_positions_at_depth_three_give_the_minimax_value(name, tmp_pat
     game = game_of(name, tmp_path_factory, mobility=False)
     for seed in range(4):
         for state in spaced_positions(game, seed=100 + seed, plies=80, every=20):
-            assert_is_minimax(game, state, 3)
+            assert_native_search_is_minimax(game, state, 3)
