@@ -38,6 +38,7 @@ with earlier positions: it has no ``expand``).
 A large kernel (:func:`~.native_split.large`) is written in pieces after the
 lanes rewrite, as one word's is: ``expand`` (or ``children``) outlined by
 :func:`~.native_split.outline` (its pieces take and return lane tuples), the
+search helpers' ``mobility`` and ``outcome`` by :func:`~.native_split.outline_straight`, the
 playout a loop over it (:func:`~.native_split.playout_over_expand`,
 :func:`~.native_split.playout_over_children`) and perft's last ply counted with
 ``expand`` (no ``count``), so such a source compiles in about half a minute of
