@@ -224,3 +224,20 @@ def test_deep_many_positions_at_depth_three_give_the_minimax_value(name, tmp_pat
     for seed in range(4):
         for state in spaced_positions(game, seed=100 + seed, plies=80, every=20):
             assert_native_search_is_minimax(game, state, 3)
+
+
+@needs_native
+def test_search_helpers_that_do_not_compile_leave_the_search_generic(tmp_path, monkeypatch):
+    def fails(native, symbols):
+        raise TypeError("the helpers do not compile")
+
+    monkeypatch.setattr(native_module, "_warm_search", fails)
+    path = tmp_path / "small.rules"
+    path.write_text(SMALL)
+    game = load_game(str(path))
+    assert game.native_kernel(wait=True) is not None  # cached by the tests above: playouts and perft native
+    assert kernel_view(game) is None
+    state = played(game, REPEATING)
+    result = think(game, state, depth=2, kernel=True)
+    assert result.kernel == "generic"
+    assert result.score == pytest.approx(minimax(game, state, 2), abs=1e-9)

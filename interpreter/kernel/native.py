@@ -548,12 +548,17 @@ class NativeKernel:
     lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): how a row lays them out
     history: HistoryNative | None = None  # a kernel with earlier positions: its ``hist`` is an array (no expand)
     warmed: bool = False  # the search helpers have run once in this process (loaded or compiled)
+    searchable: bool = True  # False: the search helpers did not compile (the engine searches the generic way)
 
     def warm_search(self) -> None:
         """Load the search helpers from the cache (or compile them) now, once: their first call takes about half a
-        second, which a search under a clock should not pay."""
+        second, which a search under a clock should not pay. Helpers that do not compile leave the kernel's
+        playouts and perft native, its search generic (``searchable``)."""
         if not self.warmed:
-            _warm_search(self, self.columns)
+            try:
+                _warm_search(self, self.columns)
+            except Exception:  # numba's typing errors: a speed-up lost, never a wrong answer
+                self.searchable = False
             self.warmed = True
 
     @property

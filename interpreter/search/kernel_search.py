@@ -125,6 +125,8 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
     if terms is None:
         return None
     native.warm_search()  # before any clock starts
+    if not native.searchable:
+        return None
     return KernelView(game, native, terms)
 
 
