@@ -38,6 +38,7 @@ with earlier positions: it has no ``expand``).
 A large kernel (:func:`~.native_split.large`) is written in pieces after the
 lanes rewrite, as one word's is: ``expand`` (or ``children``) outlined by
 :func:`~.native_split.outline` (its pieces take and return lane tuples), the
+search helpers' ``mobility`` and ``outcome`` by :func:`~.native_split.outline_straight`, the
 playout a loop over it (:func:`~.native_split.playout_over_expand`,
 :func:`~.native_split.playout_over_children`) and perft's last ply counted with
 ``expand`` (no ``count``), so such a source compiles in about half a minute of
@@ -582,6 +583,20 @@ def _over_children(kernel: Kernel, functions: list[ast.FunctionDef], history: bo
     return [f for f in functions if f is not playout or ends is None], ends
 
 
+def _pieces(function: ast.FunctionDef, large: bool, numbers: itertools.count) -> list[ast.FunctionDef]:
+    """A function of a large kernel in pieces (:mod:`~.native_split`): the move loops of ``expand`` and
+    ``children``, the straight bodies of ``mobility`` and ``outcome`` only when they are too long to compile whole
+    (cut, a body that assigns a name on one path only has given a piece an argument its caller never set);
+    any other function whole."""
+    from rulesdsl.interpreter.kernel.native import MAX_FUNCTION
+
+    if large and function.name in PIECES:
+        return native_split.outline(function, numbers)
+    if large and function.name in SEARCH_ONLY and len(ast.unparse(function)) > MAX_FUNCTION:
+        return native_split.outline_straight(function, numbers)
+    return [function]
+
+
 def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     """The kernel's source rewritten for several words a bitboard (``count``, ``expand``, ``playout``, the walkers
     of :mod:`~rulesdsl.interpreter.kernel.native` and, with ``search``, ``mobility``, ``outcome`` and the search
@@ -615,8 +630,7 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
             search = False  # the playouts, perft and expand stay native; the search stays on the generic engine
         kept.append(function)
     large, numbers = native_split.large(kernel), itertools.count()
-    functions = [piece for f in kept if search or f.name not in SEARCH_ONLY
-                 for piece in (native_split.outline(f, numbers) if large and f.name in PIECES else [f])]
+    functions = [piece for f in kept if search or f.name not in SEARCH_ONLY for piece in _pieces(f, large, numbers)]
     source = helpers(layout.lanes, shifts) + "\n\n" + head + ast.unparse(ast.Module(functions, []))
     columns = layout.columns
     if context.history:

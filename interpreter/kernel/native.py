@@ -20,11 +20,11 @@ over Python integers. This module rewrites that source (its syntax tree, after
 
 A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 ``repetitions``) and one that calls helper functions of its own (``attacked``)
-are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts and
-perft natively; no ``expand``, so no native search or solver expansion). A large kernel is written in pieces
-(:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long bodies outlined into
-functions), which numba compiles in minutes where the whole took tens of minutes (:func:`compiles_soon`; on
-several words a bitboard too). A board
+are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts, perft and
+the alpha-beta engine's helpers natively; no ``expand``, so no native solver expansion). A large kernel is
+written in pieces (:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long
+bodies outlined into functions), which numba compiles in minutes where the whole took tens of minutes
+(:func:`compiles_soon`; on several words a bitboard too). A board
 whose bounding box has more than 64 cells takes several words a bitboard
 (:mod:`~rulesdsl.interpreter.kernel.lanes`, with earlier positions, tables and helper
 functions in :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`). The rewritten source is
@@ -72,7 +72,8 @@ from rulesdsl.interpreter.search.native_search import search_source
 ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
-MAX_PIECES = 400_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon)
+MAX_PIECES = 520_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon): a
+# bundled lanes source with its search helpers is about 495,000 (the next, one word a bitboard, about 731,000)
 MAX_FUNCTION = 20_000
 WORD = 64
 RUNTIME_VERSION = "12"  # bump when the header, the runtime or the rewriting changes what a cached file means
@@ -340,11 +341,11 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
 def _rewriting_key() -> str:
     """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
     from rulesdsl.interpreter.kernel import lanes, lanes_helpers, native_helpers
-    from rulesdsl.interpreter.search import native_players, native_search
+    from rulesdsl.interpreter.search import native_history, native_players, native_search
 
     digest = hashlib.sha256()
-    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_search, native_players,
-                   native_split):
+    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_history, native_search,
+                   native_players, native_split):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
@@ -549,12 +550,17 @@ class NativeKernel:
     lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): how a row lays them out
     history: HistoryNative | None = None  # a kernel with earlier positions: its ``hist`` is an array (no expand)
     warmed: bool = False  # the search helpers have run once in this process (loaded or compiled)
+    searchable: bool = True  # False: the search helpers did not compile (the engine searches the generic way)
 
     def warm_search(self) -> None:
         """Load the search helpers from the cache (or compile them) now, once: their first call takes about half a
-        second, which a search under a clock should not pay."""
+        second, which a search under a clock should not pay. Helpers that do not compile leave the kernel's
+        playouts and perft native, its search generic (``searchable``)."""
         if not self.warmed:
-            _warm_search(self, self.columns)
+            try:
+                _warm_search(self, self.columns)
+            except Exception:  # numba's typing errors: a speed-up lost, never a wrong answer
+                self.searchable = False
             self.warmed = True
 
     @property
@@ -706,13 +712,14 @@ def _history_native(module: object, kernel: Kernel, marker: Path, lanes: Lanes |
     import numpy as np
 
     history = HistoryNative(module, kernel, lanes.columns if lanes else key_width(kernel), lanes)
-    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, lanes=lanes,
+    native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, module, lanes=lanes,
                           history=history)
     if not marker.is_file():  # compile each function now, on the types every later call passes
         words = native.words(0 for _ in range(kernel.width))
         native.perft(*words, 0, np.uint64(0), None, 1)
         native.playout(*words, 0, np.uint64(0), history.rows_for(None, 1), np.ones(1, dtype=np.uint64), 0)
         native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+        native.warm_search()
         marker.touch()
     return native
 
@@ -731,8 +738,14 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
 
     module = native.module
     row = np.zeros(symbols + 2, dtype=np.uint64)
-    out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
     weights, consts = np.zeros((2, symbols, WORD)), np.zeros(2)
+    if native.history is not None:  # over children (:mod:`rulesdsl.interpreter.search.native_history`), if it has them
+        if hasattr(module, "hexpand"):
+            from rulesdsl.interpreter.search.history_search import warm_history_search
+
+            warm_history_search(module, symbols, native.history.width, weights, consts)
+        return
+    out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
     module.expandrow(row, out)
     module.scorerow(row, weights, consts, 1.0, 1.0)
     module.frontier(row, 1, out, weights, consts, 1.0, 2.0, 1.0, False)

@@ -15,11 +15,13 @@ leaves to this module:
   beside the kernel (:data:`HISTORY`) that store and compare the whole key, word by word: no hash, so no
   collision can make two positions the same.
 
-Such a kernel keeps its recursive ``perft`` (numba compiles and caches a function that calls itself) and has no
-``expand``: the Python kernel has none for these games either, so the solver and the alpha-beta engine's native
-search do not take them (they stay on the Python kernel or the generic path); playouts, ``bench`` and perft run
-natively. :class:`HistoryNative` wraps the machine code so that callers pass the Python kernel's history (a list
-of keys, a set of boards, or ``None``) as before.
+Such a kernel has no ``expand`` (the Python kernel has none for these games either, so the solver's expansion
+stays on the Python kernel or the generic path); its ``perft`` becomes ``children`` (:func:`_children`), whose end
+checks return ``-2 - i`` (:func:`~.native_split.encode_outcomes`), so that it serves as an expand: playouts,
+``bench``, perft and the alpha-beta engine (:mod:`rulesdsl.interpreter.search.history_search`, over the helpers
+of :mod:`rulesdsl.interpreter.search.native_history` appended here) run natively. :class:`HistoryNative` wraps
+the machine code so that callers pass the Python kernel's history (a list of keys, a set of boards, or
+``None``) as before.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.codegen import Kernel
 from rulesdsl.interpreter.kernel.lanes import Lanes
+from rulesdsl.interpreter.search.native_history import history_search_source
 
 HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
 MAX_ROWS = 1 << 20  # a longer history (a playout cap beyond it) stays on the Python kernel
@@ -223,10 +226,10 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
         else:
             functions.append(function)
     large, numbers = native_split.large(kernel), itertools.count()
-    ends, picked = None, False
-    if large:  # the playout a loop over children, which says how a game ended (:mod:`~.native_split`)
-        playout = next(f for f in functions if f.name == "playout")
-        ends = native_split.encode_outcomes(next(f for f in functions if f.name == "children"), playout)
+    picked = False  # children says how a game ended (:mod:`~.native_split`): the search and a large playout read it
+    playout = next(f for f in functions if f.name == "playout")
+    ends = native_split.encode_outcomes(next(f for f in functions if f.name == "children"), playout)
+    if large:  # the playout a loop over children
         functions = [f for f in functions if f is not playout or ends is None]
     for function in functions:
         words = words_of(function)
@@ -237,10 +240,12 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
         elif function.name == "children":  # (..., out, rs, pick): see native_split.pick_one
             function.body.insert(0, ast.Assign([ast.Name("kids", ast.Store())], ast.Constant(0), lineno=0))
             function.args.args += [ast.arg("rs"), ast.arg("pick")]
-            picked = ends is not None and native_split.pick_one(function)
+            picked = large and ends is not None and native_split.pick_one(function)
         body += native_split.outline(function, numbers) if large and function.name == "children" else [function]
     source = ast.unparse(ast.Module(body, []))
-    more = [native_split.playout_over_children(kernel.width, ROWS, *ends, picked)] if ends is not None else []
+    more = [native_split.playout_over_children(kernel.width, ROWS, *ends, picked)] if large and ends else []
+    if ends is not None:  # the alpha-beta engine's helpers over children (:mod:`~.search.native_history`)
+        more.append(history_search_source(kernel.width, kernel.opponent, len(kernel.counted), ends[0]))
     return "\n\n\n".join([source, *more, HISTORY.strip(), BITLENGTH.strip(),
                           many_playouts(kernel.width, history=True), _walk(kernel.width)])
 
@@ -248,8 +253,9 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
 def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
     """``children(*bits, turn, last, hist, depth, out)``: perft's statements with each count below a child made a
     row of ``out`` (``put``), returning how many it wrote (``-1``: more than :data:`ROWS`); at depth 1 the count
-    of the moves, as perft's. The key of the position joins ``hist`` and stays there (the walk takes it off when
-    it has counted the children)."""
+    of the moves, as perft's; at depth 0 that count without the end checks (the moves the player has, whoever
+    is to move: the search's ``mobility``). The key of the position joins ``hist`` and stays there (the walk
+    takes it off when it has counted the children)."""
 
     class Rows(ast.NodeTransformer):
         def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
@@ -272,8 +278,11 @@ def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
         def visit_If(self, node: ast.If) -> ast.stmt | None:
             self.generic_visit(node)
             if ast.unparse(node.test) == "depth == 1":  # the count at the last ply, then room for the rows
+                node.test = ast.parse("depth <= 1", mode="eval").body  # depth 0: the count alone (mobility)
                 return [node, ast.parse(f"if total > {ROWS}:\n    return -1").body[0]]
-            return node if node.body else None
+            if not node.orelse and len(node.body) == 1 and ast.unparse(node.body[0]) == "return 0":
+                node.test = ast.BoolOp(ast.And(), [ast.parse("depth != 0", mode="eval").body, node.test])  # an end
+            return node if node.body else None  # check: not at depth 0
 
         def visit_Return(self, node: ast.Return) -> ast.stmt:
             if isinstance(node.value, ast.Name) and node.value.id == "n":

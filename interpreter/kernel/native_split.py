@@ -16,9 +16,10 @@ rewrites the native source of :mod:`~.native` so that
 - a function that branches on the player to move first is cut in one function per branch; the loops that write
   the children (after ``cur = ...``) are outlined into functions of about :data:`CHUNK` characters, each taking
   what it reads and returning the new row count ``kids``, and so are the statements before the end checks (the
-  move masks and counts), each returning the names read after it (:func:`outline`). A name a piece assigns may
-  flow out of it only where the syntax tree shows it: returned, or put back from a saved position (``cur``,
-  ``sv``) by the loop that changed it; otherwise the statements stay inline.
+  move masks and counts), each returning the names read after it (:func:`outline`); a function without move
+  loops (a large lanes kernel's ``mobility`` and ``outcome``) the same way (:func:`outline_straight`). A name a
+  piece assigns may flow out of it only where the syntax tree shows it: returned, or put back from a saved
+  position (``cur``, ``sv``) by the loop that changed it; otherwise the statements stay inline.
 
 A kernel is written so only when its whole native source is over :data:`WHOLE_SOURCE` characters:
 numba's compile time grows faster than a function's length (a bundled kernel of 620,000 characters took
@@ -181,6 +182,23 @@ def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | No
             call = ast.Call(ast.Name(name, ast.Load()), [ast.Name(a, ast.Load()) for a in args], [])
             setattr(branch, side, [ast.Return(call)])
     return [*pieces, function]
+
+
+def outline_straight(function: ast.FunctionDef, numbers: itertools.count,
+                     limit: int | None = None) -> list[ast.FunctionDef]:
+    """A function without move loops (``mobility``, ``outcome``: the move masks, counts and end checks) in
+    pieces: cut in one function per branch of a last ``if turn == ...`` (:func:`outline`), then the statements
+    before each one's first ``return`` in functions of about ``limit`` characters (:func:`_outline_prefix`)."""
+    limit = CHUNK if limit is None else limit
+    pieces = outline(function, numbers, limit)
+    more: list[ast.FunctionDef] = []
+    for piece in pieces:
+        params = [a.arg for a in piece.args.args]
+        local = set(params) | _stored(piece)
+        entry = set(params) | _always(piece.body)
+        stores = _store_counts(piece) + Counter(params)
+        _outline_prefix(piece.body, numbers, local, entry, stores, more, limit)
+    return [*more, *pieces]
 
 
 def _returns(block: list[ast.stmt]) -> bool:

@@ -22,6 +22,10 @@ is exactly minimax's), captures-first order at the root, children ordered by
 their static value below it, principal variation search and the clock under
 a time limit. A fixed depth gives the value the reference search gives
 (tests/test_kernel_search.py holds it to :func:`rulesdsl.interpreter.search.minimax.minimax`).
+
+A kernel that keeps earlier positions has no ``expand``: its search
+(:mod:`rulesdsl.interpreter.search.history_search`) goes over ``children`` and carries
+the earlier positions along its path, with the same rules.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import numpy as np
 
 from rulesdsl.interpreter.compile.game import Game, Move, State
 from rulesdsl.interpreter.kernel.native import NOT_OVER, NativeKernel
+from rulesdsl.interpreter.kernel.native_helpers import ROWS
 from rulesdsl.interpreter.search.engine import (  # the engine's table rules, results and partial-iteration rule
     CHECK_EVERY,
     EXACT,
@@ -60,6 +65,10 @@ ENTRY_BYTES = 300  # a rough size of one table entry besides its children's rows
 CHILDREN, WINNER, ORDER, DEPTH, FLAG, SCORE, BEST = range(7)
 
 
+class TooManyChildren(Exception):
+    """A position has more children than the native functions have room for (the search goes generic)."""
+
+
 class KernelView:
     """A game's native kernel and evaluation tables, and its states as rows of words."""
 
@@ -67,6 +76,8 @@ class KernelView:
         compiled = game._compiled
         kernel = native.kernel
         self.game, self.native, self.compiled, self.module = game, native, compiled, native.module
+        self.history = native.history is not None  # earlier positions: searched over children (history_search.py)
+        self.children_max = native.children_max or ROWS
         self.width = native.columns  # the row's words before the player to move (each lane of a bitboard one)
         folded, mobility = terms
         self.mobility = float(mobility)
@@ -95,7 +106,7 @@ class KernelView:
 
     def buffer(self) -> np.ndarray:
         """Room for every child of one position."""
-        return np.zeros((self.native.children_max, self.width + 2), dtype=np.uint64)
+        return np.zeros((self.children_max, self.width + 2), dtype=np.uint64)
 
 
 def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
@@ -110,7 +121,8 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
 def rows_view(game: Game, wait: bool = False) -> KernelView | None:
     """:func:`kernel_view` for any number of players (the searches of more than two players use it too)."""
     native = game.native_kernel(wait)
-    if native is None or not hasattr(native.module, "expandrow"):  # no module (earlier positions), no helpers
+    helper = "expandrow" if native is None or native.history is None else "hexpand"  # earlier positions: children
+    if native is None or not hasattr(native.module, helper):  # no module, or a module without the search helpers
         return None
     compiled = game._compiled
     terms = linear_terms(compiled.features, compiled.tables, compiled.start_board,
@@ -118,6 +130,8 @@ def rows_view(game: Game, wait: bool = False) -> KernelView | None:
     if terms is None:
         return None
     native.warm_search()  # before any clock starts
+    if not native.searchable:
+        return None
     return KernelView(game, native, terms)
 
 
@@ -126,34 +140,44 @@ class KernelSearcher(NullWindowChild):
 
     def __init__(self, view: KernelView, exact: bool, table_mb: float) -> None:
         self.view, self.exact = view, exact
-        module = view.module
-        self.expandrow, self.frontier, self.ordering = module.expandrow, module.frontier, module.ordering
-        self.scorerow = module.scorerow
+        self.bind(view.module)
         self.table: dict[bytes, list] = {}
         self.budget = max(1_000_000, int(table_mb * 1_000_000))
         self.used = 0
         self.buf, self.leaves = view.buffer(), view.buffer()
-        self.scores = np.zeros(view.native.children_max, dtype=np.float64)
+        self.scores = np.zeros(view.children_max, dtype=np.float64)
         self.eval = (view.weights, view.consts, view.mobility)
         self.turn = view.width  # the column of the player to move
         self.nodes = self.calls = 0
         self.deadline = INFINITY
         self.horizon = False
 
+    def bind(self, module: object) -> None:
+        """Take the native module's search helpers (:mod:`rulesdsl.interpreter.search.native_search`)."""
+        self.expandrow, self.frontier, self.ordering = module.expandrow, module.frontier, module.ordering
+        self.scorerow = module.scorerow
+
+    def expand(self, row: np.ndarray) -> tuple[np.ndarray | None, int]:
+        """The row's children (``None`` when the game is over there) and the winner there (-1 a draw; before
+        nothing: already swapped for misere)."""
+        winner, _, count = self.expandrow(row, self.buf)
+        return (None if winner != NOT_OVER else self.buf[:count].copy()), self.winner(int(winner))
+
+    def winner(self, winner: int) -> int:
+        """A winner as the kernel says it, swapped for misere."""
+        return self.view.native.kernel.opponent[winner] if winner >= 0 and self.view.misere else winner
+
     def entry(self, row: np.ndarray, key: bytes) -> list:
         """The table entry of a row, made (expanding it once) if new; a full table is cleared."""
         entry = self.table.get(key)
         if entry is None:
-            winner, _, count = self.expandrow(row, self.buf)
-            children = None if winner != NOT_OVER else self.buf[:count].copy()
-            if winner >= 0 and self.view.misere:
-                winner = self.view.native.kernel.opponent[winner]
+            children, winner = self.expand(row)
             cost = ENTRY_BYTES + (0 if children is None else children.nbytes)
             if self.used + cost > self.budget:
                 self.table.clear()
                 self.used = 0
             self.used += cost
-            entry = [children, int(winner), None, -1, EXACT, 0.0, -1]
+            entry = [children, winner, None, -1, EXACT, 0.0, -1]
             self.table[key] = entry
         return entry
 
@@ -182,16 +206,24 @@ class KernelSearcher(NullWindowChild):
         if entry[ORDER] is None:
             children = entry[CHILDREN]
             count = len(children)
-            self.ordering(row, children, count, self.scores, *self.eval, EVAL_LIMIT)
+            self.static_values(row, children, count)
             entry[ORDER] = np.argsort(-self.scores[:count], kind="stable").tolist()
         return entry[ORDER]
 
-    def alphabeta(self, row: np.ndarray, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """The alpha-beta value of a row to ``depth`` plies, for its player to move."""
+    def static_values(self, row: np.ndarray, children: np.ndarray, count: int) -> None:
+        """``self.scores[:count]``: each child's static value from the row's mover's side."""
+        self.ordering(row, children, count, self.scores, *self.eval, EVAL_LIMIT)
+
+    def tick(self) -> None:
+        """Count a node; past the deadline (read every CHECK_EVERY calls), :class:`OutOfTime`."""
         self.nodes += 1
         self.calls += 1  # the clock is read every CHECK_EVERY calls (a frontier call adds many nodes at once)
         if self.calls % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
+
+    def alphabeta(self, row: np.ndarray, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The alpha-beta value of a row to ``depth`` plies, for its player to move."""
+        self.tick()
         entry = self.entry(row, row.tobytes())
         me = self.side(row)
         if entry[CHILDREN] is None:
@@ -203,6 +235,11 @@ class KernelSearcher(NullWindowChild):
             best, count = self.last_ply(row, ply)
             self.nodes += int(count)
             return float(best)
+        return self.inner(row, entry, me, depth, alpha, beta, ply)
+
+    def inner(self, row: np.ndarray, entry: list, me: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """An inner node's value (``row``, ``entry`` its table entry, ``me`` its mover, ``depth`` at least 2): the
+        table's answer when it has one, else its children searched in order."""
         stored = entry[DEPTH]
         if stored == depth or (stored > depth and not self.exact):
             score = from_table(entry[SCORE], ply)
@@ -229,13 +266,23 @@ class KernelSearcher(NullWindowChild):
         entry[DEPTH], entry[FLAG], entry[SCORE], entry[BEST] = depth, flag, to_table(best, ply), found
         return best
 
+    def root_path(self) -> bytes:
+        """What the table keys of the root's children hold besides their rows (here nothing)."""
+        return b""
+
+    def pushed(self, entry: list) -> bytes:
+        """What the table keys of an entry's children hold besides their parent's (here nothing)."""
+        return b""
+
     def principal_variation(self, game: Game, state: State, row: np.ndarray, depth: int) -> tuple[Move, ...]:
         """The table's best moves from ``state``, as far as they are known (as the game's moves)."""
         line: list[Move] = []
+        path = self.root_path()
         while len(line) < depth:
-            entry = self.table.get(row.tobytes())
+            entry = self.table.get(row.tobytes() + path)
             if entry is None or entry[CHILDREN] is None or entry[BEST] < 0:
                 break
+            path += self.pushed(entry)
             row = entry[CHILDREN][entry[BEST]]
             move = next((m for m in game.legal_moves(state)
                          if np.array_equal(self.view.row(game.apply(state, m)), row)), None)
@@ -244,6 +291,17 @@ class KernelSearcher(NullWindowChild):
             line.append(move)
             state = game.apply(state, move)
         return tuple(line)
+
+
+def make_searcher(view: KernelView, state: State, root: np.ndarray, exact: bool, table_mb: float,
+                  limit: int) -> KernelSearcher | None:
+    """The searcher of a search from ``state`` (row ``root``) at most ``limit`` plies deep: over ``children`` with
+    the earlier positions for a kernel that keeps them (``None`` when the kernel disagrees with the game there)."""
+    if not view.history:
+        return KernelSearcher(view, exact=exact, table_mb=table_mb)
+    from rulesdsl.interpreter.search.history_search import history_searcher  # (which imports this module)
+
+    return history_searcher(view, state, root, exact, table_mb, limit)
 
 
 def kernel_think(
@@ -277,38 +335,43 @@ def kernel_think(
     if depth is None and seconds is None:
         depth = 3
     limit = depth if depth is not None else MAX_DEPTH
-    searcher = KernelSearcher(view, exact=seconds is None, table_mb=table_mb)
+    searcher = make_searcher(view, state, root, seconds is None, table_mb, limit)
+    if searcher is None:
+        return None
     started = time.perf_counter()
     if seconds is not None:
         searcher.deadline = started + seconds
     me = int(root[searcher.turn])
     result = Result(moves[0], 0.0, 0, 0, 0.0, kernel="native")
     partial: list = []
-    with iterating(result, partial, catch_interrupt):
-        for d in range(1, limit + 1):
-            searcher.horizon = False
-            partial.clear()
-            best_score, alpha = -INFINITY, -INFINITY
-            best: Move | None = None
-            for move, row in children:
-                flip = int(row[searcher.turn]) != me
-                value = searcher.child(row, flip, d - 1, alpha, INFINITY, 1, best is None)
-                if value > best_score:
-                    best, best_score = move, value
-                    alpha = max(alpha, value)
-                    partial[:] = [best, best_score]
-            assert best is not None
-            children.sort(key=lambda pair: pair[0] is not best)  # the best first in the next iteration
-            elapsed = time.perf_counter() - started
-            iteration = Iteration(d, best_score, searcher.nodes, elapsed,
-                                  (best, *searcher.principal_variation(game, game.apply(state, best),
-                                                                       children[0][1], d - 1)))
-            result.move, result.score, result.depth = best, best_score, d
-            result.iterations.append(iteration)
-            if on_iteration is not None:
-                on_iteration(iteration)
-            if not searcher.horizon or abs(best_score) >= WIN / 2:
-                break
+    try:
+        with iterating(result, partial, catch_interrupt):
+            for d in range(1, limit + 1):
+                searcher.horizon = False
+                partial.clear()
+                best_score, alpha = -INFINITY, -INFINITY
+                best: Move | None = None
+                for move, row in children:
+                    flip = int(row[searcher.turn]) != me
+                    value = searcher.child(row, flip, d - 1, alpha, INFINITY, 1, best is None)
+                    if value > best_score:
+                        best, best_score = move, value
+                        alpha = max(alpha, value)
+                        partial[:] = [best, best_score]
+                assert best is not None
+                children.sort(key=lambda pair: pair[0] is not best)  # the best first in the next iteration
+                elapsed = time.perf_counter() - started
+                iteration = Iteration(d, best_score, searcher.nodes, elapsed,
+                                      (best, *searcher.principal_variation(game, game.apply(state, best),
+                                                                           children[0][1], d - 1)))
+                result.move, result.score, result.depth = best, best_score, d
+                result.iterations.append(iteration)
+                if on_iteration is not None:
+                    on_iteration(iteration)
+                if not searcher.horizon or abs(best_score) >= WIN / 2:
+                    break
+    except TooManyChildren:  # more children than the native buffer holds: the caller searches generically
+        return None
     result.nodes = searcher.nodes
     result.seconds = time.perf_counter() - started
     return result

@@ -60,6 +60,14 @@ def _lookup(table: tuple[int, ...], index: str) -> str:
     return "(" + " + ".join(f"{table[p]} * ({index} == {p})" for p in range(count)) + ")"
 
 
+def terminal_value(other_winner: str, indent: str) -> list[str]:
+    """The lines giving ``val``, a finished child's value for its mover ``tn`` at ``ply + 1`` (``ow`` the winner,
+    -1 a draw, swapped here for misere; ``other_winner``: the opponent of ``ow`` as an expression)."""
+    return [indent + line for line in ("if ow >= 0 and misere:", f"    ow = {other_winner}", "if ow < 0:",
+                                       "    val = win - win", "elif ow == tn:", "    val = win - (ply + 1)", "else:",
+                                       "    val = (ply + 1) - win")]
+
+
 def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> str:
     """The helpers' source for a kernel of ``symbols`` words (the last ``counted`` of them counts of pieces in
     cells, the others bitboards) whose players' opponents are ``opponent``."""
@@ -85,16 +93,9 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
               "        c = out[j]",
               f"        tn = i64(c[{symbols}])",
               f"        ow, orr, ok = outcome({child}, out)",
-              "        if ow != -2:",
-              "            if ow >= 0 and misere:",
-              f"                ow = {other_winner}",
-              "            if ow < 0:",
-              "                val = win - win",
-              "            elif ow == tn:",
-              "                val = win - (ply + 1)",
-              "            else:",
-              "                val = (ply + 1) - win",
-              "        else:",
+              "        if ow != -2:"]
+    lines += terminal_value(other_winner, "            ")
+    lines += ["        else:",
               f"            val = score({_words('c', symbols)}tn, weights, consts, mobw)"]
     lines += _clamp("val", "            ")
     lines += ["        if tn != turn:", "            val = -val", "        if val > best:", "            best = val",
