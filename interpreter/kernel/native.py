@@ -338,10 +338,11 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
 def _rewriting_key() -> str:
     """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
     from rulesdsl.interpreter.kernel import lanes, lanes_helpers, native_helpers
-    from rulesdsl.interpreter.search import native_search
+    from rulesdsl.interpreter.search import feature_source, native_search
 
     digest = hashlib.sha256()
-    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_search, native_split):
+    for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_search, feature_source,
+                   native_split):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
@@ -731,11 +732,11 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
     module = native.module
     row = np.zeros(symbols + 2, dtype=np.uint64)
     out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
-    weights, consts = np.zeros((2, symbols, WORD)), np.zeros(2)
+    weights, consts, ft = np.zeros((2, symbols, WORD)), np.zeros(2), np.zeros(16, dtype=np.int64)  # no features
     module.expandrow(row, out)
-    module.scorerow(row, weights, consts, 1.0, 1.0)
-    module.frontier(row, 1, out, weights, consts, 1.0, 2.0, 1.0, False)
-    module.ordering(row, out, 0, np.zeros(native.children_max), weights, consts, 1.0, 1.0)
+    module.scorerow(row, weights, consts, 1.0, ft, 1.0)
+    module.frontier(row, 1, out, weights, consts, 1.0, ft, 2.0, 1.0, False)
+    module.ordering(row, out, 0, np.zeros(native.children_max), weights, consts, 1.0, ft, 1.0)
 
 
 class Background:

@@ -48,8 +48,8 @@ from rulesdsl.interpreter.search.engine import (  # the engine's table rules, re
     iterating,
     to_table,
 )
-from rulesdsl.interpreter.search.evaluation import linear_terms
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, INFINITY, WIN
+from rulesdsl.interpreter.search.native_features import Unsupported, feature_table, native_terms
 from rulesdsl.interpreter.search.ordering import static_order
 from rulesdsl.interpreter.search.score_terms import score_terms
 
@@ -68,10 +68,12 @@ class KernelView:
         kernel = native.kernel
         self.game, self.native, self.compiled, self.module = game, native, compiled, native.module
         self.width = native.columns  # the row's words before the player to move (each lane of a bitboard one)
-        folded, mobility = terms
+        folded, mobility, extra = terms
         self.mobility = float(mobility)
         self.weights = np.zeros((2, self.width, 64), dtype=np.float64)  # [player, column, bit]
-        self.consts = np.zeros(2, dtype=np.float64)
+        self.consts = np.array([0.0, 0.0, *(w for _, w, _ in extra)], dtype=np.float64)  # then area, threatened
+        self.features = feature_table(extra, compiled.tables, compiled.active, kernel,  # their tables and scratch
+                                      lambda s, cell: native.place(s, kernel.layout.bit[cell]), self.width)
         index = {s: i for i, s in enumerate(kernel.symbols)}
         counts = {c: kernel.width - len(kernel.counted) + k for k, c in enumerate(kernel.counted)}  # a count's word
         for player, (rows, constant) in enumerate(folded):
@@ -84,6 +86,7 @@ class KernelView:
                     else:  # the counted pieces: the weight of one, times the cell's count
                         self.weights[player, native.place(counts[cell], 0)[0], 0] += weight
         self.misere = bool(kernel.misere)
+        self.eval = (self.weights, self.consts, self.mobility, self.features)  # what the helpers take after a row
 
     def row(self, state: State) -> np.ndarray | None:
         """The state as a row of words, or ``None`` when the kernel does not take it."""
@@ -108,12 +111,16 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
     if native is None or not hasattr(native.module, "expandrow"):  # no module (earlier positions), no helpers
         return None
     compiled = game._compiled
-    terms = linear_terms(compiled.features, compiled.tables, compiled.start_board,
+    terms = native_terms(compiled.features, compiled.tables, compiled.start_board,
                          score_terms(compiled.active, compiled.tables))
     if terms is None:
         return None
+    try:
+        view = KernelView(game, native, terms)
+    except Unsupported:  # a nonlinear feature the kernel does not compute here
+        return None
     native.warm_search()  # before any clock starts
-    return KernelView(game, native, terms)
+    return view
 
 
 class KernelSearcher(NullWindowChild):
@@ -129,7 +136,7 @@ class KernelSearcher(NullWindowChild):
         self.used = 0
         self.buf, self.leaves = view.buffer(), view.buffer()
         self.scores = np.zeros(view.native.children_max, dtype=np.float64)
-        self.eval = (view.weights, view.consts, view.mobility)
+        self.eval = view.eval
         self.turn = view.width  # the column of the player to move
         self.nodes = self.calls = 0
         self.deadline = INFINITY

@@ -24,6 +24,8 @@ checked with it by ``check_source``:
 
 from __future__ import annotations
 
+from rulesdsl.interpreter.search.feature_source import FEATS
+
 
 def _words(prefix: str, symbols: int) -> str:
     return "".join(f"{prefix}[{i}], " for i in range(symbols))
@@ -68,6 +70,7 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
     lines = ["def expandrow(row, out):", f"    return expand({row}, out)", "", "",
              f"def score({v}turn, weights, consts, mobw):", "    s = consts[turn]"]
     lines += _sum_bits(symbols, "    ", counted)
+    lines += ["    if ft[2]:", f"        s += feats(({v}), turn, consts, ft)"]  # area, threatened: feature_source
     lines += ["    if mobw:",
               f"        s += mobw * (mobility({v}turn, u64(0), None, 1) - mobility({v}{other}, u64(0), None, 1))",
               "    return s", "", "",
@@ -104,4 +107,4 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
               f"        val = score({_words('c', symbols)}tn, weights, consts, mobw)"]
     lines += _clamp("val", "        ")
     lines += ["        if tn != turn:", "            val = -val", "        res[j] = val", "    return k"]
-    return "\n".join(lines) + "\n"
+    return ("\n".join(lines) + "\n").replace("weights, consts, mobw", "weights, consts, mobw, ft") + FEATS
