@@ -34,6 +34,7 @@ The search is two-sided: the other player is ``1 - turn``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import fields
 
@@ -171,3 +172,13 @@ def _rule_patterns(rule: m.MoveRule, tables: Tables, player: int, mask: Callable
                         "any": frozenset(tables.owner)}[rule.over or "enemy"]
                 out.append((player, attackers, mask(over), c, t, land))
     return out
+
+
+@functools.cache
+def features_module():
+    """``feats`` alone in machine code (its own file in the native cache): for a kernel whose machine code has no
+    search helpers (one with earlier positions), to measure or test the features by themselves."""
+    from rulesdsl.interpreter.kernel.native import import_checked
+    from rulesdsl.interpreter.search.feature_source import FEATS
+
+    return import_checked(FEATS.strip() + "\n")()
