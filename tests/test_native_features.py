@@ -56,6 +56,7 @@ class Features:
                                                score_terms(compiled.active, compiled.tables))
         assert extra, "the game uses no nonlinear feature"
         self.compiled = compiled
+        self.opponent = compiled.tables.seats.opponent
         self.consts = np.array([0.0, 0.0, *(w for _, w, _ in extra)])
         self.table = feature_table(extra, compiled.tables, compiled.active, kernel,
                                    lambda s, cell: self.rows.place(s, kernel.layout.bit[cell]), self.rows.columns)
@@ -64,7 +65,7 @@ class Features:
         """The features' weighted sum for the player to move (mine minus the other's)."""
         _, bits, _, _ = self.compiled._encode(state)
         words = tuple(self.rows.words(bits))[:self.rows.columns]
-        return float(features_module().feats(words, state.turn, self.consts, self.table))
+        return float(features_module().feats(words, state.turn, self.opponent[state.turn], self.consts, self.table))
 
 
 def with_evaluation(tmp_path: Path, name: str, evaluation: str) -> Path:

@@ -7,7 +7,7 @@ Appended to every native kernel with the search helpers
 """
 
 FEATS = """
-def feats(vv, turn, consts, ft):
+def feats(vv, turn, other, consts, ft):
     n = ft[0]
     bd = ft[11]
     sn = bd + n
@@ -26,7 +26,6 @@ def feats(vv, turn, consts, ft):
             if cell >= 0:
                 ft[bd + cell] = ft[sa + col]
             x ^= low
-    other = 1 - turn
     done = 0
     amine = 0
     atheir = 0
@@ -41,8 +40,8 @@ def feats(vv, turn, consts, ft):
                 atheir = aa[other]
             s += consts[2 + f] * (amine - atheir)
         else:
-            s += consts[2 + f] * (threats(ft, n, bd, th, ow, turn, ft[at + 1 + turn])
-                                  - threats(ft, n, bd, th, ow, other, ft[at + 1 + other]))
+            s += consts[2 + f] * (threats(ft, n, bd, th, turn, other, ft[at + 1 + turn])
+                                  - threats(ft, n, bd, th, other, turn, ft[at + 1 + other]))
     return s
 
 
@@ -91,14 +90,14 @@ def areas(ft, n, bd, sn, st, ow):
     return a0, a1
 
 
-def threats(ft, n, bd, th, ow, me, kinds):
+def threats(ft, n, bd, th, me, them, kinds):
     for c in range(n):
         ft[th + c] = 0
     found = 0
     pt = ft[9]
     for r in range(ft[10]):
         at = pt + 6 * r
-        if ft[at] != me:
+        if ft[at] == them:
             a = ft[bd + ft[at + 3]]
             if a != 0 and (ft[at + 1] >> a) & 1:
                 v = ft[bd + ft[at + 4]]

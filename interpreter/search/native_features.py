@@ -2,7 +2,7 @@
 
 The native search's ``score`` (:mod:`rulesdsl.interpreter.search.native_search`)
 sums the linear features as a weight per word and bit. The features here are
-not linear in the pieces, so ``score`` calls ``feats(words, turn, consts, ft)``,
+not linear in the pieces, so ``score`` calls ``feats(words, turn, other, consts, ft)``,
 whose source is fixed text (the same for every rule file; :func:`features_source`).
 Everything that depends on the board is in the int64 array ``ft``
 (:func:`feature_table`), which also holds the function's scratch room, so no
@@ -29,7 +29,7 @@ call allocates:
 
 The feature weights are ``consts[2 + f]`` (``consts[0]``, ``consts[1]``: each
 player's constant). ``ft``'s header (:data:`HEADER`) says where each table is.
-The search is two-sided: the other player is ``1 - turn``.
+The search is two-sided: ``other`` is the player to move's opponent, whose opponent is the player to move.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
     lines = ["def expandrow(row, out):", f"    return expand({row}, out)", "", "",
              f"def score({v}turn, weights, consts, mobw):", "    s = consts[turn]"]
     lines += _sum_bits(symbols, "    ", counted)
-    lines += ["    if ft[2]:", f"        s += feats(({v}), turn, consts, ft)"]  # area, threatened: feature_source
+    lines += ["    if ft[2]:", f"        s += feats(({v}), turn, {other}, consts, ft)"]  # area, threatened
     lines += ["    if mobw:",
               f"        s += mobw * (mobility({v}turn, u64(0), None, 1) - mobility({v}{other}, u64(0), None, 1))",
               "    return s", "", "",
