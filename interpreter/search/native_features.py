@@ -38,6 +38,8 @@ import functools
 from collections.abc import Callable
 from dataclasses import fields
 
+import numpy as np
+
 from rulesdsl import model as m
 from rulesdsl.expr import evaluate
 from rulesdsl.interpreter.compile.tables import NEUTRAL, Tables
@@ -79,12 +81,14 @@ def native_terms(features: tuple[m.Feature, ...], tables: Tables, start_board: C
 
 
 def feature_table(extra: list[Extra], tables: Tables, active, kernel,
-                  place: Callable[[int, int], tuple[int, int]], width: int):
+                  place: Callable[[int, int], tuple[int, int]], width: int) -> np.ndarray:
     """``ft`` for the nonlinear features ``extra`` (:data:`HEADER`) of a kernel: ``place(s, cell)`` is the (row
     column, bit) holding ``cell`` of the kernel's ``s``-th bitboard, ``width`` the row's columns before the
     player to move. Raises :class:`Unsupported` for what it does not compile."""
+    if not extra:
+        return np.zeros(HEADER, dtype=np.int64)  # no features: ``score`` never calls ``feats``
     symbols = list(kernel.symbols)
-    if extra and (len(symbols) > 62 or kernel.counted):
+    if len(symbols) > 62 or kernel.counted:
         raise Unsupported("more than 62 piece symbols, or counts of pieces in cells")
     size = tables.cell_count
     number = {s: i + 1 for i, s in enumerate(symbols)}  # 0: empty
@@ -115,8 +119,6 @@ def feature_table(extra: list[Extra], tables: Tables, active, kernel,
         header[slot] = at
         at += len(part)
     header[DEGREE], header[PATTERN_COUNT], header[SCRATCH] = degree, len(patterns), at
-    import numpy as np  # (not at import: the kernel's modules import this one's neighbours at start-up)
-
     return np.array(header + [v for part in parts for v in part] + [0] * (4 * size), dtype=np.int64)
 
 
