@@ -3,7 +3,8 @@
 The engine's search (:mod:`rulesdsl.interpreter.search.engine`) takes this path for
 a game whose kernel is compiled to machine code (:mod:`rulesdsl.interpreter.kernel.native`)
 and whose evaluation is made of features the kernel computes (material,
-advancement, centrality, captures, mobility). It talks to the kernel through
+advancement, centrality, captures, mobility, score of piece counts, and
+``area`` and ``threatened``: :mod:`rulesdsl.interpreter.search.native_features`). It talks to the kernel through
 one narrow interface (:mod:`rulesdsl.interpreter.search.native_search`):
 
 - a position is one row of unsigned words (the bitboards, each in as many

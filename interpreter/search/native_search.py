@@ -9,16 +9,18 @@ from a rule file), appended to the kernel's native source (either kind) and
 checked with it by ``check_source``:
 
 - ``expandrow(row, out)``: ``expand`` of a row;
-- ``score(v..., turn, weights, consts, mobw)``: the static evaluation for the
+- ``score(v..., turn, weights, consts, mobw, ft)``: the static evaluation for the
   player ``turn`` (the linear features folded into one weight per word and
-  bit, plus ``mobw`` times the difference of the two players' move counts);
-- ``scorerow(row, weights, consts, mobw, limit)``: that, kept within
+  bit, plus ``mobw`` times the difference of the two players' move counts,
+  plus ``area`` and ``threatened`` when ``ft`` has them:
+  :mod:`~rulesdsl.interpreter.search.native_features`, ``feats``);
+- ``scorerow(row, weights, consts, mobw, ft, limit)``: that, kept within
   ``±limit`` (NaN: 0), as :func:`rulesdsl.interpreter.search.minimax.static_score`;
-- ``frontier(row, ply, out, weights, consts, mobw, win, limit, misere)``: the
+- ``frontier(row, ply, out, weights, consts, mobw, ft, win, limit, misere)``: the
   exact value of a row searched one ply deep (every child's outcome or static
   value, negated when the turn changes), and how many children it has: the
   last ply of a search, without a call from Python per leaf;
-- ``ordering(row, out, k, res, weights, consts, mobw, limit)``: each of
+- ``ordering(row, out, k, res, weights, consts, mobw, ft, limit)``: each of
   the ``k`` children's static value from the row's mover's side (move order).
 """
 
