@@ -15,7 +15,6 @@ def feats(vv, turn, other, consts, ft):
     th = st + n
     ca = ft[3]
     sa = ft[4]
-    ow = ft[5]
     for c in range(n):
         ft[bd + c] = 0
     for col in range(ft[1]):
@@ -26,28 +25,33 @@ def feats(vv, turn, other, consts, ft):
             if cell >= 0:
                 ft[bd + cell] = ft[sa + col]
             x ^= low
-    done = 0
+    adone = 0
+    tdone = 0
     amine = 0
     atheir = 0
     s = consts[0] - consts[0]
     for f in range(ft[2]):
         at = ft[8] + 3 * f
         if ft[at] == 1:
-            if not done:
-                done = 1
-                aa = areas(ft, n, bd, sn, st, ow)
+            if not adone:
+                adone = 1
+                aa = areas(ft, n, bd, sn, st)
                 amine = aa[turn]
                 atheir = aa[other]
             s += consts[2 + f] * (amine - atheir)
         else:
-            s += consts[2 + f] * (threats(ft, n, bd, th, turn, other, ft[at + 1 + turn])
-                                  - threats(ft, n, bd, th, other, turn, ft[at + 1 + other]))
+            if not tdone:
+                tdone = 1
+                marks(ft, n, bd, th)
+            s += consts[2 + f] * (tally(ft, n, bd, th + n * other, ft[at + 1 + turn])
+                                  - tally(ft, n, bd, th + n * turn, ft[at + 1 + other]))
     return s
 
 
-def areas(ft, n, bd, sn, st, ow):
+def areas(ft, n, bd, sn, st):
     a0 = 0
     a1 = 0
+    ow = ft[5]
     nb = ft[6]
     dg = ft[7]
     for c in range(n):
@@ -90,20 +94,27 @@ def areas(ft, n, bd, sn, st, ow):
     return a0, a1
 
 
-def threats(ft, n, bd, th, me, them, kinds):
-    for c in range(n):
-        ft[th + c] = 0
-    found = 0
+def marks(ft, n, bd, th):
     pt = ft[9]
-    for r in range(ft[10]):
-        at = pt + 6 * r
-        if ft[at] == them:
-            a = ft[bd + ft[at + 3]]
-            if a != 0 and (ft[at + 1] >> a) & 1:
-                v = ft[bd + ft[at + 4]]
-                if v != 0 and (ft[at + 2] >> v) & 1 and (ft[at + 5] < 0 or ft[bd + ft[at + 5]] == 0):
-                    if (kinds >> v) & 1 and ft[th + ft[at + 4]] == 0:
-                        ft[th + ft[at + 4]] = 1
-                        found += 1
+    ps = ft[10]
+    for c in range(n + n):
+        ft[th + c] = 0
+    for c in range(n):
+        a = ft[bd + c]
+        if a != 0:
+            for r in range(ft[ps + c], ft[ps + c + 1]):
+                at = pt + 5 * r
+                if (ft[at + 1] >> a) & 1:
+                    y = ft[at + 3]
+                    v = ft[bd + y]
+                    if v != 0 and (ft[at + 2] >> v) & 1 and (ft[at + 4] < 0 or ft[bd + ft[at + 4]] == 0):
+                        ft[th + n * ft[at] + y] = 1
+
+
+def tally(ft, n, bd, tp, kinds):
+    found = 0
+    for c in range(n):
+        if ft[tp + c] != 0 and (kinds >> ft[bd + c]) & 1:
+            found += 1
     return found
 """

@@ -22,7 +22,9 @@ call allocates:
   player's pieces of KIND that the other player's move rules could displace,
   from a table of patterns, one per (rule, origin cell, vector): the attacker's
   symbols at the origin, a victim's symbols on the victim cell, and for a jump
-  an empty landing cell. Steps onto an enemy piece and capturing jumps are
+  an empty landing cell. The patterns are listed by origin cell, so only the
+  occupied cells' are read, and the cells each player threatens are marked
+  once per position for every ``threatened`` feature. Steps onto an enemy piece and capturing jumps are
   compiled; rules that displace otherwise (slides onto enemies, pushes,
   flanking, capture chains...) raise :class:`Unsupported` and the game keeps
   the generic evaluation.
@@ -35,6 +37,7 @@ The search is two-sided: ``other`` is the player to move's opponent, whose oppon
 from __future__ import annotations
 
 import functools
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import fields
 
@@ -51,8 +54,9 @@ NONLINEAR = ("area", "threatened")  # the features this module computes, numbere
 # ft's header: cells, bitboard columns, features, and the offsets of: the cell at each (column, bit), the symbol
 # of each column, the owner of each symbol (0: empty, -2), the neighbours (DEGREE a cell, -1 padded), the
 # features (3 a feature: its number, its KIND's symbols for player 0, for player 1), the threat patterns
-# (6 a pattern), the number of patterns, then the scratch room (4 cells each: board, seen, stack, threatened).
-CELLS, COLUMNS, COUNT, CELL_AT, SYMBOL_AT, OWNER, NEAR, DEGREE, FEATURES, PATTERNS, PATTERN_COUNT, SCRATCH = range(12)
+# (5 a pattern, by origin cell), where each origin cell's patterns start (one more for the end), then the
+# scratch room (5 cells each: board, seen, stack, the cells each of the two players threatens).
+CELLS, COLUMNS, COUNT, CELL_AT, SYMBOL_AT, OWNER, NEAR, DEGREE, FEATURES, PATTERNS, STARTS, SCRATCH = range(12)
 HEADER = 12
 # The move rule's fields that a compiled threat pattern needs at their defaults (the rest are read).
 PLAIN = frozenset({"line", "falling", "flanking", "by_line", "reach", "flying", "spared", "enclosing", "custodial",
@@ -112,14 +116,18 @@ def feature_table(extra: list[Extra], tables: Tables, active, kernel,
     for name, _, kind in extra:
         rows += [NONLINEAR.index(name) + 1, *(mask(tables.symbols_of(p, kind)) for p in (0, 1))]
     patterns = threat_patterns(tables, active, mask) if any(name == "threatened" for name, _, _ in extra) else []
-    parts = [cell_at, symbol_at, owner, flat_near, rows, [v for row in patterns for v in row]]
+    patterns.sort(key=lambda row: row[3])  # by origin cell
+    origins = [row[3] for row in patterns]
+    starts = [bisect_left(origins, cell) for cell in range(size + 1)]
+    flat = [v for row in patterns for v in (*row[:3], *row[4:])]  # the origin is the start table's
+    parts = [cell_at, symbol_at, owner, flat_near, rows, flat, starts]
     header = [size, columns, len(extra)] + [0] * (HEADER - 3)
     at = HEADER
-    for slot, part in zip((CELL_AT, SYMBOL_AT, OWNER, NEAR, FEATURES, PATTERNS), parts):
+    for slot, part in zip((CELL_AT, SYMBOL_AT, OWNER, NEAR, FEATURES, PATTERNS, STARTS), parts):
         header[slot] = at
         at += len(part)
-    header[DEGREE], header[PATTERN_COUNT], header[SCRATCH] = degree, len(patterns), at
-    return np.array(header + [v for part in parts for v in part] + [0] * (4 * size), dtype=np.int64)
+    header[DEGREE], header[SCRATCH] = degree, at
+    return np.array(header + [v for part in parts for v in part] + [0] * (5 * size), dtype=np.int64)
 
 
 def threat_patterns(tables: Tables, active, mask: Callable[[frozenset[str]], int]) -> list[tuple[int, ...]]:
