@@ -26,6 +26,7 @@ from rulesdsl.interpreter.compile.load import load_game, load_position
 from rulesdsl.interpreter.kernel import native as native_module
 from rulesdsl.interpreter.kernel.lanes import layout_of
 from rulesdsl.interpreter.kernel.native import NativeKernel
+from rulesdsl.interpreter.search.engine import think
 from rulesdsl.interpreter.search.kernel_search import kernel_view
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, static_score
 from rulesdsl.interpreter.search.native_features import (
@@ -164,3 +165,8 @@ def test_threats_the_module_does_not_compile_keep_the_generic_evaluation(tmp_pat
     sliding = load_game(str(path))
     with pytest.raises(Unsupported):
         threat_patterns(sliding._compiled.tables, sliding._compiled.active, lambda syms: 0)
+    native = sliding.native_kernel(wait=True)
+    assert native is not None and hasattr(native.module, "expandrow")  # machine code with the search helpers,
+    assert kernel_view(sliding, wait=True) is None  # but the evaluation stays generic
+    result = think(sliding, sliding.initial_state(), depth=2, kernel=True)
+    assert result.kernel != "native" and result.move in sliding.legal_moves(sliding.initial_state())
