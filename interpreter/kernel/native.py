@@ -306,7 +306,7 @@ def _native_source(kernel: Kernel) -> str | None:
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + many_playouts(kernel.width)
     source += "\n\n" + _expand_many(kernel.width, rows)
-    source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted))
+    source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted), kernel.features)
     return source
 
 

@@ -1,10 +1,13 @@
 """The fixed source of ``feats``, the nonlinear evaluation features in machine code
 (:mod:`rulesdsl.interpreter.search.native_features` says what it computes and what ``ft`` holds).
 
-Appended to every native kernel with the search helpers
-(:func:`rulesdsl.interpreter.search.native_search.search_source`) and checked with them by
-``check_source``; it imports nothing, so the kernel's modules may import it at start-up.
+Appended to the search helpers of a native kernel whose evaluation uses one of :data:`NONLINEAR`
+(:func:`rulesdsl.interpreter.search.native_search.search_source`; about 3 s of compiling, once, that
+other kernels do without) and checked with them by ``check_source``; it imports nothing, so the
+kernel's modules may import it at start-up.
 """
+
+NONLINEAR = ("area", "threatened")  # the features ``feats`` computes, numbered from 1 in its table
 
 FEATS = """
 def feats(vv, turn, other, consts, ft):

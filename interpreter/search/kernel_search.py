@@ -73,6 +73,8 @@ class KernelView:
         self.mobility = float(mobility)
         self.weights = np.zeros((2, self.width, 64), dtype=np.float64)  # [player, column, bit]
         self.consts = np.array([0.0, 0.0, *(w for _, w, _ in extra)], dtype=np.float64)  # then area, threatened
+        if extra and not hasattr(self.module, "feats"):
+            raise Unsupported("machine code without feats")
         self.features = feature_table(extra, compiled.tables, compiled.active, kernel,  # their tables and scratch
                                       lambda s, cell: native.place(s, kernel.layout.bit[cell]), self.width)
         index = {s: i for i, s in enumerate(kernel.symbols)}

@@ -49,8 +49,8 @@ from rulesdsl.interpreter.compile.tables import NEUTRAL, Tables
 from rulesdsl.interpreter.reference.groups import side_neighbours
 from rulesdsl.interpreter.reference.piece_moves import asks_piece
 from rulesdsl.interpreter.search.evaluation import linear_terms
+from rulesdsl.interpreter.search.feature_source import NONLINEAR
 
-NONLINEAR = ("area", "threatened")  # the features this module computes, numbered from 1 in ``ft``
 # ft's header: cells, bitboard columns, features, and the offsets of: the cell at each (column, bit), the symbol
 # of each column, the owner of each symbol (0: empty, -2), the neighbours (DEGREE a cell, -1 padded), the
 # features (3 a feature: its number, its KIND's symbols for player 0, for player 1), the threat patterns

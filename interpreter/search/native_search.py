@@ -61,9 +61,10 @@ def _lookup(table: tuple[int, ...], index: str) -> str:
     return "(" + " + ".join(f"{table[p]} * ({index} == {p})" for p in range(count)) + ")"
 
 
-def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> str:
+def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0, features: bool = False) -> str:
     """The helpers' source for a kernel of ``symbols`` words (the last ``counted`` of them counts of pieces in
-    cells, the others bitboards) whose players' opponents are ``opponent``."""
+    cells, the others bitboards) whose players' opponents are ``opponent``; ``features``: with ``feats`` (the
+    evaluation uses ``area`` or ``threatened``)."""
     other = _lookup(opponent, "turn")
     other_winner = _lookup(opponent, "ow")
     v = "".join(f"v{i}, " for i in range(symbols))
@@ -72,7 +73,8 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
     lines = ["def expandrow(row, out):", f"    return expand({row}, out)", "", "",
              f"def score({v}turn, weights, consts, mobw):", "    s = consts[turn]"]
     lines += _sum_bits(symbols, "    ", counted)
-    lines += ["    if ft[2]:", f"        s += feats(({v}), turn, {other}, consts, ft)"]  # area, threatened
+    if features:
+        lines += ["    if ft[2]:", f"        s += feats(({v}), turn, {other}, consts, ft)"]  # area, threatened
     lines += ["    if mobw:",
               f"        s += mobw * (mobility({v}turn, u64(0), None, 1) - mobility({v}{other}, u64(0), None, 1))",
               "    return s", "", "",
@@ -109,4 +111,5 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
               f"        val = score({_words('c', symbols)}tn, weights, consts, mobw)"]
     lines += _clamp("val", "        ")
     lines += ["        if tn != turn:", "            val = -val", "        res[j] = val", "    return k"]
-    return ("\n".join(lines) + "\n").replace("weights, consts, mobw", "weights, consts, mobw, ft") + FEATS
+    source = ("\n".join(lines) + "\n").replace("weights, consts, mobw", "weights, consts, mobw, ft")
+    return source + FEATS if features else source
