@@ -170,3 +170,9 @@ def test_threats_the_module_does_not_compile_keep_the_generic_evaluation(tmp_pat
     assert kernel_view(sliding, wait=True) is None  # but the evaluation stays generic
     result = think(sliding, sliding.initial_state(), depth=2, kernel=True)
     assert result.kernel != "native" and result.move in sliding.legal_moves(sliding.initial_state())
+
+
+def test_only_a_kernel_whose_evaluation_needs_them_carries_the_features():
+    assert load_game("go", {"size": "5"}).kernel().features
+    assert load_game(str(RULES / "threat-skirmish.rules")).kernel().features
+    assert not load_game("breakthrough", {}).kernel().features  # material, mobility...: no feats in its source
