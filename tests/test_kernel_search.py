@@ -43,7 +43,7 @@ def test_the_static_evaluation_on_bitboards_is_the_games(name, settings):
     assert view is not None
     for state in spaced_positions(game, seed=3, every=1):
         row = view.row(state)
-        got = float(view.module.scorerow(row, view.weights, view.consts, view.mobility, EVAL_LIMIT))
+        got = float(view.module.scorerow(row, *view.eval, EVAL_LIMIT))
         assert got == pytest.approx(static_score(game, state, state.turn), abs=1e-9), game.format_position(state)
 
 

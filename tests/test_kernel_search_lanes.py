@@ -59,7 +59,7 @@ def test_a_row_reads_back_and_its_static_value_is_the_games(name, settings, deep
         _, bits, last, _ = game._compiled._encode(state)
         assert view.native.bits_of(row[:view.width]) == [int(b) for b in bits]
         assert view.native.last_of(row[view.width + 1]) == last and int(row[view.width]) == state.turn
-        got = float(view.module.scorerow(row, view.weights, view.consts, view.mobility, EVAL_LIMIT))
+        got = float(view.module.scorerow(row, *view.eval, EVAL_LIMIT))
         assert got == pytest.approx(static_score(game, state, state.turn), abs=1e-9), game.format_position(state)
         seen += 1
     assert seen == 6

@@ -44,7 +44,7 @@ def test_every_players_static_value_on_bitboards_is_the_games(name, settings, de
     for state in positions(game, every):
         row = view.row(state)
         for player in range(len(game.players)):
-            got = float(view.module.scorefor(row, player, view.weights, view.consts, view.mobility, EVAL_LIMIT))
+            got = float(view.module.scorefor(row, player, *view.eval, EVAL_LIMIT))
             assert got == pytest.approx(static_score(game, state, player), abs=1e-9), game.format_position(state)
 
 

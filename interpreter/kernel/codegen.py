@@ -129,6 +129,7 @@ from rulesdsl.interpreter.reference.legality import counts_quiet_plies, counts_t
 from rulesdsl.interpreter.reference.marks import MarkBook, counts_repetitions
 from rulesdsl.interpreter.reference.passing import counts_passes, reads
 from rulesdsl.interpreter.reference.piece_counts import in_region
+from rulesdsl.interpreter.search.feature_source import NONLINEAR
 from rulesdsl.placing_checks import EACH_SEAT, PLACINGS
 
 # Statements that do not change how the game is played, or that this module handles.
@@ -196,6 +197,7 @@ class Kernel:
     empty: str = "-"  # the empty cell's symbol (to write that board)
     counted: tuple[int, ...] = ()  # cells whose count of pieces is one word each, last (:mod:`~.sowing`)
     marks: tuple[str, ...] = ()  # the State.marks fields kept in words after the turn words (:mod:`~.past`)
+    features: bool = False  # the evaluation uses ``area`` or ``threatened`` (the search helpers then compute them)
     past: bool = False  # ``hist`` is the list of earlier positions' keys (``repetitions``, :mod:`~.past`)
     native: bool = True  # False: the source calls a function of its own (``attacked``), which stays in Python
 
@@ -1471,6 +1473,11 @@ class _Builder:
                 + ["    " + line for line in body]
         return head + "".join("    " + line + "\n" for line in body)
 
+    def nonlinear(self) -> bool:
+        """Whether the evaluation uses a feature the search helpers compute with ``feats`` (``area``...)."""
+        stmt = self.active.first(m.Evaluate)
+        return stmt is not None and any(f.name in NONLINEAR for f in stmt.features)
+
     def build(self) -> Kernel:
         functions = {"playout": self.function(f"def playout({self.vars} turn, last, hist, randrange, cap):\n",
                                               self.playout_block, loop=True),
@@ -1496,7 +1503,8 @@ class _Builder:
                         len(self.hand_vars), self.words.fields, links=self.links,
                         seats=len(self.tables.player_names) if self.placing is not None else 0,
                         passes=self.passing.passes is not None, before=self.passing.known is not None,
-                        empty=self.tables.empty, marks=self.mark_fields, past=self.past, native=self.attacks is None)
+                        empty=self.tables.empty, marks=self.mark_fields, past=self.past, native=self.attacks is None,
+                        features=self.nonlinear())
         own(kernel, lazy)
         return kernel
 

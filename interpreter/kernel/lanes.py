@@ -644,5 +644,5 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     source += "\n\n" + native.many_playouts(columns)
     source += "\n\n" + native._expand_many(columns, rows)
     if search:
-        source += "\n\n" + search_source(columns, kernel.opponent, len(kernel.counted))
+        source += "\n\n" + search_source(columns, kernel.opponent, len(kernel.counted), kernel.features)
     return source

@@ -309,7 +309,7 @@ def _native_source(kernel: Kernel) -> str | None:
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + many_playouts(kernel.width)
     source += "\n\n" + _expand_many(kernel.width, rows)
-    source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted))
+    source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted), kernel.features)
     return source
 
 
@@ -341,11 +341,11 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
 def _rewriting_key() -> str:
     """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
     from rulesdsl.interpreter.kernel import lanes, lanes_helpers, native_helpers
-    from rulesdsl.interpreter.search import native_history, native_players, native_search
+    from rulesdsl.interpreter.search import feature_source, native_history, native_players, native_search
 
     digest = hashlib.sha256()
     for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_history, native_search,
-                   native_players, native_split):
+                   native_players, feature_source, native_split):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
@@ -738,18 +738,18 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
 
     module = native.module
     row = np.zeros(symbols + 2, dtype=np.uint64)
-    weights, consts = np.zeros((2, symbols, WORD)), np.zeros(2)
+    weights, consts, ft = np.zeros((2, symbols, WORD)), np.zeros(2), np.zeros(16, dtype=np.int64)  # no features
     if native.history is not None:  # over children (:mod:`rulesdsl.interpreter.search.native_history`), if it has them
         if hasattr(module, "hexpand"):
             from rulesdsl.interpreter.search.history_search import warm_history_search
 
-            warm_history_search(module, symbols, native.history.width, weights, consts)
+            warm_history_search(module, symbols, native.history.width, weights, consts, ft)
         return
     out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
     module.expandrow(row, out)
-    module.scorerow(row, weights, consts, 1.0, 1.0)
-    module.frontier(row, 1, out, weights, consts, 1.0, 2.0, 1.0, False)
-    module.ordering(row, out, 0, np.zeros(native.children_max), weights, consts, 1.0, 1.0)
+    module.scorerow(row, weights, consts, 1.0, ft, 1.0)
+    module.frontier(row, 1, out, weights, consts, 1.0, ft, 2.0, 1.0, False)
+    module.ordering(row, out, 0, np.zeros(native.children_max), weights, consts, 1.0, ft, 1.0)
     if hasattr(module, PLAYERS_MARK):  # more than two players: their searches' helpers too
         warm_players(native, symbols, WORD)
 

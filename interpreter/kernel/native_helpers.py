@@ -245,7 +245,8 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
     source = ast.unparse(ast.Module(body, []))
     more = [native_split.playout_over_children(kernel.width, ROWS, *ends, picked)] if large and ends else []
     if ends is not None:  # the alpha-beta engine's helpers over children (:mod:`~.search.native_history`)
-        more.append(history_search_source(kernel.width, kernel.opponent, len(kernel.counted), ends[0]))
+        more.append(history_search_source(kernel.width, kernel.opponent, len(kernel.counted), ends[0],
+                                          kernel.features))
     return "\n\n\n".join([source, *more, HISTORY.strip(), BITLENGTH.strip(),
                           many_playouts(kernel.width, history=True), _walk(kernel.width)])
 

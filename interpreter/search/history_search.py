@@ -120,7 +120,8 @@ def history_searcher(view: KernelView, state: State, root: np.ndarray, exact: bo
     return searcher
 
 
-def warm_history_search(module: object, symbols: int, width: int, weights: np.ndarray, consts: np.ndarray) -> None:
+def warm_history_search(module: object, symbols: int, width: int, weights: np.ndarray, consts: np.ndarray,
+                        ft: np.ndarray) -> None:
     """Compile (or load) the helpers on the types :class:`HistorySearcher` passes (``symbols``: the row's words
     before the player to move; ``width``: the words of a key of ``hist``)."""
     from rulesdsl.interpreter.kernel.native_helpers import ROWS, history_array
@@ -129,7 +130,7 @@ def warm_history_search(module: object, symbols: int, width: int, weights: np.nd
     out = np.zeros((ROWS, symbols + 2), dtype=np.uint64)
     hist = history_array(None, width, 4)
     rs = np.ones(1, dtype=np.uint64)
-    module.hscorerow(row, hist, out, rs, weights, consts, 1.0, 1.0)
-    module.hfrontier(row, 1, hist, out, out, rs, weights, consts, 1.0, 2.0, 1.0, False, 1.0)
-    module.hordering(row, out, 0, np.zeros(ROWS), out, hist, rs, weights, consts, 1.0, 1.0)
+    module.hscorerow(row, hist, out, rs, weights, consts, 1.0, ft, 1.0)
+    module.hfrontier(row, 1, hist, out, out, rs, weights, consts, 1.0, ft, 2.0, 1.0, False, 1.0)
+    module.hordering(row, out, 0, np.zeros(ROWS), out, hist, rs, weights, consts, 1.0, ft, 1.0)
     module.hexpand(row, hist, out, rs)

@@ -136,7 +136,7 @@ class MaxNRows(RowSearch):
 
     def __init__(self, view: KernelView, table_mb: float, rows: dict[Move, np.ndarray]) -> None:
         super().__init__(view, True, table_mb, rows)
-        self.players = len(view.consts)
+        self.players = len(view.weights)
         self.loser = rank_returns((1,) + (2,) * (self.players - 1))[1]  # the reward of a seat that did not win
         self.vector, self.spare = np.zeros(self.players), np.zeros(self.players)
 

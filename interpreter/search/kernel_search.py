@@ -3,7 +3,8 @@
 The engine's search (:mod:`rulesdsl.interpreter.search.engine`) takes this path for
 a game whose kernel is compiled to machine code (:mod:`rulesdsl.interpreter.kernel.native`)
 and whose evaluation is made of features the kernel computes (material,
-advancement, centrality, captures, mobility). It talks to the kernel through
+advancement, centrality, captures, mobility, score of piece counts, and
+``area`` and ``threatened``: :mod:`rulesdsl.interpreter.search.native_features`). It talks to the kernel through
 one narrow interface (:mod:`rulesdsl.interpreter.search.native_search`):
 
 - a position is one row of unsigned words (the bitboards, each in as many
@@ -53,8 +54,8 @@ from rulesdsl.interpreter.search.engine import (  # the engine's table rules, re
     iterating,
     to_table,
 )
-from rulesdsl.interpreter.search.evaluation import linear_terms
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, INFINITY, WIN
+from rulesdsl.interpreter.search.native_features import Unsupported, feature_table, native_terms
 from rulesdsl.interpreter.search.ordering import static_order
 from rulesdsl.interpreter.search.score_terms import score_terms
 
@@ -79,10 +80,15 @@ class KernelView:
         self.history = native.history is not None  # earlier positions: searched over children (history_search.py)
         self.children_max = native.children_max or ROWS
         self.width = native.columns  # the row's words before the player to move (each lane of a bitboard one)
-        folded, mobility = terms
+        folded, mobility, extra = terms
         self.mobility = float(mobility)
-        self.weights = np.zeros((len(folded), self.width, 64), dtype=np.float64)  # [player, column, bit]
-        self.consts = np.zeros(len(folded), dtype=np.float64)
+        players = len(folded)
+        self.weights = np.zeros((players, self.width, 64), dtype=np.float64)  # [player, column, bit]
+        self.consts = np.array([0.0] * players + [w for _, w, _ in extra], dtype=np.float64)  # then area, threatened
+        if extra and (players != 2 or not hasattr(self.module, "feats")):
+            raise Unsupported("machine code without feats")
+        self.features = feature_table(extra, compiled.tables, compiled.active, kernel,  # their tables and scratch
+                                      lambda s, cell: native.place(s, kernel.layout.bit[cell]), self.width)
         index = {s: i for i, s in enumerate(kernel.symbols)}
         counts = {c: kernel.width - len(kernel.counted) + k for k, c in enumerate(kernel.counted)}  # a count's word
         for player, (rows, constant) in enumerate(folded):
@@ -95,6 +101,7 @@ class KernelView:
                     else:  # the counted pieces: the weight of one, times the cell's count
                         self.weights[player, native.place(counts[cell], 0)[0], 0] += weight
         self.misere = bool(kernel.misere)
+        self.eval = (self.weights, self.consts, self.mobility, self.features)  # what the helpers take after a row
 
     def row(self, state: State) -> np.ndarray | None:
         """The state as a row of words, or ``None`` when the kernel does not take it."""
@@ -125,14 +132,18 @@ def rows_view(game: Game, wait: bool = False) -> KernelView | None:
     if native is None or not hasattr(native.module, helper):  # no module, or a module without the search helpers
         return None
     compiled = game._compiled
-    terms = linear_terms(compiled.features, compiled.tables, compiled.start_board,
+    terms = native_terms(compiled.features, compiled.tables, compiled.start_board,
                          score_terms(compiled.active, compiled.tables))
     if terms is None:
+        return None
+    try:
+        view = KernelView(game, native, terms)
+    except Unsupported:  # a nonlinear feature the kernel does not compute here
         return None
     native.warm_search()  # before any clock starts
     if not native.searchable:
         return None
-    return KernelView(game, native, terms)
+    return view
 
 
 class KernelSearcher(NullWindowChild):
@@ -146,7 +157,7 @@ class KernelSearcher(NullWindowChild):
         self.used = 0
         self.buf, self.leaves = view.buffer(), view.buffer()
         self.scores = np.zeros(view.children_max, dtype=np.float64)
-        self.eval = (view.weights, view.consts, view.mobility)
+        self.eval = view.eval
         self.turn = view.width  # the column of the player to move
         self.nodes = self.calls = 0
         self.deadline = INFINITY

@@ -12,21 +12,23 @@ before it returns. They are written from fixed text, the number of words and the
 (never from a rule file), appended to the kernel's native source and checked with it:
 
 - ``hexpand(row, hist, out, rs)``: ``children`` of the row at depth 2 (its key stays in ``hist``);
-- ``hscore(row, hist, out, rs, weights, consts, mobw, mine)``: the static evaluation for the row's mover (the
+- ``hscore(row, hist, out, rs, weights, consts, mobw, ft, mine)``: the static evaluation for the row's mover (the
   linear features folded into one weight per word and bit, plus ``mobw`` times the difference of the two
   players' move counts, each from ``children`` at depth 0: the legal moves, as the kernel generates them;
-  ``mine``: the mover's count when the caller has it, else -1);
-- ``hscorerow(row, hist, out, rs, weights, consts, mobw, limit)``: that within ``±limit`` (NaN: 0);
-- ``hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, win, limit, misere, beta)``: the value of
+  plus ``area`` and ``threatened`` from the tables ``ft``, :mod:`~.native_features`; ``mine``: the mover's
+  count when the caller has it, else -1);
+- ``hscorerow(row, hist, out, rs, weights, consts, mobw, ft, limit)``: that within ``±limit`` (NaN: 0);
+- ``hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, ft, win, limit, misere, beta)``: the value of
   a row searched one ply deep (each child's outcome, with the history, or static value), exact below ``beta``
   (the children stop at the first worth ``beta`` or more: a lower bound), ``children``'s answer for the row
   itself (a count, or how the game ended there: the caller scores that) and the children looked at;
-- ``hordering(row, out, k, res, leaves, hist, rs, weights, consts, mobw, limit)``: the ``k`` children's static
+- ``hordering(row, out, k, res, leaves, hist, rs, weights, consts, mobw, ft, limit)``: the ``k`` children's static
   values from the row's mover's side (move order).
 """
 
 from __future__ import annotations
 
+from rulesdsl.interpreter.search.feature_source import FEATS
 from rulesdsl.interpreter.search.native_search import _clamp, _lookup, _sum_bits, terminal_value
 
 
@@ -35,9 +37,12 @@ def _args(name: str, symbols: int, turn: str, last: str) -> str:
     return "".join(f"{name}[{i}], " for i in range(symbols)) + f"{turn}, {last}"
 
 
-def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int, winners: list[int]) -> str:
+def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int, winners: list[int],
+                          features: bool = False) -> str:
     """The helpers' source for a kernel of ``symbols`` words (the last ``counted`` of them counts of pieces in
-    cells) whose players' opponents are ``opponent`` and whose end checks' winners are ``winners`` (-1 a draw)."""
+    cells) whose players' opponents are ``opponent`` and whose end checks' winners are ``winners`` (-1 a draw);
+    ``features``: with ``feats`` (the evaluation uses ``area`` or ``threatened``:
+    :mod:`~rulesdsl.interpreter.search.native_features`)."""
     other = _lookup(opponent, "turn")
     other_winner = _lookup(opponent, "ow")
     row = _args("row", symbols, f"i64(row[{symbols}])", f"row[{symbols + 1}]")
@@ -48,6 +53,9 @@ def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int,
              f"    turn = i64(row[{symbols}])", "    s = consts[turn]"]
     lines += [f"    v{i} = row[{i}]" for i in range(symbols)]
     lines += _sum_bits(symbols, "    ", counted)
+    if features:
+        words = "".join(f"v{i}, " for i in range(symbols))
+        lines += ["    if ft[2]:", f"        s += feats(({words}), turn, {other}, consts, ft)"]  # area, threatened
     lines += ["    if mobw:",
               "        a = mine",
               "        if a < 0:",
@@ -58,7 +66,7 @@ def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int,
               "def hscorerow(row, hist, out, rs, weights, consts, mobw, limit):",
               "    val = hscore(row, hist, out, rs, weights, consts, mobw, -1)"]
     lines += _clamp("val", "    ") + ["    return val", "", ""]
-    lines += ["def hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, win, limit, misere, beta):",
+    lines += ["def hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, ft, win, limit, misere, beta):",
               "    n = hist[0, 0]",
               f"    k = children({row}, hist, 2, out, rs, -1)",
               "    best = -(win + win)",
@@ -90,4 +98,5 @@ def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int,
               "        val = hscore(c, hist, leaves, rs, weights, consts, mobw, -1)"]
     lines += _clamp("val", "        ")
     lines += ["        if tn != turn:", "            val = -val", "        res[j] = val", "    return k"]
-    return "\n".join(lines) + "\n"
+    source = ("\n".join(lines) + "\n").replace("weights, consts, mobw", "weights, consts, mobw, ft")  # ft after mobw
+    return source + FEATS if features else source

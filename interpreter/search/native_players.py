@@ -7,7 +7,7 @@ fixed text and the number of words only, like the two-player helpers, over the
 same row of words and the same ``score`` (the static evaluation for any
 player, whoever is to move):
 
-- ``scorefor(row, player, weights, consts, mobw, limit)``: ``player``'s static value of
+- ``scorefor(row, player, weights, consts, mobw, ft, limit)``: ``player``'s static value of
   a row, kept within ``±limit`` (:func:`rulesdsl.interpreter.search.minimax.static_score`);
 - ``scoresfor(out, k, res, player, ...)``: that for each of ``k`` children;
 - ``vectorrow(row, res, players, ...)``: every player's static value of a row;
@@ -109,9 +109,10 @@ def warm_players(native, symbols: int, word: int) -> None:
     row = np.zeros(symbols + 2, dtype=np.uint64)
     out = np.zeros((native.children_max, symbols + 2), dtype=np.uint64)
     weights, consts = np.zeros((players, symbols, word)), np.zeros(players)
+    ft = np.zeros(16, dtype=np.int64)  # no area or threatened (two players only)
     vector, other = np.zeros(players), np.zeros(players)
-    module.scorefor(row, 0, weights, consts, 1.0, 1.0)
-    module.scoresfor(out, 0, np.zeros(native.children_max), 0, weights, consts, 1.0, 1.0)
-    module.vectorrow(row, vector, players, weights, consts, 1.0, 1.0)
-    module.pfrontier(row, 1, out, 0, weights, consts, 1.0, 2.0, 1.0, False)
-    module.mfrontier(row, 1, out, vector, other, players, -0.5, weights, consts, 1.0, 2.0, 1.0, False)
+    module.scorefor(row, 0, weights, consts, 1.0, ft, 1.0)
+    module.scoresfor(out, 0, np.zeros(native.children_max), 0, weights, consts, 1.0, ft, 1.0)
+    module.vectorrow(row, vector, players, weights, consts, 1.0, ft, 1.0)
+    module.pfrontier(row, 1, out, 0, weights, consts, 1.0, ft, 2.0, 1.0, False)
+    module.mfrontier(row, 1, out, vector, other, players, -0.5, weights, consts, 1.0, ft, 2.0, 1.0, False)

@@ -9,16 +9,18 @@ from a rule file), appended to the kernel's native source (either kind) and
 checked with it by ``check_source``:
 
 - ``expandrow(row, out)``: ``expand`` of a row;
-- ``score(v..., turn, weights, consts, mobw)``: the static evaluation for the
+- ``score(v..., turn, weights, consts, mobw, ft)``: the static evaluation for the
   player ``turn`` (the linear features folded into one weight per word and
-  bit, plus ``mobw`` times the difference of the two players' move counts);
-- ``scorerow(row, weights, consts, mobw, limit)``: that, kept within
+  bit, plus ``mobw`` times the difference of the two players' move counts,
+  plus ``area`` and ``threatened`` when ``ft`` has them:
+  :mod:`~rulesdsl.interpreter.search.native_features`, ``feats``);
+- ``scorerow(row, weights, consts, mobw, ft, limit)``: that, kept within
   ``±limit`` (NaN: 0), as :func:`rulesdsl.interpreter.search.minimax.static_score`;
-- ``frontier(row, ply, out, weights, consts, mobw, win, limit, misere)``: the
+- ``frontier(row, ply, out, weights, consts, mobw, ft, win, limit, misere)``: the
   exact value of a row searched one ply deep (every child's outcome or static
   value, negated when the turn changes), and how many children it has: the
   last ply of a search, without a call from Python per leaf;
-- ``ordering(row, out, k, res, weights, consts, mobw, limit)``: each of
+- ``ordering(row, out, k, res, weights, consts, mobw, ft, limit)``: each of
   the ``k`` children's static value from the row's mover's side (move order).
 
 With more than two players the source also holds the helpers of
@@ -26,6 +28,8 @@ With more than two players the source also holds the helpers of
 """
 
 from __future__ import annotations
+
+from rulesdsl.interpreter.search.feature_source import FEATS
 
 
 def _words(prefix: str, symbols: int) -> str:
@@ -68,9 +72,10 @@ def terminal_value(other_winner: str, indent: str) -> list[str]:
                                        "    val = (ply + 1) - win")]
 
 
-def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> str:
+def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0, features: bool = False) -> str:
     """The helpers' source for a kernel of ``symbols`` words (the last ``counted`` of them counts of pieces in
-    cells, the others bitboards) whose players' opponents are ``opponent``."""
+    cells, the others bitboards) whose players' opponents are ``opponent``; ``features``: with ``feats`` (the
+    evaluation uses ``area`` or ``threatened``)."""
     other = _lookup(opponent, "turn")
     other_winner = _lookup(opponent, "ow")
     v = "".join(f"v{i}, " for i in range(symbols))
@@ -79,6 +84,8 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
     lines = ["def expandrow(row, out):", f"    return expand({row}, out)", "", "",
              f"def score({v}turn, weights, consts, mobw):", "    s = consts[turn]"]
     lines += _sum_bits(symbols, "    ", counted)
+    if features:
+        lines += ["    if ft[2]:", f"        s += feats(({v}), turn, {other}, consts, ft)"]  # area, threatened
     lines += ["    if mobw:",
               f"        s += mobw * (mobility({v}turn, u64(0), None, 1) - mobility({v}{other}, u64(0), None, 1))",
               "    return s", "", "",
@@ -108,9 +115,10 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0) -> 
               f"        val = score({_words('c', symbols)}tn, weights, consts, mobw)"]
     lines += _clamp("val", "        ")
     lines += ["        if tn != turn:", "            val = -val", "        res[j] = val", "    return k"]
-    source = "\n".join(lines) + "\n"
+    source = ("\n".join(lines) + "\n")
     if len(opponent) > 2:  # the helpers of the searches of more than two players
         from rulesdsl.interpreter.search.native_players import players_source
 
         source += "\n\n" + players_source(symbols, other_winner)
-    return source
+    source = source.replace("weights, consts, mobw", "weights, consts, mobw, ft")  # the features' tables after mobw
+    return source + FEATS if features else source
