@@ -33,6 +33,7 @@ class HistorySearcher(KernelSearcher):
     def __init__(self, view: KernelView, exact: bool, table_mb: float, hist: np.ndarray) -> None:
         super().__init__(view, exact, table_mb)
         self.hist = hist
+        self.empty = np.zeros((2, hist.shape[1]), dtype=np.uint64)  # no earlier position: the static values' counts
         self.base = int(hist[0, 0])  # the keys of the root's history; the path's follow
         self.rs = np.ones(1, dtype=np.uint64)  # (children draws nothing when it writes every child)
         self.ends = tuple(int(w) for w in view.module.hendwin)
@@ -64,7 +65,7 @@ class HistorySearcher(KernelSearcher):
         return entry
 
     def static_values(self, row: np.ndarray, children: np.ndarray, count: int) -> None:
-        self.hordering(row, children, count, self.scores, self.leaves, self.hist, self.rs, *self.eval, EVAL_LIMIT)
+        self.hordering(row, children, count, self.scores, self.leaves, self.empty, self.rs, *self.eval, EVAL_LIMIT)
 
     def root_path(self) -> bytes:
         return self.hist[self.base + 1:self.base + 2].tobytes()
@@ -80,8 +81,8 @@ class HistorySearcher(KernelSearcher):
         self.tick()
         me = int(row[self.turn])
         if depth == 1:  # the last ply in one call, the row's own outcome with it
-            best, count, seen = self.hfrontier(row, ply, hist, self.buf, self.leaves, self.rs, *self.eval, WIN,
-                                               EVAL_LIMIT, self.view.misere, beta)
+            best, count, seen = self.hfrontier(row, ply, hist, self.empty, self.buf, self.leaves, self.rs,
+                                               *self.eval, WIN, EVAL_LIMIT, self.view.misere, beta)
             count = int(count)
             if count == -1:
                 raise TooManyChildren
@@ -96,7 +97,7 @@ class HistorySearcher(KernelSearcher):
             value = self.terminal(entry, me, ply)
         elif depth == 0:
             self.horizon = True
-            value = float(self.hscorerow(row, hist, self.leaves, self.rs, *self.eval, EVAL_LIMIT))
+            value = float(self.hscorerow(row, self.empty, self.leaves, self.rs, *self.eval, EVAL_LIMIT))
         else:
             value = self.inner(row, entry, me, depth, alpha, beta, ply)
         hist[0, 0] = n
@@ -128,9 +129,9 @@ def warm_history_search(module: object, symbols: int, width: int, weights: np.nd
 
     row = np.zeros(symbols + 2, dtype=np.uint64)
     out = np.zeros((ROWS, symbols + 2), dtype=np.uint64)
-    hist = history_array(None, width, 4)
+    hist, empty = history_array(None, width, 4), history_array(None, width, 1)
     rs = np.ones(1, dtype=np.uint64)
-    module.hscorerow(row, hist, out, rs, weights, consts, 1.0, ft, 1.0)
-    module.hfrontier(row, 1, hist, out, out, rs, weights, consts, 1.0, ft, 2.0, 1.0, False, 1.0)
-    module.hordering(row, out, 0, np.zeros(ROWS), out, hist, rs, weights, consts, 1.0, ft, 1.0)
+    module.hscorerow(row, empty, out, rs, weights, consts, 1.0, ft, 1.0)
+    module.hfrontier(row, 1, hist, empty, out, out, rs, weights, consts, 1.0, ft, 2.0, 1.0, False, 1.0)
+    module.hordering(row, out, 0, np.zeros(ROWS), out, empty, rs, weights, consts, 1.0, ft, 1.0)
     module.hexpand(row, hist, out, rs)

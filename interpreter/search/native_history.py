@@ -12,17 +12,17 @@ before it returns. They are written from fixed text, the number of words and the
 (never from a rule file), appended to the kernel's native source and checked with it:
 
 - ``hexpand(row, hist, out, rs)``: ``children`` of the row at depth 2 (its key stays in ``hist``);
-- ``hscore(row, hist, out, rs, weights, consts, mobw, ft, mine)``: the static evaluation for the row's mover (the
+- ``hscore(row, mh, out, rs, weights, consts, mobw, ft)``: the static evaluation for the row's mover (the
   linear features folded into one weight per word and bit, plus ``mobw`` times the difference of the two
-  players' move counts, each from ``children`` at depth 0: the legal moves, as the kernel generates them;
-  plus ``area`` and ``threatened`` from the tables ``ft``, :mod:`~.native_features`; ``mine``: the mover's
-  count when the caller has it, else -1);
-- ``hscorerow(row, hist, out, rs, weights, consts, mobw, ft, limit)``: that within ``±limit`` (NaN: 0);
-- ``hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, ft, win, limit, misere, beta)``: the value of
-  a row searched one ply deep (each child's outcome, with the history, or static value), exact below ``beta``
-  (the children stop at the first worth ``beta`` or more: a lower bound), ``children``'s answer for the row
-  itself (a count, or how the game ended there: the caller scores that) and the children looked at;
-- ``hordering(row, out, k, res, leaves, hist, rs, weights, consts, mobw, ft, limit)``: the ``k`` children's static
+  players' move counts, each from ``children`` at depth 0 over ``mh``, an empty history with room for one key,
+  so that ``forbid repetition`` takes nothing away, as the evaluation's ``mobility`` ignores ``forbid``; plus
+  ``area`` and ``threatened`` from the tables ``ft``, :mod:`~.native_features`);
+- ``hscorerow(row, mh, out, rs, weights, consts, mobw, ft, limit)``: that within ``±limit`` (NaN: 0);
+- ``hfrontier(row, ply, hist, mh, out, leaves, rs, weights, consts, mobw, ft, win, limit, misere, beta)``: the
+  value of a row searched one ply deep (each child's outcome, with the history, or static value), exact below
+  ``beta`` (the children stop at the first worth ``beta`` or more: a lower bound), ``children``'s answer for the
+  row itself (a count, or how the game ended there: the caller scores that) and the children looked at;
+- ``hordering(row, out, k, res, leaves, mh, rs, weights, consts, mobw, ft, limit)``: the ``k`` children's static
   values from the row's mover's side (move order).
 """
 
@@ -49,24 +49,24 @@ def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int,
     lines = [f"hendwin = ({''.join(f'{w}, ' for w in winners)})", "", "",
              "def hexpand(row, hist, out, rs):",
              f"    return children({row}, hist, 2, out, rs, -1)", "", "",
-             "def hscore(row, hist, out, rs, weights, consts, mobw, mine):",
+             "def hscore(row, mh, out, rs, weights, consts, mobw):",
              f"    turn = i64(row[{symbols}])", "    s = consts[turn]"]
     lines += [f"    v{i} = row[{i}]" for i in range(symbols)]
     lines += _sum_bits(symbols, "    ", counted)
     if features:
         words = "".join(f"v{i}, " for i in range(symbols))
         lines += ["    if ft[2]:", f"        s += feats(({words}), turn, {other}, consts, ft)"]  # area, threatened
-    lines += ["    if mobw:",
-              "        a = mine",
-              "        if a < 0:",
-              f"            a = children({_args('row', symbols, 'turn', 'u64(0)')}, hist, 0, out, rs, -1)",
-              f"        b = children({_args('row', symbols, other, 'u64(0)')}, hist, 0, out, rs, -1)",
+    lines += ["    if mobw:",  # over the empty history mh (``forbid repetition`` ignored); each call adds a key
+              "        mh[0, 0] = u64(0)",
+              f"        a = children({_args('row', symbols, 'turn', 'u64(0)')}, mh, 0, out, rs, -1)",
+              "        mh[0, 0] = u64(0)",
+              f"        b = children({_args('row', symbols, other, 'u64(0)')}, mh, 0, out, rs, -1)",
               "        s += mobw * (a - b)",
               "    return s", "", "",
-              "def hscorerow(row, hist, out, rs, weights, consts, mobw, limit):",
-              "    val = hscore(row, hist, out, rs, weights, consts, mobw, -1)"]
+              "def hscorerow(row, mh, out, rs, weights, consts, mobw, limit):",
+              "    val = hscore(row, mh, out, rs, weights, consts, mobw)"]
     lines += _clamp("val", "    ") + ["    return val", "", ""]
-    lines += ["def hfrontier(row, ply, hist, out, leaves, rs, weights, consts, mobw, ft, win, limit, misere, beta):",
+    lines += ["def hfrontier(row, ply, hist, mh, out, leaves, rs, weights, consts, mobw, win, limit, misere, beta):",
               "    n = hist[0, 0]",
               f"    k = children({row}, hist, 2, out, rs, -1)",
               "    best = -(win + win)",
@@ -85,17 +85,17 @@ def history_search_source(symbols: int, opponent: tuple[int, ...], counted: int,
               "                ow = hendwin[-2 - ck]"]
     lines += terminal_value(other_winner, "            ")
     lines += ["        else:",
-              "            val = hscore(c, hist, leaves, rs, weights, consts, mobw, ck)"]
+              "            val = hscore(c, mh, leaves, rs, weights, consts, mobw)"]
     lines += _clamp("val", "            ")
     lines += ["        if tn != turn:", "            val = -val", "        if val > best:", "            best = val",
               "            if best >= beta:", "                hist[0, 0] = n", "                return best, k, j + 1",
               "    hist[0, 0] = n", "    return best, k, k", "", "",
-              "def hordering(row, out, k, res, leaves, hist, rs, weights, consts, mobw, limit):",
+              "def hordering(row, out, k, res, leaves, mh, rs, weights, consts, mobw, limit):",
               f"    turn = i64(row[{symbols}])",
               "    for j in range(k):",
               "        c = out[j]",
               f"        tn = i64(c[{symbols}])",
-              "        val = hscore(c, hist, leaves, rs, weights, consts, mobw, -1)"]
+              "        val = hscore(c, mh, leaves, rs, weights, consts, mobw)"]
     lines += _clamp("val", "        ")
     lines += ["        if tn != turn:", "            val = -val", "        res[j] = val", "    return k"]
     source = ("\n".join(lines) + "\n").replace("weights, consts, mobw", "weights, consts, mobw, ft")  # ft after mobw
