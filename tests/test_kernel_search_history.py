@@ -10,6 +10,9 @@ value of the reference search on the generic path:
 - with ``mobility``: the native evaluation counts the legal moves of each side (``children`` at depth 0),
   where the generic one counts the moves the move rules list before the pieces' own rules and the king's
   safety; so the reference is minimax with an evaluation written here from the generic path's legal moves.
+  Both ignore ``forbid repetition`` there (the native count runs over an empty history), so on games without
+  those rules, ``forbid repetition`` kept, the reference is plain minimax again: capture the flag (with
+  ``threatened`` and ``mobility``) and go on 5 x 5 points (``area``), with their bundled evaluations.
 
 The chess family's machine code takes minutes to compile the first time (tests/test_native_history.py says
 so); it is cached after. Without numba, or with ``RULESDSL_NATIVE=0``, the search is the generic engine's.
@@ -134,6 +137,19 @@ def test_chess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
     for state in list(spaced_positions(chess, seed=7, plies=60, every=15))[1:]:
         for depth in (1, 2):
             assert_native_search_is_minimax(chess, state, depth)
+
+
+@needs_native
+@pytest.mark.parametrize("name, settings, seed", [("capture-the-flag", None, 3), ("go", {"size": "5"}, 5)])
+def test_games_that_forbid_repetition_with_their_own_evaluation_give_the_minimax_value(name, settings, seed):
+    game = load_game(name, settings)
+    view = kernel_view(game, wait=True)
+    assert view is not None and view.history and view.features[2] > 0, "area or threatened natively"
+    positions = list(spaced_positions(game, seed=seed, plies=36, every=6))
+    assert len(positions) >= 4
+    for state in positions:
+        for depth in (1, 2, 3):
+            assert_native_search_is_minimax(game, state, depth)
 
 
 @needs_native
