@@ -12,7 +12,8 @@ value of the reference search on the generic path:
   safety; so the reference is minimax with an evaluation written here from the generic path's legal moves.
   Both ignore ``forbid repetition`` there (the native count runs over an empty history), so on games without
   those rules, ``forbid repetition`` kept, the reference is plain minimax again: capture the flag (with
-  ``threatened`` and ``mobility``) and go on 5 x 5 points (``area``), with their bundled evaluations.
+  ``threatened`` and ``mobility``) and go on 5 x 5 and 9 x 9 points (``area``; 81 points take two words a
+  bitboard, :mod:`rulesdsl.interpreter.kernel.lanes`), with their bundled evaluations.
 
 The chess family's machine code takes minutes to compile the first time (tests/test_native_history.py says
 so); it is cached after. Without numba, or with ``RULESDSL_NATIVE=0``, the search is the generic engine's.
@@ -140,7 +141,8 @@ def test_chess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
 
 
 @needs_native
-@pytest.mark.parametrize("name, settings, seed", [("capture-the-flag", None, 3), ("go", {"size": "5"}, 5)])
+@pytest.mark.parametrize("name, settings, seed", [("capture-the-flag", None, 3), ("go", {"size": "5"}, 5),
+                                                   ("go", {"size": "9"}, 9)])
 def test_games_that_forbid_repetition_with_their_own_evaluation_give_the_minimax_value(name, settings, seed):
     game = load_game(name, settings)
     view = kernel_view(game, wait=True)

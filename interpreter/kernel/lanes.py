@@ -572,15 +572,15 @@ def _over_children(kernel: Kernel, functions: list[ast.FunctionDef], history: bo
                    ) -> tuple[list[ast.FunctionDef], tuple[list[int], list[int]] | None]:
     """A large kernel's functions without those :mod:`~.native_split` writes over ``expand`` or ``children``
     instead (``playout``; ``count``, whose perft walk counts the last ply with ``expand``), and, with earlier
-    positions, the winners and rules of ``children``'s end checks (:func:`~.native_split.encode_outcomes`, which
-    numbers them in place), ``None`` when the playout stays as generated."""
-    if not native_split.large(kernel):
-        return functions, None
+    positions (large or not), the winners and rules of ``children``'s end checks
+    (:func:`~.native_split.encode_outcomes`, which numbers them in place: the search helpers and a large
+    kernel's playout read them), ``None`` when they do not pair with the playout's results."""
+    large = native_split.large(kernel)
     if not history:
-        return [f for f in functions if f.name not in ("playout", "count")], None
+        return ([f for f in functions if f.name not in ("playout", "count")] if large else functions), None
     playout = next(f for f in functions if f.name == "playout")
     ends = native_split.encode_outcomes(next(f for f in functions if f.name == "children"), playout)
-    return [f for f in functions if f is not playout or ends is None], ends
+    return [f for f in functions if f is not playout or ends is None or not large], ends
 
 
 def _pieces(function: ast.FunctionDef, large: bool, numbers: itertools.count) -> list[ast.FunctionDef]:
@@ -605,6 +605,7 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     from rulesdsl.interpreter.kernel import native
     from rulesdsl.interpreter.kernel.lanes_helpers import Context, history_tail
     from rulesdsl.interpreter.kernel.native_helpers import ROWS
+    from rulesdsl.interpreter.search.native_history import history_search_source
     from rulesdsl.interpreter.search.native_search import search_source
 
     if kernel.past:
@@ -634,7 +635,10 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     source = helpers(layout.lanes, shifts) + "\n\n" + head + ast.unparse(ast.Module(functions, []))
     columns = layout.columns
     if context.history:
-        more = "" if ends is None else "\n\n\n" + native_split.playout_over_children(columns, ROWS, *ends, False)
+        more = "\n\n\n" + native_split.playout_over_children(columns, ROWS, *ends, False) if ends and large else ""
+        if ends is not None and search:  # the engine's helpers over children (:mod:`~.search.native_history`)
+            more += "\n\n\n" + history_search_source(columns, kernel.opponent, len(kernel.counted), ends[0],
+                                                      kernel.features)
         return source + history_tail(source, layout) + more
     source += context.tail(source)
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
