@@ -24,16 +24,17 @@ def check(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
 
 @pytest.fixture
 def fresh_kernels(monkeypatch):
-    """An empty kernel cache, and a count of the kernels compiled."""
+    """An empty kernel cache, and a count of the kernels built (their functions, checked and compiled at the
+    first call, made ready: ``lazy_kernel_functions``)."""
     monkeypatch.setattr(kernel_module, "_outcomes", type(kernel_module._outcomes)())
     compiled = []
-    real = kernel_module.run_checked
+    real = kernel_module.lazy_kernel_functions
 
-    def counting(source, namespace):
-        compiled.append(len(source))
-        return real(source, namespace)
+    def counting(namespace, functions, helpers):
+        compiled.append(sum(map(len, functions.values())))
+        return real(namespace, functions, helpers)
 
-    monkeypatch.setattr(kernel_module, "run_checked", counting)
+    monkeypatch.setattr(kernel_module, "lazy_kernel_functions", counting)
     return compiled
 
 
