@@ -142,13 +142,13 @@ MIDDLE = "------------- ------------ ----------- ---------- --------- w--------d
 PLACES = ("-/1/-", "-/-/-")  # southeast first already (north finishing ends the game), or nobody placed yet
 
 
-def places_positions(game) -> list:
+def places_positions(game, every: int = 1) -> list:
     """Positions of chinese-checkers-places near its end: north's goal filled (for each places word), every
-    position after north steps out of it, and positions of a seeded random game from there."""
+    ``every``-th position after north steps or hops out of it, and positions of a seeded random game from there."""
     found = []
     for places in PLACES:
         full = game.parse_position(f'(1 {places} "" - -- --- ---- {MIDDLE} nnnn nnn nn n)')
-        found += [full] + [game.apply(full, move) for move in game.legal_moves(full)]
+        found += [full] + [game.apply(full, move) for move in game.legal_moves(full)[::every]]
         rng, state = random.Random(len(found)), full
         for ply in range(12):
             moves, outcome = game.status(state)
@@ -183,12 +183,17 @@ def test_the_native_reward_for_a_place_is_the_generic_one(places_game):
 
 
 @needs_native
-def test_a_game_of_places_is_searched_natively_as_generically(places_game):
+@pytest.mark.parametrize("every,deep", [(3, False), pytest.param(1, True, marks=pytest.mark.deep)],
+                         ids=["some", "all"])
+def test_a_game_of_places_is_searched_natively_as_generically(places_game, every, deep):
+    """Depths 1 to 3 near the end (north's marbles around its goal), 1 and 2 on two seeded random games from the
+    start (``-m deep``: every position after north leaves its goal, and depth 3 on the random games too)."""
     game = places_game
-    positions = places_positions(game) + [s for seed in (1, 2) for s in spaced_positions(game, seed, 120, 20)]
+    starts = [s for seed in (1, 2) for s in spaced_positions(game, seed, 120, 20)]
+    positions = [(s, 3) for s in places_positions(game, every)] + [(s, 3 if deep else 2) for s in starts]
     ended = 0
-    for state in positions:
-        for depth in (1, 2, 3):
+    for state, deepest in positions:
+        for depth in range(1, deepest + 1):
             where = (depth, game.format_position(state))
             for think in (think_paranoid, think_maxn):
                 native, generic = think(game, state, depth=depth, kernel=True), think(game, state, depth=depth,
