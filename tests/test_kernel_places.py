@@ -179,6 +179,25 @@ def test_chinese_checkers_near_the_end_plays_as_the_generic_path():
         assert game._compiled.perft(start, depth) == generic_perft(game, start, depth)
 
 
+def test_a_hop_chain_back_into_the_goal_finishes_at_the_pass():
+    game = load_game("chinese-checkers-places", {"players": "3"})
+    # Southeast has finished; north's goal is full but for one cell (the row of three), and its marble above it
+    # hops back in: the pass that ends the hop chain completes north's turn, north takes second place and
+    # southwest, left alone, third (derived by hand from the rules: 'player finishes if player fills goal').
+    middle = ('------------- ------------ ----------- ---------- --------- w--------d ww-------dd www------ddd '
+              'wwwwn----dddd')
+    state = load_position(game, f'(1 -/1/- "" - -- --- ---- {middle} nnnn -nn nn n)')[1]
+    hop = next(mv for mv in game.legal_moves(state) if game.format_move(state, mv) == "M5-O5")
+    mid_turn = game.apply(state, hop)  # north may hop on or pass
+    ends = [outcome for _, outcome in map(game.status, (game.apply(mid_turn, mv) for mv in game.legal_moves(
+        mid_turn))) if outcome is not None]
+    assert [outcome.places for outcome in ends] == [(2, 1, 3)]
+    _, children = kernel_children(game, mid_turn)
+    assert Counter(children) == Counter(game.apply(mid_turn, mv) for mv in game.legal_moves(mid_turn))
+    finished = [kernel_children(game, child)[0] for child in children]
+    assert [outcome.places for outcome in finished if outcome is not None] == [(2, 1, 3)]
+
+
 def test_the_machine_code_plays_the_same_playouts(tmp_path):
     if not (native_module.enabled() and native_module.numba_available()):
         pytest.skip("numba is not installed or RULESDSL_NATIVE=0")

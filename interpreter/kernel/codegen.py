@@ -1848,7 +1848,8 @@ class _Conditions(m.ExprVisitor):
 
     def visit_Fills(self, expr: m.Fills) -> str:
         bits, player = self.pieces(expr.player, None)
-        return fills(self.builder.tables, self.builder.layout, bits, expr.region, player)
+        # a placing rule's condition is tried once a turn is complete, where ``last`` may still be the parent's
+        return fills(self.builder.tables, self.builder.layout, bits, expr.region, player, self.bound is not None)
 
     def visit_ReachesFarRow(self, expr: m.ReachesFarRow) -> str:
         builder = self.builder

@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel
+from rulesdsl.interpreter.kernel.places import places_word
 
 WORD = 64
 MASK = (1 << WORD) - 1
@@ -648,5 +649,6 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     source += "\n\n" + native.many_playouts(columns)
     source += "\n\n" + native._expand_many(columns, rows)
     if search:
-        source += "\n\n" + search_source(columns, kernel.opponent, len(kernel.counted), kernel.features)
+        source += "\n\n" + search_source(columns, kernel.opponent, len(kernel.counted), kernel.features,
+                                            layout.column(places_word(kernel)) if kernel.seats else -1)
     return source

@@ -65,6 +65,7 @@ from rulesdsl.interpreter.kernel.native_helpers import (
     takes_history,
     word_rewriter,
 )
+from rulesdsl.interpreter.kernel.places import places_word
 from rulesdsl.interpreter.search.native_players import MARK as PLAYERS_MARK
 from rulesdsl.interpreter.search.native_players import warm_players
 from rulesdsl.interpreter.search.native_search import search_source
@@ -309,7 +310,8 @@ def _native_source(kernel: Kernel) -> str | None:
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + many_playouts(kernel.width)
     source += "\n\n" + _expand_many(kernel.width, rows)
-    source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted), kernel.features)
+    source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted), kernel.features,
+                                        places_word(kernel))
     return source
 
 

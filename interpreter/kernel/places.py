@@ -50,6 +50,12 @@ def unpack(word: int, seats: int) -> tuple[int, ...]:
     return tuple(int(word) >> NIBBLE * seat & FIELD for seat in range(seats))
 
 
+def places_word(kernel) -> int:
+    """The index of a kernel's places word among its position's words (-1: the kernel keeps no places); it comes
+    right before the counted cells' words (:attr:`Kernel.width <rulesdsl.interpreter.kernel.codegen.Kernel.width>`)."""
+    return kernel.width - len(kernel.counted) - 1 if kernel.seats else -1
+
+
 def canonical(places: tuple[int, ...] | None) -> bool:
     """True when ``places`` could come from ``finishes`` rules alone: each group of seats sharing a place
     starts right after the places of the groups before it (the last seat's place included)."""

@@ -78,9 +78,10 @@ def confine(groups: list, rule: m.MoveRule, tables: Tables, layout: BitLayout, p
     return out
 
 
-def fills(tables: Tables, layout: BitLayout, pieces: str, region: str, player: int) -> str:
-    """``PLAYER fills REGION`` as an expression over the player's ``pieces`` and ``last`` (0: the turn is over)."""
+def fills(tables: Tables, layout: BitLayout, pieces: str, region: str, player: int, turn_over: bool = False) -> str:
+    """``PLAYER fills REGION`` as an expression over the player's ``pieces`` and ``last`` (0: the turn is over;
+    ``turn_over``: read where the turn is known to be over, ``last`` unread)."""
     mask = region_mask(tables, layout, region, player)
     if not mask:
         return "False"
-    return f"(not last and ({pieces} & {mask}) == {mask})"
+    return f"(({pieces} & {mask}) == {mask})" if turn_over else f"(not last and ({pieces} & {mask}) == {mask})"

@@ -23,8 +23,14 @@ A search to a fixed depth gives the generic search's value and move
 (tests/test_kernel_search_players.py): each iteration starts with the table's
 scores forgotten (the children and their order are kept), so that no line is
 cut short by an entry of an earlier iteration and the horizon is seen as the
-generic search sees it. A game that gives places (``finishes``) keeps the
-generic path.
+generic search sees it.
+
+In a game that gives places (``finishes``: the seats' places in one word of
+the row, :mod:`rulesdsl.interpreter.kernel.places`) a finished row is worth
+each seat's reward for its final place times ``WIN - ply`` in both searches,
+as the generic ones score it (a table entry keeps the rewards where it would
+keep the winner); a row where some seats have finished is scored at the
+horizon by the board's evaluation, as the generic searches score it.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ from collections.abc import Callable
 import numpy as np
 
 from rulesdsl.interpreter.compile.game import Game, Move, State, rank_returns
+from rulesdsl.interpreter.kernel.places import places_word, unpack
+from rulesdsl.interpreter.reference.places import final_places
 from rulesdsl.interpreter.search.deepening import begin, deepen
 from rulesdsl.interpreter.search.engine import CHECK_EVERY, Iteration, OutOfTime, Result
 from rulesdsl.interpreter.search.kernel_search import (
@@ -55,12 +63,9 @@ from rulesdsl.interpreter.search.native_players import MARK
 
 def players_view(game: Game, wait: bool = False) -> KernelView | None:
     """The kernel view of a game of more than two players whose kernel holds the helpers (its machine code ready,
-    or made now with ``wait``), else ``None``; a game that gives places keeps the generic path."""
+    or made now with ``wait``), else ``None``."""
     compiled = getattr(game, "_compiled", None)
-    if len(game.players) < 3 or compiled is None:
-        return None
-    kernel = compiled.kernel()
-    if kernel is None or kernel.seats:  # places: not asked for the machine code (and its compile not started)
+    if len(game.players) < 3 or compiled is None or compiled.kernel() is None:
         return None
     view = rows_view(game, wait)
     return view if view is not None and hasattr(view.module, MARK) else None
@@ -75,6 +80,18 @@ class RowSearch(KernelSearcher):
         module = view.module
         self.scorefor, self.scoresfor, self.vectorrow = module.scorefor, module.scoresfor, module.vectorrow
         self.pfrontier, self.mfrontier = module.pfrontier, module.mfrontier
+        kernel = view.native.kernel
+        self.seats = kernel.seats  # a game that gives places (0: none): its seats and the column of its places word
+        self.places = view.native.place(places_word(kernel), 0)[0] if kernel.seats else -1
+
+    def expand(self, row: np.ndarray) -> tuple[np.ndarray | None, int | Vector]:
+        """:meth:`KernelSearcher.expand`; in a game that gives places, a finished row's rewards for its final
+        places instead of its winner."""
+        children, winner = super().expand(row)
+        if children is not None or not self.seats:
+            return children, winner
+        final = final_places(unpack(int(row[self.places]), self.seats), winner if winner >= 0 else None)
+        return children, rank_returns(final)
 
     def fresh(self) -> None:
         """Forget the scores found so far (the children, their order and best child stay)."""
@@ -104,9 +121,12 @@ class ParanoidRows(RowSearch):
 
     def terminal(self, entry: list, side: int, ply: int) -> float:
         winner = entry[WINNER]
-        if winner < 0:
+        if isinstance(winner, tuple):  # the rewards for places
+            value = winner[self.me] * (WIN - ply)
+        elif winner < 0:
             return 0.0
-        value = WIN - ply if winner == self.me else ply - WIN
+        else:
+            value = WIN - ply if winner == self.me else ply - WIN
         return value if side else -value
 
     def order(self, row: np.ndarray, entry: list) -> list[int]:
@@ -153,6 +173,8 @@ class MaxNRows(RowSearch):
         entry = self.entry(row, row.tobytes())
         if entry[CHILDREN] is None:
             winner = entry[WINNER]
+            if isinstance(winner, tuple):  # the rewards for places
+                return tuple(r * (WIN - ply) for r in winner)
             return tuple(0.0 if winner < 0 else (WIN - ply if p == winner else self.loser * (WIN - ply))
                          for p in range(self.players))
         if depth == 0:

@@ -19,9 +19,20 @@ player, whoever is to move):
   that did not win, as :meth:`Outcome.returns` gives it); it returns the counts ``pfrontier`` does;
 - ``preferred(a, b, turn, players)``: whether the player ``turn`` prefers the vector ``a`` to ``b``
   (:func:`rulesdsl.interpreter.search.maxn.preferred`).
+
+In a game that gives places (``finishes``: the seats' places in one word of the
+row, :mod:`rulesdsl.interpreter.kernel.places`) a finished child is worth each
+seat's reward for its final place (:meth:`Outcome.returns`) times ``win - ply``
+in both searches, as the generic ones score it; ``preward(word, ow, p)``
+gives that reward from the places word and the winner ``ow`` (-1: none): the
+winner takes the best place open, the seats still playing share the next one
+(:func:`rulesdsl.interpreter.reference.places.final_places`; with ``finishes``
+alone the best place open is one more than the seats placed).
 """
 
 from __future__ import annotations
+
+from rulesdsl.interpreter.kernel.places import FIELD, NIBBLE
 
 MARK = "pfrontier"  # a module holding this function holds them all
 
@@ -44,12 +55,39 @@ def _ended(symbols: int, winner: str, indent: str) -> list[str]:
     return [indent + line for line in lines]
 
 
-def players_source(symbols: int, winner_after_misere: str) -> str:
+def _place_reward(players: int) -> list[str]:
+    """The source of ``preward`` for ``players`` seats (see the module docstring)."""
+    def place(seat: str) -> list[str]:  # lines setting ``q`` to ``seat``'s final place
+        return [f"q = (w >> ({NIBBLE} * {seat})) & {FIELD}", f"if {seat} == ow and wp:", "    q = wp",
+                "elif not q:", "    q = k + 1"]
+    lines = ["def preward(word, ow, p):", "    w = i64(word)", "    k = 0", f"    for s in range({players}):",
+             f"        if (w >> ({NIBBLE} * s)) & {FIELD}:", "            k += 1", "    wp = 0",
+             f"    if ow >= 0 and not (w >> ({NIBBLE} * ow)) & {FIELD}:", "        k += 1", "        wp = k"]
+    lines += ["    " + line for line in place("p")]
+    lines += ["    mine = q", "    tied = 0", f"    for s in range({players}):"]
+    lines += ["        " + line for line in place("s")] + ["        if q == mine:", "            tied += 1"]
+    return lines + [f"    return ({players + 1} - 2 * mine - (tied - 1)) / {players - 1}", "", ""]
+
+
+def _finished(places: int, me: str, target: str, loss: str, indent: str) -> list[str]:
+    """The branches, after ``if ow == -2:``, setting ``target`` to a finished child's value for ``me`` (``ow``: its
+    winner, -1 a draw): by places when the row keeps them in column ``places``, else a win, a draw or ``loss``."""
+    if places >= 0:
+        lines = ["else:", f"    {target} = preward(c[{places}], ow, {me}) * (win - (ply + 1))"]
+    else:
+        lines = ["elif ow < 0:", f"    {target} = win - win", f"elif ow == {me}:", f"    {target} = win - (ply + 1)",
+                 "else:", f"    {target} = {loss}"]
+    return [indent + line for line in lines]
+
+
+def players_source(symbols: int, winner_after_misere: str, places: int = -1, players: int = 3) -> str:
     """The helpers' source for a kernel of ``symbols`` words; ``winner_after_misere``: the expression of the
-    winner ``ow`` after a misere swap."""
+    winner ``ow`` after a misere swap; ``places``: the row's column of the seats' places (-1: none) and
+    ``players`` the seats."""
     row = f"{_words('row', symbols)}i64(row[{symbols}]), row[{symbols + 1}]"
     rwords, cwords = _words("row", symbols), _words("c", symbols)
-    lines = ["def scorefor(row, player, weights, consts, mobw, limit):"]
+    lines = _place_reward(players) if places >= 0 else []
+    lines += ["def scorefor(row, player, weights, consts, mobw, limit):"]
     lines += _clamped("s", rwords, "player", "    ") + ["    return s", "", ""]
     lines += ["def scoresfor(out, k, res, player, weights, consts, mobw, limit):", "    for j in range(k):",
               "        c = out[j]"]
@@ -75,10 +113,8 @@ def players_source(symbols: int, winner_after_misere: str) -> str:
     lines += _ended(symbols, winner_after_misere, "        ")
     lines += ["        if ow == -2:", "            live += 1"]
     lines += _clamped("val", cwords, "me", "            ")
-    lines += ["        elif ow < 0:", "            val = win - win",
-              "        elif ow == me:", "            val = win - (ply + 1)",
-              "        else:", "            val = (ply + 1) - win",
-              "        if mine:", "            if val > best:", "                best = val",
+    lines += _finished(places, "me", "val", "(ply + 1) - win", "        ")
+    lines += ["        if mine:", "            if val > best:", "                best = val",
               "        elif val < best:", "            best = val",
               "    return best, k, live", "", ""]
     lines += ["def mfrontier(row, ply, out, res, tmp, players, loser, weights, consts, mobw, win, limit, misere):",
@@ -91,10 +127,8 @@ def players_source(symbols: int, winner_after_misere: str) -> str:
     lines += ["        if ow == -2:", "            live += 1",
               "        for p in range(players):", "            if ow == -2:"]
     lines += _clamped("tmp[p]", cwords, "p", "                ")
-    lines += ["            elif ow < 0:", "                tmp[p] = win - win",
-              "            elif ow == p:", "                tmp[p] = win - (ply + 1)",
-              "            else:", "                tmp[p] = loser * (win - (ply + 1))",
-              "        if j == 0 or preferred(tmp, res, turn, players):",
+    lines += _finished(places, "p", "tmp[p]", "loser * (win - (ply + 1))", "            ")
+    lines += ["        if j == 0 or preferred(tmp, res, turn, players):",
               "            for p in range(players):", "                res[p] = tmp[p]",
               "    return k, live"]
     return "\n".join(lines) + "\n"

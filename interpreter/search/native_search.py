@@ -72,10 +72,11 @@ def terminal_value(other_winner: str, indent: str) -> list[str]:
                                        "    val = (ply + 1) - win")]
 
 
-def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0, features: bool = False) -> str:
+def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0, features: bool = False,
+                  places: int = -1) -> str:
     """The helpers' source for a kernel of ``symbols`` words (the last ``counted`` of them counts of pieces in
     cells, the others bitboards) whose players' opponents are ``opponent``; ``features``: with ``feats`` (the
-    evaluation uses ``area`` or ``threatened``)."""
+    evaluation uses ``area`` or ``threatened``); ``places``: the row's column of the seats' places (-1: none)."""
     other = _lookup(opponent, "turn")
     other_winner = _lookup(opponent, "ow")
     v = "".join(f"v{i}, " for i in range(symbols))
@@ -119,6 +120,6 @@ def search_source(symbols: int, opponent: tuple[int, ...], counted: int = 0, fea
     if len(opponent) > 2:  # the helpers of the searches of more than two players
         from rulesdsl.interpreter.search.native_players import players_source
 
-        source += "\n\n" + players_source(symbols, other_winner)
+        source += "\n\n" + players_source(symbols, other_winner, places, len(opponent))
     source = source.replace("weights, consts, mobw", "weights, consts, mobw, ft")  # the features' tables after mobw
     return source + FEATS if features else source
