@@ -1,7 +1,7 @@
 """The Python kernel's functions compiled at their first call, each checked before it is compiled.
 
 Checking and compiling a kernel's generated source (``check_source``, then Python's ``compile``) takes
-about half of a short command's kernel build: 40 ms of grid Abalone's 50 (92,000 characters), and a
+about half of a short command's kernel build: 40 ms of a bundled kernel's 50 (92,000 characters), and a
 large kernel's much more. A command rarely needs every function: ``perft`` calls ``perft`` alone, a
 playout ``playout`` alone, and where the machine code is loaded from the cache the Python functions may
 never run. So :func:`lazy_kernel_functions` hands out stand-ins for ``playout``, ``perft`` and

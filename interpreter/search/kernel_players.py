@@ -56,7 +56,7 @@ from rulesdsl.interpreter.search.kernel_search import (
     KernelView,
     rows_view,
 )
-from rulesdsl.interpreter.search.maxn import Vector, preferred
+from rulesdsl.interpreter.search.maxn import Vector, best_for, preferred
 from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, INFINITY, WIN
 from rulesdsl.interpreter.search.native_players import MARK
 
@@ -201,14 +201,7 @@ class MaxNRows(RowSearch):
 
     def root(self, state: State, moves: list[Move], depth: int) -> tuple[Move, Vector]:
         """The mover's best move to ``depth`` plies and its value vector (as the generic max^n root)."""
-        mover = self.view.game.to_move(state)
-        best, best_value = moves[0], None
-        for move in moves:
-            value = self.value(self.rows[move], depth - 1, 1)
-            if best_value is None or preferred(value, best_value, mover):
-                best, best_value = move, value
-        assert best_value is not None
-        return best, best_value
+        return best_for(self.view.game.to_move(state), moves, lambda move: self.value(self.rows[move], depth - 1, 1))
 
 
 def players_think(

@@ -76,14 +76,19 @@ class MaxN:
 
     def root(self, state: State, moves: list[Move], depth: int) -> tuple[Move, Vector]:
         """The mover's best move to ``depth`` plies and its value vector."""
-        mover = self.game.to_move(state)
-        best, best_value = moves[0], None
-        for move in moves:
-            value = self.value(self.game.apply(state, move), depth - 1, 1)
-            if best_value is None or preferred(value, best_value, mover):
-                best, best_value = move, value
-        assert best_value is not None
-        return best, best_value
+        return best_for(self.game.to_move(state), moves,
+                        lambda move: self.value(self.game.apply(state, move), depth - 1, 1))
+
+
+def best_for(mover: int, moves: list[Move], value_of: Callable[[Move], Vector]) -> tuple[Move, Vector]:
+    """The move whose value vector ``mover`` prefers (:func:`preferred`; the first of equals), and that vector."""
+    best, best_value = moves[0], None
+    for move in moves:
+        value = value_of(move)
+        if best_value is None or preferred(value, best_value, mover):
+            best, best_value = move, value
+    assert best_value is not None
+    return best, best_value
 
 
 def think_maxn(
