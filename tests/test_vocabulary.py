@@ -134,4 +134,4 @@ def test_an_undeclared_feature_is_an_error_not_dropped():
     bad = replace(resolved, statements=statements)
     assert any(d.code == "E081" for d in Checker(bad).run())
     with pytest.raises(RulesdslError, match="no evaluation for the feature 'sparkle'"):
-        evaluation.compile_evaluation((feature,), None, [], [], lambda: "")
+        evaluation.compile_evaluation((feature,), None, lambda state, player: 0, [], lambda: "")

@@ -309,7 +309,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
 
     evaluate_stmt = active.first(m.Evaluate)
     features = evaluate_stmt.features if evaluate_stmt else SCORED_EVALUATION if scores else DEFAULT_EVALUATION
-    evaluate_fn = compile_evaluation(features, tables, legality.raw, legality.threats, start_board_text)
+    evaluate_fn = compile_evaluation(features, tables, legality.mobility, legality.threats, start_board_text)
 
     compiled = CompiledPlay(active, tables, options, start_board_text, EMPTY, misere, reasons, fired)
     compiled.features = features  # the kernel's search evaluates them on bitboards

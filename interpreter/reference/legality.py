@@ -43,6 +43,7 @@ class Legality(NamedTuple):
     apply: Callable[[State, Move], State]
     has_moves: Callable[[State], bool] | None = None  # bool(legal(state)), often without listing the moves
     pieces: PieceRules | None = None  # rules that ask about a piece's past and attacks (piece_legality.py)
+    mobility: Callable[[State, int], int] | None = None  # the evaluation's count of a player's moves (below)
 
 
 def board_after(board: str, move: Move) -> str:
@@ -194,9 +195,10 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                 return False
         return not own_moves(after, judge=False)
 
-    def own_moves(state: State, judge: bool = True) -> list[Move]:
+    def own_moves(state: State, judge: bool = True, counting: bool = False) -> list[Move]:
         """The legal moves, before a forced pass (``judge=False``: without judging drops that give mate,
-        when only whether the other player can answer is asked)."""
+        when only whether the other player can answer is asked; ``counting``: without ``forbid repetition``
+        and ``must capture``, the moves the evaluation's ``mobility`` counts)."""
         board, player = state.board, state.turn
         in_second_part = bool(second) and state.last != NO_CELL
         if in_hand_phase(state):
@@ -231,7 +233,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
                     moves = [mv for mv in moves if frozen.isdisjoint(mv.moved)]
                 else:
                     moves = [mv for mv in moves if mv.origin not in frozen]
-        if repetition and moves:
+        if repetition and moves and not counting:
             seen = state.history or frozenset()
             moves = [mv for mv in moves if mv.action == PASS_ACTION
                      or ((b := board_after(board, mv)) not in seen and b != board)]
@@ -243,7 +245,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
             moves = pieces.keep_safe(board, player, moves)
         if drop_mates and moves and judge:
             moves = [mv for mv in moves if not gives_drop_mate(state, mv)]
-        if must_capture:
+        if must_capture and not counting:
             capturing = [mv for mv in moves if mv.captures and (not landing or board[mv.target] != tables.empty)]
             if most and capturing:
                 best = max(mv.captures for mv in capturing)
@@ -257,12 +259,19 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     # moves next; the caller's next question is usually for those very moves: keep them once.
     remembered: list = [None, None]
 
+    # The last position whose moves legal() listed at the start of a turn, and those moves: where nothing that
+    # mobility leaves out applies, they are what mobility counts for the player to move.
+    listed: list = [None, None]
+    same_count = not repetition and not must_capture
+
     def legal(state: State) -> list[Move]:
         if remembered[0] is state:
             moves = remembered[1]
             remembered[0] = remembered[1] = None
             return moves
         moves = own_moves(state)
+        if same_count and state.last == NO_CELL:
+            listed[0], listed[1] = state, len(moves)
         if not moves and stuck_passes:
             return [PASS_MOVE]
         return moves
@@ -280,6 +289,17 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
         if not plain or state.last != NO_CELL or in_hand_phase(state) or exists[state.turn] is None:
             return bool(own_moves(state))
         return exists[state.turn](state.board)
+
+    def mobility(state: State, player: int) -> int:
+        """How many moves ``player`` would have in ``state`` if it were to move at the start of a turn (the first
+        part of a ``then`` turn, no go-again continuation): the legal moves as the kernel counts them, with
+        ``freeze``, ``when``, hands, ``keep`` and the pieces' own rules, without ``forbid repetition``,
+        ``must capture`` and a forced pass."""
+        if player == state.turn and state.last == NO_CELL and listed[0] is state:
+            return listed[1]
+        if player != state.turn or state.last != NO_CELL or state.heading != -1 or state.visited:
+            state = state._replace(turn=player, last=NO_CELL, heading=-1, visited=0)
+        return len(own_moves(state, counting=True))
 
     def nobody_moves(state: State) -> bool:
         other = State(state.board, next_player[state.turn], NO_CELL, state.history, -1, 0, state.hand)
@@ -330,7 +350,7 @@ def compile_legality(active, tables: Tables, options: Mapping[str, Value],
     if tables.linking is not None:  # the links between pieces, kept beside the board (interpreter/reference/linking.py)
         apply = linked(apply, tables.linking)
 
-    return Legality(raw, threats, legal, nobody_moves, apply, has_moves, pieces)
+    return Legality(raw, threats, legal, nobody_moves, apply, has_moves, pieces, mobility)
 
 
 def visited_after(state: State, move: Move) -> int:

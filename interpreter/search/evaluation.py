@@ -1,7 +1,8 @@
 """The static evaluation: a weighted sum of features, each mine minus the opponent's.
 
-Features: ``material [KIND]`` (pieces on the board), ``mobility`` (moves the
-move rules allow), ``advancement [KIND]`` (steps along the player's forward
+Features: ``material [KIND]`` (pieces on the board), ``mobility`` (the moves the
+player would have if it were to move, as the kernel counts them: ``mobility`` of
+:mod:`rulesdsl.interpreter.reference.legality`), ``advancement [KIND]`` (steps along the player's forward
 direction), ``centrality [KIND]`` (closeness to the board's centre, in moves),
 ``captures`` (enemy pieces lost minus own pieces lost, from the start) and
 ``threatened [KIND]`` (pieces the other player could capture or push next;
@@ -18,25 +19,28 @@ from collections.abc import Callable
 from rulesdsl import model as m
 from rulesdsl.errors import RulesdslError
 from rulesdsl.interpreter.compile.cells import cells_holding
-from rulesdsl.interpreter.compile.game import Move, State
+from rulesdsl.interpreter.compile.game import State
 from rulesdsl.interpreter.compile.tables import Tables
 from rulesdsl.interpreter.reference.groups import area_scorer
 
-Feature = Callable[[str, int], float]
-# name -> (symbols of each player, tables, raw moves, threats, start board) -> the feature.
+Feature = Callable[[str, int], float]  # f(board, player)
+Mobility = Callable[[State, int], int]  # a player's moves in a state, as the kernel counts them (legality.py)
+# name -> (symbols of each player, tables, mobility, threats, start board) -> the feature, of the board alone or
+# (the names in OF_STATE) of the whole state.
 # One entry per feature of rulesdsl.vocabulary.FEATURES (tests/test_vocabulary.py checks it).
 BUILDERS: dict[str, Callable[..., Feature]] = {
-    "material": lambda syms, tables, raw_moves, threats, start_board: _counter(syms),
-    "mobility": lambda syms, tables, raw_moves, threats, start_board: lambda board, p: len(raw_moves[p](board)),
-    "advancement": lambda syms, tables, raw_moves, threats, start_board: _weighted(syms, _advancement(tables)),
-    "centrality": lambda syms, tables, raw_moves, threats, start_board: _weighted(syms, _centrality(tables)),
-    "captures": lambda syms, tables, raw_moves, threats, start_board: _captures(syms, start_board,
-                                                                                 tables.seats.opponent),
-    "threatened": lambda syms, tables, raw_moves, threats, start_board: _threatened(syms, threats,
-                                                                                     tables.seats.opponent),
-    "score": lambda syms, tables, raw_moves, threats, start_board: _score(tables),
-    "area": lambda syms, tables, raw_moves, threats, start_board: area_scorer(tables),
+    "material": lambda syms, tables, mobility, threats, start_board: _counter(syms),
+    "mobility": lambda syms, tables, mobility, threats, start_board: mobility,
+    "advancement": lambda syms, tables, mobility, threats, start_board: _weighted(syms, _advancement(tables)),
+    "centrality": lambda syms, tables, mobility, threats, start_board: _weighted(syms, _centrality(tables)),
+    "captures": lambda syms, tables, mobility, threats, start_board: _captures(syms, start_board,
+                                                                               tables.seats.opponent),
+    "threatened": lambda syms, tables, mobility, threats, start_board: _threatened(syms, threats,
+                                                                                   tables.seats.opponent),
+    "score": lambda syms, tables, mobility, threats, start_board: _score(tables),
+    "area": lambda syms, tables, mobility, threats, start_board: area_scorer(tables),
 }
+OF_STATE = frozenset({"mobility"})  # features given the state, not the board alone
 
 
 def centre_distances(tables: Tables) -> list[int]:
@@ -65,22 +69,24 @@ def centre_distances(tables: Tables) -> list[int]:
 def compile_evaluation(
     features: tuple[m.Feature, ...],
     tables: Tables,
-    raw_moves: list[Callable[[str], list[Move]]],
+    mobility: Mobility,
     threats: list[Callable[[str], set[int]]],
     start_board: Callable[[], str],
 ) -> Callable[[State, int], float]:
-    """``evaluate(state, player)`` for the declared features."""
+    """``evaluate(state, player)`` for the declared features; ``mobility(state, player)`` counts a player's
+    moves (:func:`~rulesdsl.interpreter.reference.legality.compile_legality`'s)."""
     for feature in features:
         if feature.name not in BUILDERS:  # the checker reports it (E081); never drop a feature silently
             raise RulesdslError(f"no evaluation for the feature {feature.name!r}", feature.span)
     players = range(len(tables.player_names))
     opponent = tables.seats.opponent
     linear = [f for f in features if f.name in LINEAR]
-    parts: list[tuple[float, Feature]] = []
+    parts: list[tuple[float, Feature, bool]] = []  # weight, feature, given the state
     for feature in features:
         if feature.name not in LINEAR:
             syms = [tables.symbols_of(p, feature.kind) for p in players]
-            parts.append((feature.weight, BUILDERS[feature.name](syms, tables, raw_moves, threats, start_board)))
+            parts.append((feature.weight, BUILDERS[feature.name](syms, tables, mobility, threats, start_board),
+                          feature.name in OF_STATE))
     # For each player: (symbol, a weight per cell) pairs and a constant: the linear features folded
     # into one table per point of view. Made at the first call (the captures need the start board).
     squares: list[tuple[list[tuple[str, list[float]]], float]] = []
@@ -97,8 +103,9 @@ def compile_evaluation(
                 i = board.find(sym, i + 1)
         if parts:
             other = opponent[player]
-            for w, f in parts:
-                total += w * (f(board, player) - f(board, other))
+            for w, f, whole in parts:
+                seen = state if whole else board
+                total += w * (f(seen, player) - f(seen, other))
         return total
 
     return evaluate
