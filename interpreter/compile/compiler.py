@@ -313,6 +313,7 @@ def _compile(resolved: Resolved, options: Mapping[str, Value]) -> Game:
 
     compiled = CompiledPlay(active, tables, options, start_board_text, EMPTY, misere, reasons, fired)
     compiled.features = features  # the kernel's search evaluates them on bitboards
+    compiled.mobility = legality.mobility  # the evaluation's count of a player's moves (tests hold the kernel's to it)
 
     format_move, parse_move_against = move_codec(tables, active.first(m.Notation).parts
                                                  if active.first(m.Notation) else ("from", "-", "to"),

@@ -66,6 +66,7 @@ class CompiledPlay:
         self.tables, self.start_board = tables, start_board
         self.active = active  # the statements in force (the search reads the ``score`` statement's expressions)
         self.features: tuple = ()  # the static evaluation's features (set by the compiler)
+        self.mobility: Callable[[State, int], int] | None = None  # the evaluation's ``mobility`` (the compiler's)
         self._made: list[Kernel | None] = []
         self.empty, self.misere, self.reasons, self.fired = empty, misere, reasons, fired
         self.opponent = tables.seats.opponent

@@ -57,6 +57,7 @@ from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
 from rulesdsl.interpreter.kernel.lanes import Lanes, layout_of
+from rulesdsl.interpreter.kernel.mobility_cut import takes_moves_away
 from rulesdsl.interpreter.kernel.native_helpers import (
     BITLENGTH,
     HistoryNative,
@@ -342,12 +343,12 @@ def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:
 @functools.cache
 def _rewriting_key() -> str:
     """A hash of the modules that write a native source, so that a cached rewrite never outlives their code."""
-    from rulesdsl.interpreter.kernel import lanes, lanes_helpers, native_helpers
+    from rulesdsl.interpreter.kernel import lanes, lanes_helpers, mobility_cut, native_helpers
     from rulesdsl.interpreter.search import feature_source, native_history, native_players, native_search
 
     digest = hashlib.sha256()
     for module in (sys.modules[__name__], lanes, lanes_helpers, native_helpers, native_history, native_search,
-                   native_players, feature_source, native_split):
+                   native_players, feature_source, native_split, mobility_cut):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
@@ -399,12 +400,7 @@ def _without_must_capture(block: list[ast.stmt]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for statement in block:
         if isinstance(statement, ast.If):
-            test = ast.unparse(statement.test)
-            if test.startswith("len(fd") and test.endswith(" > 3"):
-                continue
-            if not statement.orelse and all(
-                    isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("m") and _is_int(s.value)
-                    and s.value.value == 0 for s in statement.body):
+            if takes_moves_away(statement):
                 continue
             statement.body = _without_must_capture(statement.body)
             statement.orelse = _without_must_capture(statement.orelse)

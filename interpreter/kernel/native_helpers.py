@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.codegen import Kernel
 from rulesdsl.interpreter.kernel.lanes import Lanes
+from rulesdsl.interpreter.kernel.mobility_cut import takes_moves_away
 from rulesdsl.interpreter.search.native_history import history_search_source
 
 HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
@@ -254,8 +255,9 @@ def history_source(kernel: Kernel, words_of: Callable[[ast.FunctionDef], set[str
 def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
     """``children(*bits, turn, last, hist, depth, out)``: perft's statements with each count below a child made a
     row of ``out`` (``put``), returning how many it wrote (``-1``: more than :data:`ROWS`); at depth 1 the count
-    of the moves, as perft's; at depth 0 that count without the end checks (the moves the player has, whoever
-    is to move: the search's ``mobility``). The key of the position joins ``hist`` and stays there (the walk
+    of the moves, as perft's; at depth 0 that count without the end checks, ``must capture``'s filters and a
+    forced pass (the moves the player has, whoever is to move: the search's ``mobility``,
+    :mod:`~rulesdsl.interpreter.kernel.mobility_cut`). The key of the position joins ``hist`` and stays there (the walk
     takes it off when it has counted the children)."""
 
     class Rows(ast.NodeTransformer):
@@ -281,9 +283,10 @@ def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
             if ast.unparse(node.test) == "depth == 1":  # the count at the last ply, then room for the rows
                 node.test = ast.parse("depth <= 1", mode="eval").body  # depth 0: the count alone (mobility)
                 return [node, ast.parse(f"if total > {ROWS}:\n    return -1").body[0]]
-            if not node.orelse and len(node.body) == 1 and ast.unparse(node.body[0]) == "return 0":
-                node.test = ast.BoolOp(ast.And(), [ast.parse("depth != 0", mode="eval").body, node.test])  # an end
-            return node if node.body else None  # check: not at depth 0
+            if not node.orelse and len(node.body) == 1 and ast.unparse(node.body[0]) == "return 0" \
+                    or takes_moves_away(node):  # an end check, must capture's filter: not at depth 0
+                node.test = ast.BoolOp(ast.And(), [ast.parse("depth != 0", mode="eval").body, node.test])
+            return node if node.body else None
 
         def visit_Return(self, node: ast.Return) -> ast.stmt:
             if isinstance(node.value, ast.Name) and node.value.id == "n":
@@ -291,6 +294,10 @@ def _children(perft: ast.FunctionDef, symbols: int) -> ast.FunctionDef:
             return node
 
     function = Rows().visit(perft)
+    if any(isinstance(node, ast.Name) and node.id == "raw" for node in ast.walk(function)):
+        for node in ast.walk(function):  # a forced pass counts apart (``raw``): mobility counts the moves without it
+            if isinstance(node, ast.If) and ast.unparse(node.test) == "depth <= 1":
+                node.body.insert(0, ast.parse("if depth == 0:\n    return raw").body[0])
     function.name = "children"
     function.args.args.append(ast.arg("out"))
     return function
