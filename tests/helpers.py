@@ -254,35 +254,3 @@ def assert_native_search_is_minimax(game, state, depth: int) -> None:
     if game.to_move(child) != game.to_move(state):
         value = -value
     assert value == pytest.approx(result.score, abs=1e-9), (depth, game.format_position(state))
-
-
-def assert_native_value_counts_legal_moves(game, material_game, weight: float, state, depth: int) -> None:
-    """``think`` on the native kernel at a fixed ``depth`` gives the value of alpha-beta on the generic path with
-    the native evaluation's ``mobility``: material from ``material_game`` (the same rules without the ``mobility``
-    line) plus ``weight`` times the difference of the legal moves of the player and of the other (the other's
-    as if it were to move), where the generic ``mobility`` counts the moves the move rules list."""
-    from rulesdsl.interpreter.search.engine import think
-    from rulesdsl.interpreter.search.minimax import EVAL_LIMIT, terminal_score
-
-    def evaluate(state, player: int) -> float:
-        mine = len(material_game.legal_moves(state._replace(turn=player)))
-        theirs = len(material_game.legal_moves(state._replace(turn=1 - player)))
-        return material_game.evaluate(state, player) + weight * (mine - theirs)
-
-    def search(state, depth: int, ply: int, alpha: float, beta: float) -> float:
-        moves, outcome = game.status(state)
-        if outcome is not None:
-            return terminal_score(game, state, outcome, ply)
-        if depth == 0:
-            return max(-EVAL_LIMIT, min(EVAL_LIMIT, evaluate(state, state.turn)))
-        best = -float("inf")
-        for move in moves:  # two players taking turns: each child's value negated
-            best = max(best, -search(game.apply(state, move), depth - 1, ply + 1, -beta, -max(alpha, best)))
-            if best >= beta:
-                break
-        return best
-
-    result = think(game, state, depth=depth, kernel=True)
-    assert result.kernel == "native"
-    expected = search(state, depth, 0, -float("inf"), float("inf"))
-    assert result.score == pytest.approx(expected, abs=1e-9), (depth, game.format_position(state))

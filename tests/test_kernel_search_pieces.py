@@ -2,17 +2,15 @@
 
 Its ``mobility`` and ``outcome`` (the search helpers' only extra functions) are cut in pieces as ``expand`` is
 (:func:`rulesdsl.interpreter.kernel.native_split.outline_straight`), so the source with the helpers compiles by
-default. The native evaluation's ``mobility`` counts the legal moves (as the kernel's move count, without the
-end checks), where the generic one counts the moves the move rules list (xiangqi at the start: 44 against 33),
-so the reference is alpha-beta on the generic path with an evaluation written from its legal moves
-(helpers.assert_native_value_counts_legal_moves); material alone (the rule text without its ``mobility``
-line, the same kernel) is held to plain minimax. The first compile takes minutes (cached after).
+default. With its ``mobility`` (the native count of the legal moves is the generic one: tests/test_mobility.py)
+and with material alone (the rule text without its ``mobility`` line, the same kernel) the search is held to
+plain minimax on the generic path. The first compile takes minutes (cached after).
 """
 
 from __future__ import annotations
 
 import pytest
-from helpers import assert_native_search_is_minimax, assert_native_value_counts_legal_moves, spaced_positions
+from helpers import assert_native_search_is_minimax, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import native as native_module
@@ -54,11 +52,11 @@ def test_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
             assert_native_search_is_minimax(game, state, depth)
 
 
-def test_with_mobility_the_value_counts_the_legal_moves(tmp_path_factory):
-    game, material = xiangqi(tmp_path_factory), xiangqi(tmp_path_factory, mobility=False)
+def test_with_mobility_fixed_depths_give_the_minimax_value(tmp_path_factory):
+    game = xiangqi(tmp_path_factory)
     for state in spaced_positions(game, seed=4, plies=30, every=15):
-        assert_native_value_counts_legal_moves(game, material, 0.1, state, 1)
-    assert_native_value_counts_legal_moves(game, material, 0.1, game.initial_state(), 2)
+        assert_native_search_is_minimax(game, state, 1)
+    assert_native_search_is_minimax(game, game.initial_state(), 2)
 
 
 def test_under_a_clock_xiangqi_searches_natively(tmp_path_factory):
