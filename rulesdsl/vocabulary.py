@@ -238,8 +238,10 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
 
 FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("material", "pieces (of KIND) on the board"),
-    Feature("mobility", "moves the move rules give the player on this board (whoever is to move; ignoring "
-            "`freeze`, `forbid` and `again`, and leaving out rules with `when` or `from hand`)", takes_kind=False),
+    Feature("mobility", "legal moves the player would have in this position at the start of its turn (whoever "
+            "is to move; the first part of a `then` turn): rules with `when` or `from hand`, `freeze`, `keep` "
+            "and the pieces' own rules such as `forbid leaving KIND attacked` count; `forbid repetition`, "
+            "`must capture`'s filter and a forced pass do not", takes_kind=False),
     Feature("advancement", "for each piece (of KIND): how many steps along the player's `forward` it stands "
             "from the rearmost line of the board", needs_forward=True),
     Feature("centrality", "for each piece (of KIND): the largest distance to the centre on this board minus its "
