@@ -15,7 +15,8 @@ before it returns. They are written from fixed text, the number of words and the
 - ``hscore(row, mh, out, rs, weights, consts, mobw, ft)``: the static evaluation for the row's mover (the
   linear features folded into one weight per word and bit, plus ``mobw`` times the difference of the two
   players' move counts, each from ``children`` at depth 0 over ``mh``, an empty history with room for one key,
-  so that ``forbid repetition`` takes nothing away, as the evaluation's ``mobility`` ignores ``forbid``; plus
+  so that ``forbid repetition`` takes nothing away, as the evaluation's ``mobility`` ignores it (depth 0 leaves
+  out ``must capture``'s filter and a forced pass too: :mod:`~rulesdsl.interpreter.kernel.mobility_cut`); plus
   ``area`` and ``threatened`` from the tables ``ft``, :mod:`~.native_features`);
 - ``hscorerow(row, mh, out, rs, weights, consts, mobw, ft, limit)``: that within ``±limit`` (NaN: 0);
 - ``hfrontier(row, ply, hist, mh, out, leaves, rs, weights, consts, mobw, ft, win, limit, misere, beta)``: the
