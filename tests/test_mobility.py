@@ -59,10 +59,12 @@ def test_generic_mobility_is_the_python_kernels(spec):
         if encoded is None:
             continue
         _, bits, _, history = encoded
-        for player in range(len(game.players)):
-            kernel = count(*bits, player, 0, _empty_history(history), 1)
-            assert compiled.mobility(state, player) == kernel, (player, game.format_position(state))
+        kernels = [count(*bits, player, 0, _empty_history(history), 1) for player in range(len(game.players))]
+        for player, kernel in enumerate(kernels):  # a copy of the state: counted afresh
+            assert compiled.mobility(state._replace(), player) == kernel, (player, game.format_position(state))
             compared += 1
+        game.status(state)  # the legal moves of the player to move listed: mobility may reuse their count
+        assert compiled.mobility(state, state.turn) == kernels[state.turn], game.format_position(state)
     assert compared >= 10
 
 
