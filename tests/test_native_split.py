@@ -127,6 +127,33 @@ def test_a_name_two_tests_of_the_same_flag_share_is_no_argument_of_the_piece():
         assert _run(pieces, a, b, 0) == _run(ast.parse(source).body, a, b, 0)
 
 
+def test_a_name_two_tests_of_a_flag_share_is_no_argument_of_a_turn_branch():
+    """A function without move loops (as ``mobility``) cut per branch of ``if turn == ...``: a name assigned and
+    read only under the same flag's two tests is no argument of the branch's piece (the caller has no value for
+    it: in plain Python passing it raises NameError, and numba refuses to compile the caller)."""
+    source = textwrap.dedent('''
+        def gen(a, b, turn, out):
+            e = a | b
+            if turn == 0:
+                g = a > 3
+                m = e
+                if g:
+                    w = b | 1
+                    w ^= a
+                if g:
+                    m = w & a
+                return m + 1
+            else:
+                return e - 1
+    ''')
+    pieces = native_split.outline_straight(ast.parse(source).body[0], itertools.count(), limit=10)
+    assert len(pieces) >= 3, "cut per branch"
+    assert all("w" not in [a.arg for a in f.args.args] for f in pieces)
+    for a, b in [(0, 0), (5, 3), (255, 1), (96, 7), (2, 9)]:
+        for turn in (0, 1):
+            assert _run(pieces, a, b, turn) == _run(ast.parse(source).body, a, b, turn)
+
+
 @pytest.fixture
 def split_everything(monkeypatch, tmp_path):
     """Every kernel written in pieces of a few hundred characters, compiled into a cache folder of its own."""

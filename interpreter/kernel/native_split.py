@@ -172,10 +172,13 @@ def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | No
     if len(body) >= 1 and isinstance(body[-1], ast.If) and ast.unparse(body[-1].test).startswith("turn == ") \
             and body[-1].orelse and _returns(body[-1].body) and _returns(body[-1].orelse) \
             and len(ast.unparse(body[-1])) > limit:
-        branch = body[-1]
-        for side in ("body", "orelse"):
+        branch, before = body[-1], set(params) | _always(body[:-1])
+        sides = {side: sorted(read_first(getattr(branch, side)) & local - _inside_only(getattr(branch, side), stores))
+                 for side in ("body", "orelse")}  # (a name read on a path the same test guards as its assignment is
+        if any(set(args) - before for args in sides.values()):  # no argument: ``if mg0:`` twice; one assigned
+            return [*pieces, function]  # before the branch on some paths only cannot be passed: left whole)
+        for side, args in sides.items():
             block = getattr(branch, side)
-            args = sorted(read_first(block) & local)
             name = f"part{next(numbers)}"
             arguments = ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, [])
             pieces.append(ast.FunctionDef(name, arguments, block, [], None, None, lineno=0))
@@ -261,11 +264,11 @@ def _outline_prefix(block: list[ast.stmt], numbers: itertools.count, local: set[
         chunk, start, i = block[i:j], i, j
         always = _always(chunk)
         outs = sorted((_stored(ast.Module(chunk, [])) - _restored(chunk)) & later[j])
-        fits = size >= limit // 4 and outs and set(outs) <= always | before
-        before |= always
+        args = sorted((read_first(chunk) | (set(outs) - always)) & local - _inside_only(chunk, stores))
+        fits = size >= limit // 4 and outs and set(outs) <= always | before and set(args) <= before  # (a name
+        before |= always  # assigned before the chunk on some paths only cannot be passed to it)
         if not fits:
             continue
-        args = sorted((read_first(chunk) | (set(outs) - always)) & local - _inside_only(chunk, stores))
         name = f"part{next(numbers)}"
         value = ast.Tuple([ast.Name(n, ast.Load()) for n in outs], ast.Load()) if len(outs) > 1 \
             else ast.Name(outs[0], ast.Load())
