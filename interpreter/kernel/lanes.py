@@ -609,8 +609,6 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     from rulesdsl.interpreter.search.native_history import history_search_source
     from rulesdsl.interpreter.search.native_search import search_source
 
-    if kernel.past:
-        return None
     layout = layout_of(kernel)
     counted = range(kernel.width - len(kernel.counted), kernel.width)
     search = search and not any(layout.board(i) for i in counted)  # the search helpers read a count as one column

@@ -44,6 +44,9 @@ from rulesdsl.interpreter.kernel.native_helpers import (
 FOLDED = {ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
           ast.BitOr: operator.or_, ast.BitXor: operator.xor}
 SCALAR_TABLES = ("rgt",)  # tables of words that are no bitboards (a rights word's bits per cell)
+ASKED = ("tg",)  # a helper's parameter that holds the cells asked about (a bitboard)
+MOVERS = ("canmove",)  # helpers that say whether the player to move has a move (drop mates): true or false
+LANE_HELPERS = (*HELPERS, *MOVERS)
 
 
 def wlen_source(n: int) -> str:
@@ -66,11 +69,10 @@ def helper_signatures(functions: list[ast.FunctionDef], layout: Lanes) -> dict[s
     returns of different shapes, which the rewriting refuses)."""
     found = {}
     for function in functions:
-        if function.name not in HELPERS:
+        if function.name not in LANE_HELPERS:
             continue
         names = [a.arg for a in function.args.args]
-        boards = [layout.board(i) if i < layout.width else False for i in range(len(names))]
-        boards[-1] = True  # ``tg``, the cells asked about
+        boards = [layout.board(i) if i < layout.width else name in ASKED for i, name in enumerate(names)]
         returns = {len(node.value.elts) if isinstance(node.value, ast.Tuple) else 0
                    for node in ast.walk(function) if isinstance(node, ast.Return)}
         found[function.name] = (boards, returns.pop() if len(returns) == 1 else -1)
@@ -127,12 +129,14 @@ class Context:
                              self.signatures)
 
     def seeds(self, function: ast.FunctionDef) -> set[str]:
-        """Names that hold bitboards whatever they are assigned: a helper's cells asked about, and the names a
-        helper's bitboards are unpacked into."""
+        """Names that hold bitboards whatever they are assigned: a helper's cells asked about and the names it
+        returns as a tuple of bitboards, and the names a helper's bitboards are unpacked into."""
+        names = set()
         if function.name in self.signatures:
             boards = self.signatures[function.name][0]
-            return {a.arg for a, b in zip(function.args.args, boards) if b}
-        names = set()
+            names = {a.arg for a, b in zip(function.args.args, boards) if b}
+            names |= {e.id for node in ast.walk(function) if isinstance(node, ast.Return)
+                      and isinstance(node.value, ast.Tuple) for e in node.value.elts if isinstance(e, ast.Name)}
         for node in ast.walk(function):
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple) \
                     and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
@@ -251,5 +255,7 @@ class HelperRewrite(_Rewrite):
             value = node.value
             if isinstance(value, ast.Tuple):
                 return ast.Return(ast.Tuple([self.bits(e) for e in value.elts], ast.Load()))
+            if self.function in MOVERS:  # the moves found, as true or false
+                return ast.Return(self.truth(value))
             return ast.Return(self.scalar(value))
         return super().ret(node)

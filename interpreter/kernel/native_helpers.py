@@ -356,6 +356,21 @@ def key_width(kernel: Kernel) -> int:
     return kernel.width
 
 
+def key_lanes(kernel: Kernel, lanes: Lanes) -> Lanes:
+    """How one key of ``hist`` is laid out in words on several words a bitboard: the position's own layout
+    (``forbid repetition``: a key is the position's words), or, for ``repetitions``, the bitboards' lanes, the keyed
+    mark words (a bitboard's lanes where the position keeps that word as one) and the player to move."""
+    if not kernel.past:
+        return lanes
+    from rulesdsl.interpreter.kernel.past import KEYED
+
+    keyed = [f for f in KEYED if f in kernel.marks]
+    symbols = len(kernel.symbols)
+    base = symbols + kernel.counter + kernel.hands + len(kernel.words)  # the first mark word (Kernel.extra)
+    wide = {symbols + j for j, f in enumerate(keyed) if lanes.board(base + kernel.marks.index(f))}
+    return Lanes(lanes.lanes, symbols, symbols + len(keyed) + 1, frozenset(wide))
+
+
 def history_array(keys: Iterable[tuple] | None, width: int, room: int):
     """The native ``hist`` of the Python kernel's (a list of keys, a set of boards, ``None``), with ``room`` rows
     more for the keys the call may add."""
@@ -385,6 +400,11 @@ class HistoryNative:
     width: int  # the words of one key
     lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): a key's bitboards are split in lanes
 
+    def __post_init__(self) -> None:
+        self.keyed = key_lanes(self.kernel, self.lanes) if self.lanes is not None else None  # a key's layout
+        if self.keyed is not None:
+            self.width = self.keyed.column(self.keyed.width)
+
     def rows_for(self, keys, room: int):
         """``hist`` for a call that may add ``room`` keys, or ``None`` when that is too many."""
         if room > MAX_ROWS:
@@ -393,14 +413,14 @@ class HistoryNative:
 
     def _split(self, keys):
         """The Python kernel's keys as rows of words (each bitboard's lanes, low lane first)."""
-        if keys is None or self.lanes is None:
+        if keys is None or self.keyed is None:
             return keys
-        return [tuple(self.lanes.split(key)) for key in keys]
+        return [tuple(self.keyed.split(key)) for key in keys]
 
     def keys(self, hist, start: int = 0) -> list[tuple[int, ...]]:
         """The keys of a native ``hist`` from the ``start``-th on, as the Python kernel's tuples of integers."""
         found = history_keys(hist, start)
-        return found if self.lanes is None else [tuple(self.lanes.join(key)) for key in found]
+        return found if self.keyed is None else [tuple(self.keyed.join(key)) for key in found]
 
     def playout(self, *args):
         """``playout(*words, turn, last, hist, rs, cap)`` on the native ``hist`` (see :func:`history_array`)."""
