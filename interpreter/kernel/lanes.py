@@ -586,14 +586,14 @@ def _over_children(kernel: Kernel, functions: list[ast.FunctionDef], history: bo
 
 def _pieces(function: ast.FunctionDef, large: bool, numbers: itertools.count) -> list[ast.FunctionDef]:
     """A function of a large kernel in pieces (:mod:`~.native_split`): the move loops of ``expand`` and
-    ``children``, the straight bodies of ``mobility`` and ``outcome`` only when they are too long to compile whole
+    ``children``, the straight bodies of ``mobility``, ``outcome`` and ``canmove`` (drop mates) only when they are too long to compile whole
     (cut, a body that assigns a name on one path only has given a piece an argument its caller never set);
     any other function whole."""
     from rulesdsl.interpreter.kernel.native import MAX_FUNCTION
 
     if large and function.name in PIECES:
         return native_split.outline(function, numbers)
-    if large and function.name in SEARCH_ONLY and len(ast.unparse(function)) > MAX_FUNCTION:
+    if large and function.name in (*SEARCH_ONLY, "canmove") and len(ast.unparse(function)) > MAX_FUNCTION:
         return native_split.outline_straight(function, numbers)
     return [function]
 
