@@ -16,11 +16,19 @@ helper functions (``attacked``, ``pinlines``). This module joins the two:
 - a helper function takes the bitboards (and the cells asked about) as lane tuples
   and returns a whole number (``attacked``) or a tuple of bitboards (``pinlines``),
   unpacked by the caller (``pin, arr = pinlines(...)``);
+- ``canmove(*words, turn)`` (``forbid dropping KIND giving mate``,
+  :mod:`~.drop_mates`: the other player's moves) is such a helper too: its words
+  are the position's (bitboards as lane tuples), and it returns true or false
+  (``wnz`` of the moves it found), which the caller tests with ``not``; a long one
+  is cut in pieces as ``mobility`` is (:func:`~.native_split.outline_straight`);
 - ``x.bit_length()`` of a bitboard is ``wlen(x)``, the index of its highest bit plus one.
 
+A key of ``repetitions`` (:mod:`~.past`: the bitboards, the keyed mark words, the
+player to move) is written flat the same way, each bitboard's lanes low lane first;
+:func:`~.native_helpers.key_lanes` gives that layout to the caller's conversion.
 Whatever else the source holds still gives :class:`~.lanes.Unfit` (the game stays on
 the Python kernel). As with one word, a kernel with earlier positions has no
-``expand`` natively (playouts and perft only).
+``expand`` natively (playouts, perft and the alpha-beta engine's helpers over ``children``).
 """
 
 from __future__ import annotations
