@@ -42,6 +42,7 @@ from rulesdsl.interpreter.kernel.native_helpers import (
     BITLENGTH,
     HELPERS,
     HISTORY,
+    MOVERS,
     history_call,
     history_member,
     history_method,
@@ -53,7 +54,6 @@ FOLDED = {ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: 
           ast.BitOr: operator.or_, ast.BitXor: operator.xor}
 SCALAR_TABLES = ("rgt",)  # tables of words that are no bitboards (a rights word's bits per cell)
 ASKED = ("tg",)  # a helper's parameter that holds the cells asked about (a bitboard)
-MOVERS = ("canmove",)  # helpers that say whether the player to move has a move (drop mates): true or false
 LANE_HELPERS = (*HELPERS, *MOVERS)
 
 

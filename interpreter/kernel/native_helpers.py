@@ -37,6 +37,7 @@ from rulesdsl.interpreter.kernel.lanes import Lanes
 from rulesdsl.interpreter.search.native_history import history_search_source
 
 HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
+MOVERS = ("canmove",)  # helpers saying whether the player to move has a move (drop mates: :mod:`~.drop_mates`)
 MAX_ROWS = 1 << 20  # a longer history (a playout cap beyond it) stays on the Python kernel
 ROWS = 2048  # children a position may have in the native perft (more: that perft runs on the Python kernel)
 
@@ -160,7 +161,7 @@ def word_rewriter(base: type) -> type:
 
     class Words(base):  # type: ignore[misc, valid-type]
         def visit_Return(self, node: ast.Return) -> ast.stmt:
-            if self.function in (*HELPERS, "perft", "children"):
+            if self.function in (*HELPERS, *MOVERS, "perft", "children"):
                 self.generic_visit(node)
                 if isinstance(node.value, ast.Tuple):  # a helper's words (``pinlines``): words whatever they hold
                     node.value = _words_of(node.value)
