@@ -139,3 +139,22 @@ def test_native_alpha_beta_is_minimax_on_the_generic_path(depth):
     for state in states:
         if game.status(state)[1] is None:
             assert_native_search_is_minimax(game, state, depth)
+
+
+def test_on_seven_by_seven_one_word_keeps_canmove_and_the_keys_too():
+    """size 7 fits one word a bitboard (kernel/native_helpers.py's rewriting, ``canmove`` returning its word):
+    14 moves a side from the start (three pawn steps, four for each gold, three for the king), 14 * 14 in two
+    plies; the walled king of WALLED on 7 x 7: 38 pawn drops (42 cells of rows b to g, less 2b, 2c and 4g, less
+    P@1b), 6 gold moves and 5 king moves, 49."""
+    game = load_game(str(RULES), {"size": "7"})
+    native = game._compiled.native(wait=True)
+    assert native is not None and native.lanes is None and native.history is not None
+    start = game.initial_state()
+    assert [native_perft(game, start, d) for d in (1, 2)] == [14, 14 * 14]
+    assert native_perft(game, start, 3) == generic_perft(game, start, 3)
+    walled = game.parse_position("(b P/- -----pk -----p- -----G- ------- ------- ------- ---K---)")
+    assert native_perft(game, walled, 1) == 49
+    for state in random_positions(game, seed=4, count=6, every=13, cap=120):
+        for depth in (1, 2):
+            assert native_perft(game, state, depth) == generic_perft(game, state, depth), game.format_position(state)
+    native_playouts_are_the_python_kernels(game, seeds=2)
