@@ -4,9 +4,11 @@
 leaves to this module:
 
 - kernels whose source holds helper functions beside the moves: ``attacked(*bitboards, by, tg)`` and
-  ``pinlines(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`). Each becomes a module-level function of the
-  native source, its words typed as the moves' are; the bitboard it is asked about is passed as a word
-  (``u64(...)``), and ``x.bit_length()`` becomes ``bitlength(x)`` (the set bits smeared downwards, counted);
+  ``pinlines(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), and ``canmove(*words, turn)`` (:data:`MOVERS`:
+  the drop-mate test's question whether the other player has a move, :mod:`~.drop_mates`). Each becomes a
+  module-level function of the native source, its words typed as the moves' are; the bitboard it is asked about
+  is passed as a word (``u64(...)``), and ``x.bit_length()`` becomes ``bitlength(x)`` (the set bits smeared
+  downwards, counted);
 - kernels whose ``hist`` holds earlier positions: ``repetitions`` (a list of keys, :mod:`~.past`) and ``forbid
   repetition`` (a set of earlier boards). Natively ``hist`` is a fixed-size array of unsigned words, one key a
   row (rows ``1 .. n``, ``n`` in ``hist[0, 0]``), sized by the caller for the plies it may add (a playout's
