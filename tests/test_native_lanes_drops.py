@@ -27,6 +27,7 @@ from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import lanes
 from rulesdsl.interpreter.kernel.codegen import check_source
+from rulesdsl.interpreter.kernel.lanes_helpers import beyond_reach
 from rulesdsl.interpreter.kernel.native_helpers import key_lanes
 
 pytest.importorskip("numba")
@@ -73,6 +74,20 @@ def test_the_kernel_is_rewritten_for_lanes_with_its_keys_and_canmove():
     words = keyed.split(key)
     assert words[:2] == [5, 1 << 16] and words[-1] == 1 and len(words) == 17
     assert tuple(keyed.join(words)) == key
+
+
+def test_a_kernel_sure_to_be_too_long_to_compile_is_not_rewritten(monkeypatch):
+    """shogi's functions but the playout are 895,000 characters of Python before the lanes rewriting lengthens
+    them, over the 520,000 a source in pieces may have: refused at once (its rewrite took minutes); with a higher
+    limit set it is rewritten."""
+    from rulesdsl.interpreter.kernel import native
+
+    monkeypatch.delenv(native.MAX_ENV, raising=False)
+    kernel = load_game("shogi").kernel()
+    assert beyond_reach(kernel) and lanes.lanes_source(kernel) is None
+    assert not beyond_reach(load_game(str(RULES)).kernel())
+    monkeypatch.setenv(native.MAX_ENV, "100000000")
+    assert not beyond_reach(kernel)
 
 
 def test_native_perft_from_the_start_is_the_count_by_hand_and_the_generic_paths():

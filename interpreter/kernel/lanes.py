@@ -604,11 +604,13 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     helpers of :mod:`~rulesdsl.interpreter.search.native_search`, left out when ``mobility`` or ``outcome`` does
     not rewrite), or ``None`` when it uses what the rewriting does not take."""
     from rulesdsl.interpreter.kernel import native
-    from rulesdsl.interpreter.kernel.lanes_helpers import Context, history_tail
+    from rulesdsl.interpreter.kernel.lanes_helpers import Context, beyond_reach, history_tail
     from rulesdsl.interpreter.kernel.native_helpers import ROWS
     from rulesdsl.interpreter.search.native_history import history_search_source
     from rulesdsl.interpreter.search.native_search import search_source
 
+    if beyond_reach(kernel):  # not rewritten only to be refused
+        return None
     layout = layout_of(kernel)
     counted = range(kernel.width - len(kernel.counted), kernel.width)
     search = search and not any(layout.board(i) for i in counted)  # the search helpers read a count as one column

@@ -99,6 +99,23 @@ def history_functions(kernel: Kernel) -> list[ast.FunctionDef]:
     return out
 
 
+def beyond_reach(kernel: Kernel) -> bool:
+    """Whether a kernel with earlier positions is sure to give a lanes source too long to compile
+    (:func:`~.native.compiles_soon`): its functions but the playout (which a source in pieces leaves out) are
+    already longer, and the rewriting only lengthens them (``a | b`` becomes ``wor(a, b)``). Rewriting such a
+    source (minutes for the longest) only to refuse it would keep a command waiting."""
+    import os
+
+    from rulesdsl.interpreter.kernel import native
+
+    if not takes_history(kernel):
+        return False
+    least = sum(len(ast.unparse(f)) for f in ast.parse(kernel.source).body
+                if isinstance(f, ast.FunctionDef) and f.name != "playout")
+    return least > native.max_source() and (bool(os.environ.get(native.MAX_ENV, "").strip())
+                                            or least > native.MAX_PIECES)
+
+
 def history_tail(source: str, layout: Lanes) -> str:
     """What follows the rewritten functions of a kernel with earlier positions: :data:`~.native_helpers.HISTORY`,
     the bit length, perft's walk and many playouts over the flat rows."""
