@@ -114,13 +114,13 @@ def test_a_seeded_native_xiangqi_playout_plays_legal_moves_and_the_python_kernel
 
 
 def test_a_function_of_the_kernels_own_that_the_rewriting_does_not_know_is_refused():
-    """shogi's ``canmove`` (drop mates) is neither a helper nor a move function: refused, not typed as ``expand``."""
+    """A function that is neither a helper (``attacked``, ``pinlines``, ``canmove``) nor a move function: refused,
+    not typed as ``expand``."""
     import ast as syntax
 
     from rulesdsl.interpreter.kernel.lanes_helpers import HelperRewrite
 
     layout = lanes.Lanes(2, 1, 1)
-    function = syntax.parse("def canmove(v0, turn):\n    return turn + 1").body[0]
+    function = syntax.parse("def mine(v0, turn):\n    return turn + 1").body[0]
     with pytest.raises(lanes.Unfit):
-        HelperRewrite(2, {"v0"}, "canmove", layout).block(function.body)
-    assert lanes.lanes_source(load_game("shogi").kernel()) is None  # its repetitions' keys of marks, too
+        HelperRewrite(2, {"v0"}, "mine", layout).block(function.body)

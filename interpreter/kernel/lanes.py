@@ -27,10 +27,10 @@ words ("lanes") a bitboard; this module rewrites the same cut functions
 Earlier positions (``hist``), constant tables and helper functions
 (``attacked``, ``pinlines``) are rewritten by
 :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`. Anything the rewriting does
-not know (a call it does not type, a bitboard meeting a word that is not one,
-``repetitions``' keys of marks) gives ``None``: that game stays on the Python
-kernel. ``mobility`` and ``outcome`` are rewritten too, and the search helpers
-of :mod:`~rulesdsl.interpreter.search.native_search` are appended for the flat
+not know (a call it does not type, a bitboard meeting a word that is not one)
+gives ``None``: that game stays on the Python kernel. ``mobility`` and
+``outcome`` are rewritten too, and the search helpers of
+:mod:`~rulesdsl.interpreter.search.native_search` are appended for the flat
 row (one column a word: a lane of a bitboard or another word), so the
 alpha-beta engine searches such a game in machine code as well (not a game
 with earlier positions: it has no ``expand``).
@@ -586,14 +586,14 @@ def _over_children(kernel: Kernel, functions: list[ast.FunctionDef], history: bo
 
 def _pieces(function: ast.FunctionDef, large: bool, numbers: itertools.count) -> list[ast.FunctionDef]:
     """A function of a large kernel in pieces (:mod:`~.native_split`): the move loops of ``expand`` and
-    ``children``, the straight bodies of ``mobility`` and ``outcome`` only when they are too long to compile whole
-    (cut, a body that assigns a name on one path only has given a piece an argument its caller never set);
-    any other function whole."""
+    ``children``, the straight bodies of ``mobility``, ``outcome`` and ``canmove`` (drop mates) only when they
+    are too long to compile whole (cut, a body that assigns a name on one path only has given a piece an
+    argument its caller never set); any other function whole."""
     from rulesdsl.interpreter.kernel.native import MAX_FUNCTION
 
     if large and function.name in PIECES:
         return native_split.outline(function, numbers)
-    if large and function.name in SEARCH_ONLY and len(ast.unparse(function)) > MAX_FUNCTION:
+    if large and function.name in (*SEARCH_ONLY, "canmove") and len(ast.unparse(function)) > MAX_FUNCTION:
         return native_split.outline_straight(function, numbers)
     return [function]
 
@@ -604,12 +604,12 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
     helpers of :mod:`~rulesdsl.interpreter.search.native_search`, left out when ``mobility`` or ``outcome`` does
     not rewrite), or ``None`` when it uses what the rewriting does not take."""
     from rulesdsl.interpreter.kernel import native
-    from rulesdsl.interpreter.kernel.lanes_helpers import Context, history_tail
+    from rulesdsl.interpreter.kernel.lanes_helpers import Context, beyond_reach, history_tail
     from rulesdsl.interpreter.kernel.native_helpers import ROWS
     from rulesdsl.interpreter.search.native_history import history_search_source
     from rulesdsl.interpreter.search.native_search import search_source
 
-    if kernel.past:
+    if beyond_reach(kernel):  # not rewritten only to be refused
         return None
     layout = layout_of(kernel)
     counted = range(kernel.width - len(kernel.counted), kernel.width)

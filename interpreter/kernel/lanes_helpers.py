@@ -16,11 +16,19 @@ helper functions (``attacked``, ``pinlines``). This module joins the two:
 - a helper function takes the bitboards (and the cells asked about) as lane tuples
   and returns a whole number (``attacked``) or a tuple of bitboards (``pinlines``),
   unpacked by the caller (``pin, arr = pinlines(...)``);
+- ``canmove(*words, turn)`` (``forbid dropping KIND giving mate``,
+  :mod:`~.drop_mates`: the other player's moves) is such a helper too: its words
+  are the position's (bitboards as lane tuples), and it returns true or false
+  (``wnz`` of the moves it found), which the caller tests with ``not``; a long one
+  is cut in pieces as ``mobility`` is (:func:`~.native_split.outline_straight`);
 - ``x.bit_length()`` of a bitboard is ``wlen(x)``, the index of its highest bit plus one.
 
+A key of ``repetitions`` (:mod:`~.past`: the bitboards, the keyed mark words, the
+player to move) is written flat the same way, each bitboard's lanes low lane first;
+:func:`~.native_helpers.key_lanes` gives that layout to the caller's conversion.
 Whatever else the source holds still gives :class:`~.lanes.Unfit` (the game stays on
 the Python kernel). As with one word, a kernel with earlier positions has no
-``expand`` natively (playouts and perft only).
+``expand`` natively (playouts, perft and the alpha-beta engine's helpers over ``children``).
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from rulesdsl.interpreter.kernel.native_helpers import (
     BITLENGTH,
     HELPERS,
     HISTORY,
+    MOVERS,
     history_call,
     history_member,
     history_method,
@@ -44,6 +53,8 @@ from rulesdsl.interpreter.kernel.native_helpers import (
 FOLDED = {ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
           ast.BitOr: operator.or_, ast.BitXor: operator.xor}
 SCALAR_TABLES = ("rgt",)  # tables of words that are no bitboards (a rights word's bits per cell)
+ASKED = ("tg",)  # a helper's parameter that holds the cells asked about (a bitboard)
+LANE_HELPERS = (*HELPERS, *MOVERS)
 
 
 def wlen_source(n: int) -> str:
@@ -66,11 +77,10 @@ def helper_signatures(functions: list[ast.FunctionDef], layout: Lanes) -> dict[s
     returns of different shapes, which the rewriting refuses)."""
     found = {}
     for function in functions:
-        if function.name not in HELPERS:
+        if function.name not in LANE_HELPERS:
             continue
         names = [a.arg for a in function.args.args]
-        boards = [layout.board(i) if i < layout.width else False for i in range(len(names))]
-        boards[-1] = True  # ``tg``, the cells asked about
+        boards = [layout.board(i) if i < layout.width else name in ASKED for i, name in enumerate(names)]
         returns = {len(node.value.elts) if isinstance(node.value, ast.Tuple) else 0
                    for node in ast.walk(function) if isinstance(node, ast.Return)}
         found[function.name] = (boards, returns.pop() if len(returns) == 1 else -1)
@@ -87,6 +97,23 @@ def history_functions(kernel: Kernel) -> list[ast.FunctionDef]:
         assert isinstance(function, ast.FunctionDef)
         out.append(_children(function, kernel.width) if function.name == "perft" else function)
     return out
+
+
+def beyond_reach(kernel: Kernel) -> bool:
+    """Whether a kernel with earlier positions is sure to give a lanes source too long to compile
+    (:func:`~.native.compiles_soon`): its functions but the playout (which a source in pieces leaves out) are
+    already longer, and the rewriting only lengthens them (``a | b`` becomes ``wor(a, b)``). Rewriting such a
+    source (minutes for the longest) only to refuse it would keep a command waiting."""
+    import os
+
+    from rulesdsl.interpreter.kernel import native
+
+    if not takes_history(kernel):
+        return False
+    least = sum(len(ast.unparse(f)) for f in ast.parse(kernel.source).body
+                if isinstance(f, ast.FunctionDef) and f.name != "playout")
+    return least > native.max_source() and (bool(os.environ.get(native.MAX_ENV, "").strip())
+                                            or least > native.MAX_PIECES)
 
 
 def history_tail(source: str, layout: Lanes) -> str:
@@ -127,12 +154,14 @@ class Context:
                              self.signatures)
 
     def seeds(self, function: ast.FunctionDef) -> set[str]:
-        """Names that hold bitboards whatever they are assigned: a helper's cells asked about, and the names a
-        helper's bitboards are unpacked into."""
+        """Names that hold bitboards whatever they are assigned: a helper's cells asked about and the names it
+        returns as a tuple of bitboards, and the names a helper's bitboards are unpacked into."""
+        names = set()
         if function.name in self.signatures:
             boards = self.signatures[function.name][0]
-            return {a.arg for a, b in zip(function.args.args, boards) if b}
-        names = set()
+            names = {a.arg for a, b in zip(function.args.args, boards) if b}
+            names |= {e.id for node in ast.walk(function) if isinstance(node, ast.Return)
+                      and isinstance(node.value, ast.Tuple) for e in node.value.elts if isinstance(e, ast.Name)}
         for node in ast.walk(function):
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple) \
                     and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
@@ -251,5 +280,7 @@ class HelperRewrite(_Rewrite):
             value = node.value
             if isinstance(value, ast.Tuple):
                 return ast.Return(ast.Tuple([self.bits(e) for e in value.elts], ast.Load()))
+            if self.function in MOVERS:  # the moves found, as true or false
+                return ast.Return(self.truth(value))
             return ast.Return(self.scalar(value))
         return super().ret(node)

@@ -4,9 +4,11 @@
 leaves to this module:
 
 - kernels whose source holds helper functions beside the moves: ``attacked(*bitboards, by, tg)`` and
-  ``pinlines(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`). Each becomes a module-level function of the
-  native source, its words typed as the moves' are; the bitboard it is asked about is passed as a word
-  (``u64(...)``), and ``x.bit_length()`` becomes ``bitlength(x)`` (the set bits smeared downwards, counted);
+  ``pinlines(...)`` (:mod:`rulesdsl.interpreter.kernel.attacks`), and ``canmove(*words, turn)`` (:data:`MOVERS`:
+  the drop-mate test's question whether the other player has a move, :mod:`~.drop_mates`). Each becomes a
+  module-level function of the native source, its words typed as the moves' are; the bitboard it is asked about
+  is passed as a word (``u64(...)``), and ``x.bit_length()`` becomes ``bitlength(x)`` (the set bits smeared
+  downwards, counted);
 - kernels whose ``hist`` holds earlier positions: ``repetitions`` (a list of keys, :mod:`~.past`) and ``forbid
   repetition`` (a set of earlier boards). Natively ``hist`` is a fixed-size array of unsigned words, one key a
   row (rows ``1 .. n``, ``n`` in ``hist[0, 0]``), sized by the caller for the plies it may add (a playout's
@@ -38,6 +40,7 @@ from rulesdsl.interpreter.kernel.mobility_cut import takes_moves_away
 from rulesdsl.interpreter.search.native_history import history_search_source
 
 HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
+MOVERS = ("canmove",)  # helpers saying whether the player to move has a move (drop mates: :mod:`~.drop_mates`)
 MAX_ROWS = 1 << 20  # a longer history (a playout cap beyond it) stays on the Python kernel
 ROWS = 2048  # children a position may have in the native perft (more: that perft runs on the Python kernel)
 
@@ -161,7 +164,7 @@ def word_rewriter(base: type) -> type:
 
     class Words(base):  # type: ignore[misc, valid-type]
         def visit_Return(self, node: ast.Return) -> ast.stmt:
-            if self.function in (*HELPERS, "perft", "children"):
+            if self.function in (*HELPERS, *MOVERS, "perft", "children"):
                 self.generic_visit(node)
                 if isinstance(node.value, ast.Tuple):  # a helper's words (``pinlines``): words whatever they hold
                     node.value = _words_of(node.value)
@@ -363,6 +366,21 @@ def key_width(kernel: Kernel) -> int:
     return kernel.width
 
 
+def key_lanes(kernel: Kernel, lanes: Lanes) -> Lanes:
+    """How one key of ``hist`` is laid out in words on several words a bitboard: the position's own layout
+    (``forbid repetition``: a key is the position's words), or, for ``repetitions``, the bitboards' lanes, the keyed
+    mark words (a bitboard's lanes where the position keeps that word as one) and the player to move."""
+    if not kernel.past:
+        return lanes
+    from rulesdsl.interpreter.kernel.past import KEYED
+
+    keyed = [f for f in KEYED if f in kernel.marks]
+    symbols = len(kernel.symbols)
+    base = symbols + kernel.counter + kernel.hands + len(kernel.words)  # the first mark word (Kernel.extra)
+    wide = {symbols + j for j, f in enumerate(keyed) if lanes.board(base + kernel.marks.index(f))}
+    return Lanes(lanes.lanes, symbols, symbols + len(keyed) + 1, frozenset(wide))
+
+
 def history_array(keys: Iterable[tuple] | None, width: int, room: int):
     """The native ``hist`` of the Python kernel's (a list of keys, a set of boards, ``None``), with ``room`` rows
     more for the keys the call may add."""
@@ -392,6 +410,11 @@ class HistoryNative:
     width: int  # the words of one key
     lanes: Lanes | None = None  # several words a bitboard (:mod:`~.lanes`): a key's bitboards are split in lanes
 
+    def __post_init__(self) -> None:
+        self.keyed = key_lanes(self.kernel, self.lanes) if self.lanes is not None else None  # a key's layout
+        if self.keyed is not None:
+            self.width = self.keyed.column(self.keyed.width)
+
     def rows_for(self, keys, room: int):
         """``hist`` for a call that may add ``room`` keys, or ``None`` when that is too many."""
         if room > MAX_ROWS:
@@ -400,14 +423,14 @@ class HistoryNative:
 
     def _split(self, keys):
         """The Python kernel's keys as rows of words (each bitboard's lanes, low lane first)."""
-        if keys is None or self.lanes is None:
+        if keys is None or self.keyed is None:
             return keys
-        return [tuple(self.lanes.split(key)) for key in keys]
+        return [tuple(self.keyed.split(key)) for key in keys]
 
     def keys(self, hist, start: int = 0) -> list[tuple[int, ...]]:
         """The keys of a native ``hist`` from the ``start``-th on, as the Python kernel's tuples of integers."""
         found = history_keys(hist, start)
-        return found if self.lanes is None else [tuple(self.lanes.join(key)) for key in found]
+        return found if self.keyed is None else [tuple(self.keyed.join(key)) for key in found]
 
     def playout(self, *args):
         """``playout(*words, turn, last, hist, rs, cap)`` on the native ``hist`` (see :func:`history_array`)."""

@@ -16,7 +16,9 @@ equivalence. A playout appends the key of each position it leaves; perft
 appends before it walks a position's children and pops after. The count of
 the position's key in the list, plus one, is ``repetitions``. Such a kernel
 has no ``expand`` (no solver expansion); its machine code keeps the keys in a
-fixed-size array (:mod:`rulesdsl.interpreter.kernel.native_helpers`).
+fixed-size array (:mod:`rulesdsl.interpreter.kernel.native_helpers`), a key a row
+of words, each bitboard's lanes on a board of more than 64 cells
+(:func:`~rulesdsl.interpreter.kernel.native_helpers.key_lanes`).
 """
 
 from __future__ import annotations
