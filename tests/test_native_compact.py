@@ -100,7 +100,7 @@ def test_put_backs_and_rows_name_only_the_words_that_changed():
 def test_a_run_that_recurs_is_one_function_called_where_it_stood():
     function = ast.parse(MOVES).body[0]
     made = outline_same(function, least=10)
-    assert made and all(f.name.startswith("same") for f in made)
+    assert made and all(f.name.startswith("childsame") for f in made)
     calls = [n for n in ast.walk(function) if isinstance(n, ast.Call) and n.func.id == made[0].name]
     assert len(calls) == 2  # the capture test and the clearing, once per loop
     for args in _seeded():
@@ -144,9 +144,23 @@ def test_equal_tables_are_written_once():
     assert text == "ray0 = (u64(3), u64(4))\nray1 = (u64(1), u64(2))\nray2 = ray1"
 
 
+def _defined_once(source: str) -> None:
+    """Every function of a native source is defined once (a second ``def`` would silently replace the first)."""
+    names = [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)]
+    assert len(names) == len(set(names))
+
+
 def test_crazyhouse_native_source_compiles_by_default(monkeypatch):
     monkeypatch.delenv(native.MAX_ENV, raising=False)
     source = native.native_source(load_game("crazyhouse").kernel())
     assert source is not None and "\ndef part0(" in source and "\ndef hexpand(" in source  # with the search helpers
     assert len(source) <= native.MAX_PIECES
     assert native.compiles_soon(source)
+    assert "\ndef childsame0(" in source
+    _defined_once(source)
+
+
+def test_a_lanes_source_outlining_several_functions_names_each_run_once():
+    source = native.native_source(load_game("xiangqi").kernel())  # expand, mobility and outcome compacted
+    assert all(f"\ndef {f}same0(" in source for f in ("expan", "mobil", "outco"))
+    _defined_once(source)

@@ -250,7 +250,7 @@ def _putdiff(call: ast.Call, rows: tuple[str, int], state: dict[str, frozenset[s
 
 # -- the same statements outlined once -------------------------------------------------------------------------
 MAX_RUN = 40  # statements one outlined run holds at most
-SAME = "same"  # the outlined runs are named sameN
+SAME = "same"  # the outlined runs are named <f>sameN (<f>: the start of their function's name)
 
 
 def _loads(node: ast.AST) -> set[str]:
@@ -330,14 +330,17 @@ def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
             if isinstance(getattr(n, f, None), list) and getattr(n, f) and isinstance(getattr(n, f)[0], ast.stmt)]
 
 
-def outline_same(function: ast.FunctionDef, fixed: frozenset[str] = frozenset({"kids", "out", "pick"}),
-                 least: int = 120) -> list[ast.FunctionDef]:
+def outline_same(function: ast.FunctionDef, least: int = 120,
+                 fixed: frozenset[str] = frozenset({"kids", "out", "pick"})) -> list[ast.FunctionDef]:
     """Outline, in place, runs of statements that recur word for word in ``function`` (the same ``ast.dump``) into
-    one function each, ``sameN(reads) -> writes``, called where each stood; returns those functions. A run is taken
+    one function each, ``<f>sameN(reads) -> writes`` (``<f>``: the first letters of the function's name, so
+    that the runs of each function a source outlines have names of their own), called where each stood; returns
+    those functions. A run is taken
     when the characters it saves (``least`` at least) outweigh its function, largest first; each writes back the
     union of the names read after any of its places (:class:`_Live`), each of them assigned on every path through
     the run or read by it first (so passed in)."""
     saved = saved_tuples(function)
+    prefix = "".join(c for c in function.name if c.isalpha())[:5]
     local = {a.arg for a in function.args.args} | _stores(function)
     live = _Live()
     live.block(function.body, set())
@@ -387,7 +390,7 @@ def outline_same(function: ast.FunctionDef, fixed: frozenset[str] = frozenset({"
                       & _stores(ast.Module(run, [])) & local)
         if any(o not in args and o not in _always(run) for o in outs):
             continue
-        name = f"{SAME}{len(made)}"
+        name = f"{prefix}{SAME}{len(made)}"
         value = ast.Call(ast.Name(name, ast.Load()), [ast.Name(a, ast.Load()) for a in args], [])
         call: ast.stmt = ast.Assign([ast.Tuple([ast.Name(o, ast.Store()) for o in outs], ast.Store())], value,
                                     lineno=0) if outs else ast.Expr(value)

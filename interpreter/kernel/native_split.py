@@ -19,7 +19,10 @@ rewrites the native source of :mod:`~.native` so that
   move masks and counts), each returning the names read after it (:func:`outline`); a function without move
   loops (a large lanes kernel's ``mobility`` and ``outcome``) the same way (:func:`outline_straight`). A name a
   piece assigns may flow out of it only where the syntax tree shows it: returned, or put back from a saved
-  position (``cur``, ``sv``) by the loop that changed it; otherwise the statements stay inline.
+  position (``cur``, ``sv``) by the loop that changed it; otherwise the statements stay inline;
+- before it is cut, the function is made shorter (:func:`~.native_compact.compact`): a saved position is put back,
+  and a child's row written, only in the words that may have changed, and runs of statements that recur word for
+  word (a capture's removal from every enemy bitboard, a castling right's update) are one function each.
 
 A kernel is written so only when its whole native source is over :data:`WHOLE_SOURCE` characters:
 numba's compile time grows faster than a function's length (a bundled kernel of 620,000 characters took
