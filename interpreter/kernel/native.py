@@ -23,8 +23,8 @@ A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts, perft and
 the alpha-beta engine's helpers natively; no ``expand``, so no native solver expansion). A large kernel is
 written in pieces (:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long
-bodies outlined into functions), which numba compiles in minutes where the whole took tens of minutes
-(:func:`compiles_soon`; on several words a bitboard too). A board
+bodies made shorter by :mod:`~.native_compact` and outlined into functions), which numba compiles in
+minutes where the whole took tens of minutes (:func:`compiles_soon`; on several words a bitboard too). A board
 whose bounding box has more than 64 cells takes several words a bitboard
 (:mod:`~rulesdsl.interpreter.kernel.lanes`, with earlier positions, tables and helper
 functions in :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`). The rewritten source is
@@ -73,8 +73,9 @@ from rulesdsl.interpreter.search.native_search import search_source
 ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
-MAX_PIECES = 520_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon): a
-# bundled lanes source with its search helpers is about 495,000 (the next, one word a bitboard, about 731,000)
+MAX_PIECES = 520_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon): the
+# largest bundled ones, made shorter by native_compact, are about 488,000 (one word a bitboard, with earlier
+# positions and the search helpers) and 450,000 (a lanes source with its search helpers)
 MAX_FUNCTION = 20_000
 WORD = 64
 RUNTIME_VERSION = "13"  # bump when the header, the runtime or the rewriting changes what a cached file means
