@@ -23,8 +23,8 @@ A kernel whose ``hist`` keeps earlier positions (``forbid repetition``,
 are translated by :mod:`rulesdsl.interpreter.kernel.native_helpers` (playouts, perft and
 the alpha-beta engine's helpers natively; no ``expand``, so no native solver expansion). A large kernel is
 written in pieces (:mod:`rulesdsl.interpreter.kernel.native_split`: the playout over the children, the long
-bodies outlined into functions), which numba compiles in minutes where the whole took tens of minutes
-(:func:`compiles_soon`; on several words a bitboard too). A board
+bodies made shorter by :mod:`~.native_compact` and outlined into functions), which numba compiles in
+minutes where the whole took tens of minutes (:func:`compiles_soon`; on several words a bitboard too). A board
 whose bounding box has more than 64 cells takes several words a bitboard
 (:mod:`~rulesdsl.interpreter.kernel.lanes`, with earlier positions, tables and helper
 functions in :mod:`~rulesdsl.interpreter.kernel.lanes_helpers`). The rewritten source is
@@ -74,16 +74,17 @@ from rulesdsl.interpreter.search.native_search import search_source
 ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
-MAX_PIECES = 520_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon): a
-# bundled lanes source with its search helpers is about 495,000 (the next, one word a bitboard, about 731,000)
+MAX_PIECES = 520_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon): the
+# largest bundled ones, made shorter by native_compact, are about 488,000 (one word a bitboard, with earlier
+# positions and the search helpers) and 450,000 (a lanes source with its search helpers)
 MAX_FUNCTION = 20_000
 WORD = 64
-RUNTIME_VERSION = "12"  # bump when the header, the runtime or the rewriting changes what a cached file means
+RUNTIME_VERSION = "13"  # bump when the header, the runtime or the rewriting changes what a cached file means
 BIT_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 NOT_OVER = -2  # the winner and rule fields of a result that is not one
 _SYNTAX = threading.Lock()  # one rewrite at a time: Python's syntax trees are not built in two threads at once
 HEADER = ("from rulesdsl.interpreter.kernel.native_runtime import (  # noqa: F401\n"
-          "    after, beyond, counters, draw, i64, jit, lanetable, popcount, stack, u64)\n\n")
+          "    after, beyond, counters, draw, i64, jit, lanetable, popcount, putdiff, stack, u64)\n\n")
 
 
 def enabled() -> bool:
@@ -285,10 +286,7 @@ def _native_source(kernel: Kernel) -> str | None:
         if source is not None and not compiles_soon(source):  # the search helpers add about half: without them,
             source = lanes_source(kernel, search=False)  # playouts, perft and expand stay native (no native search)
         return source
-    body: list[ast.stmt] = []
-    for name, values in sorted(kernel.constants.items()):  # beyond's tables, as tuples of words
-        body.append(ast.Assign([ast.Name(name, ast.Store())],
-                               ast.Tuple([_u64(ast.Constant(int(v))) for v in values], ast.Load()), lineno=0))
+    body = constant_tables(kernel.constants)
     if takes_history(kernel):  # earlier positions in ``hist``: :mod:`~.native_helpers`
         return history_source(kernel, _word_names, _REWRITER, body)
     large, numbers = native_split.large(kernel), itertools.count()
@@ -314,6 +312,20 @@ def _native_source(kernel: Kernel) -> str | None:
     source += "\n\n" + search_source(kernel.width, kernel.opponent, len(kernel.counted), kernel.features,
                                         places_word(kernel))
     return source
+
+
+def constant_tables(constants: dict[str, tuple[int, ...]]) -> list[ast.stmt]:
+    """The kernel's tables (rays, steps, ``beyond``'s) as tuples of words, by name; a table equal to one before it
+    is that one's name (a kernel's rays repeat: the source stays short, numba's constants the same)."""
+    body: list[ast.stmt] = []
+    first: dict[tuple[int, ...], str] = {}
+    for name, values in sorted(constants.items()):
+        words = tuple(int(v) for v in values)
+        value = ast.Name(first[words], ast.Load()) if words in first else \
+            ast.Tuple([_u64(ast.Constant(v)) for v in words], ast.Load())
+        first.setdefault(words, name)
+        body.append(ast.Assign([ast.Name(name, ast.Store())], value, lineno=0))
+    return body
 
 
 def cut_functions(kernel: Kernel) -> list[ast.FunctionDef]:

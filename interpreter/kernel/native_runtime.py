@@ -87,3 +87,17 @@ def lanetable(values, lanes):
     and reads an entry with one load, where a tuple read with a number it knows only at run time is a switch)."""
     mask = (1 << 64) - 1
     return np.array([[(int(v) >> (64 * j)) & mask for j in range(lanes)] for v in values], dtype=np.uint64)
+
+
+@jit
+def putdiff(out, k, base, at, values, rest):
+    """Row ``k`` of ``out``: the words of ``base`` with ``values`` over those at ``at``, then ``rest``; ``k + 1``
+    (a child written from the saved position and the words its move changed, :mod:`~.native_compact`)."""
+    n = len(base)
+    for i in range(n):
+        out[k, i] = base[i]
+    for j in range(len(at)):
+        out[k, at[j]] = values[j]
+    for j in range(len(rest)):
+        out[k, n + j] = rest[j]
+    return k + 1

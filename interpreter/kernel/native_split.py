@@ -19,7 +19,10 @@ rewrites the native source of :mod:`~.native` so that
   move masks and counts), each returning the names read after it (:func:`outline`); a function without move
   loops (a large lanes kernel's ``mobility`` and ``outcome``) the same way (:func:`outline_straight`). A name a
   piece assigns may flow out of it only where the syntax tree shows it: returned, or put back from a saved
-  position (``cur``, ``sv``) by the loop that changed it; otherwise the statements stay inline.
+  position (``cur``, ``sv``) by the loop that changed it; otherwise the statements stay inline;
+- before it is cut, the function is made shorter (:func:`~.native_compact.compact`): a saved position is put back,
+  and a child's row written, only in the words that may have changed, and runs of statements that recur word for
+  word (a capture's removal from every enemy bitboard, a castling right's update) are one function each.
 
 A kernel is written so only when its whole native source is over :data:`WHOLE_SOURCE` characters:
 numba's compile time grows faster than a function's length (a bundled kernel of 620,000 characters took
@@ -40,6 +43,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rulesdsl.interpreter.kernel.codegen import Kernel
+from rulesdsl.interpreter.kernel.native_compact import compact
 
 SPLIT_SOURCE = 60_000  # characters of generated Python source above which a kernel may be rewritten in pieces
 # ... and it is, when its whole native source is over this many characters: the whole playout draws a move
@@ -150,9 +154,18 @@ def _restored(block: list[ast.stmt]) -> set[str]:
     pass: a move loop, or a legality test that makes a move and takes it back."""
     names: set[str] = set()
     for node in ast.walk(ast.Module(block, [])):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and isinstance(node.targets[0], ast.Tuple):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple) \
+                and (isinstance(node.value, ast.Name) or _saved_words(node.value)):
             names |= _stored(node.targets[0])
     return names
+
+
+def _saved_words(value: ast.expr) -> bool:
+    """``(s[i], s[j], ...)``: words put back from a saved position ``s`` (:mod:`~.native_compact`)."""
+    items = value.elts if isinstance(value, ast.Tuple) else []
+    return bool(items) and all(isinstance(i, ast.Subscript) and isinstance(i.value, ast.Name)
+                               and isinstance(i.slice, ast.Constant) for i in items) \
+        and len({i.value.id for i in items}) == 1
 
 
 # -- outlining -----------------------------------------------------------------------------------------------------
@@ -162,7 +175,7 @@ def outline(function: ast.FunctionDef, numbers: itertools.count, limit: int | No
     :data:`CHUNK`); the function itself last (it calls the others).
     The pieces are named ``partN``, ``N`` drawn from ``numbers`` (one counter for a whole source)."""
     limit = CHUNK if limit is None else limit
-    pieces: list[ast.FunctionDef] = []
+    pieces: list[ast.FunctionDef] = compact(function)
     params = [a.arg for a in function.args.args]
     local = set(params) | _stored(function)
     entry = set(params) | _always(function.body)  # assigned before a nested block begins (or there)
