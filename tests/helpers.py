@@ -254,3 +254,12 @@ def assert_native_search_is_minimax(game, state, depth: int) -> None:
     if game.to_move(child) != game.to_move(state):
         value = -value
     assert value == pytest.approx(result.score, abs=1e-9), (depth, game.format_position(state))
+
+
+def native_perft(game, state, depth: int) -> int:
+    """Perft of ``state`` in the game's machine code (waited for), whatever depth (the game's own ``perft`` takes
+    the machine code only from some depth on)."""
+    compiled = game._compiled
+    _, bits, last, history = compiled._encode(state)
+    native = compiled.native(wait=True)
+    return int(native.perft(*native.words(bits), state.turn, native.last_word(last), history, depth))

@@ -18,6 +18,7 @@ import pytest
 from helpers import (
     assert_native_search_is_minimax,
     native_only,
+    native_perft,
     native_playouts_are_the_python_kernels,
     random_positions,
     seeded_playouts_are_legal,
@@ -50,13 +51,6 @@ def native_game():
         _GAMES["game"] = game
     return _GAMES["game"]
 
-
-def native_perft(game, state, depth: int) -> int:
-    """Perft in machine code."""
-    compiled = game._compiled
-    _, bits, last, history = compiled._encode(state)
-    native = compiled.native(wait=True)
-    return int(native.perft(*native.words(bits), state.turn, native.last_word(last), history, depth))
 
 
 def test_the_kernel_is_rewritten_for_lanes_with_its_keys_and_canmove():

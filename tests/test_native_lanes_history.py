@@ -18,6 +18,7 @@ import random
 import pytest
 from helpers import (
     native_only,
+    native_perft,
     native_playouts_are_the_python_kernels,
     python_kernel,
     random_positions,
@@ -48,13 +49,6 @@ def native_go():
         _GAMES["go"] = game
     return _GAMES["go"]
 
-
-def native_perft(game, state, depth: int) -> int:
-    """Perft in machine code (the game's own ``perft`` takes it too, but only from some depth on)."""
-    compiled = game._compiled
-    kernel, bits, last, history = compiled._encode(state)
-    native = compiled.native(wait=True)
-    return int(native.perft(*native.words(bits), state.turn, native.last_word(last), history, depth))
 
 
 def test_the_hand_counts_are_the_rule_files_example():
