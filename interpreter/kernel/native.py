@@ -56,6 +56,7 @@ from pathlib import Path
 from rulesdsl.interpreter.kernel import native_split
 from rulesdsl.interpreter.kernel.chains import MAX_CHAINS
 from rulesdsl.interpreter.kernel.codegen import Kernel, check_source
+from rulesdsl.interpreter.kernel.compile_lock import compiling
 from rulesdsl.interpreter.kernel.lanes import Lanes, layout_of
 from rulesdsl.interpreter.kernel.mobility_cut import takes_moves_away
 from rulesdsl.interpreter.kernel.native_helpers import (
@@ -699,19 +700,19 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
                               groups * WORD * (lanes.lanes if lanes else 1) + 1 + chains * (MAX_CHAINS - WORD),
                               module, lanes)
-        if marker.is_file():  # in the cache: each function loads at its first call (only those a command uses)
-            return native
-        # compile each function now, on the types every later call passes, so that all land in the cache
-        words = native.words([0] * kernel.width)
-        native.perft(*words, 0, np.uint64(0), None, 1)
-        native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
-        native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
-        if hasattr(module, "expandrow"):  # the search helpers (a lanes source over the limit goes without)
-            native.warm_search()
-        out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
-        native.expand(*words, 0, np.uint64(0), out)
-        module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out, np.zeros((1, 3), dtype=np.int64))
-        marker.touch()  # every function is compiled and in numba's cache
+        with compiling(marker) as compile_now:  # in the cache, each function loads at its first call instead
+            if compile_now:  # each function now, on the types every later call passes, so that all land in the cache
+                words = native.words([0] * kernel.width)
+                native.perft(*words, 0, np.uint64(0), None, 1)
+                native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
+                native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+                if hasattr(module, "expandrow"):  # the search helpers (a lanes source over the limit goes without)
+                    native.warm_search()
+                out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
+                native.expand(*words, 0, np.uint64(0), out)
+                module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out,
+                                 np.zeros((1, 3), dtype=np.int64))
+                marker.touch()  # every function is compiled and in numba's cache
         return native
 
     return finish, marker
@@ -724,13 +725,14 @@ def _history_native(module: object, kernel: Kernel, marker: Path, lanes: Lanes |
     history = HistoryNative(module, kernel, lanes.columns if lanes else key_width(kernel), lanes)
     native = NativeKernel(history.playout, history.perft, None, history.playouts, kernel, 0, module, lanes=lanes,
                           history=history)
-    if not marker.is_file():  # compile each function now, on the types every later call passes
-        words = native.words(0 for _ in range(kernel.width))
-        native.perft(*words, 0, np.uint64(0), None, 1)
-        native.playout(*words, 0, np.uint64(0), history.rows_for(None, 1), np.ones(1, dtype=np.uint64), 0)
-        native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
-        native.warm_search()
-        marker.touch()
+    with compiling(marker) as compile_now:
+        if compile_now:  # each function now, on the types every later call passes
+            words = native.words(0 for _ in range(kernel.width))
+            native.perft(*words, 0, np.uint64(0), None, 1)
+            native.playout(*words, 0, np.uint64(0), history.rows_for(None, 1), np.ones(1, dtype=np.uint64), 0)
+            native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+            native.warm_search()
+            marker.touch()
     return native
 
 
