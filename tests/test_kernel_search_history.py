@@ -141,7 +141,7 @@ def test_chess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
 
 @needs_native
 @pytest.mark.parametrize("name, settings, seed", [("capture-the-flag", None, 3), ("go", {"size": "5"}, 5),
-                                                   ("go", {"size": "9"}, 9)])
+                                                   pytest.param("go", {"size": "9"}, 9, marks=pytest.mark.deep)])
 def test_games_that_forbid_repetition_with_their_own_evaluation_give_the_minimax_value(name, settings, seed):
     game = load_game(name, settings)
     view = kernel_view(game, wait=True)

@@ -31,13 +31,17 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
          ("konane", {"rows": "6", "cols": "6"}), ("tic-tac-toe", {}), ("connect-four", {}), ("othello", {}),
          ("tic-tac-toe", {"size": "5", "line": "4"}), ("connect-four", {"rows": "5", "cols": "4", "line": "3"}),
          ("othello", {"size": "6"}), ("hex", {"size": "8"}), ("hex", {"size": "4"}), ("amazons", {"size": "6"}),
-         ("amazons", {"size": "8"}), ("checkers", {"chains": "jump"}),
+         ("checkers", {"chains": "jump"}),
          ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}), ("checkers", {}),
-         ("checkers", {"size": "6", "quiet": "6"}), ("draughts", {"size": "8", "quiet": "10"}),
-         ("konane-straight", {}), ("konane-straight", {"rows": "8", "cols": "8"}), ("lines-of-action", {}),
+         ("checkers", {"size": "6", "quiet": "6"}), ("draughts", {"size": "6", "quiet": "8"}),
+         ("konane-straight", {}), ("lines-of-action", {}),
          ("three-way-race", {}), ("nine-mens-morris", {}), ("dots-and-boxes", {}),
          ("dots-and-boxes", {"rows": "3", "cols": "3"}), ("mancala", {})]
-IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
+# More sizes, each one more compile: only under -m deep (test_kernel_search.py takes the same small sizes).
+DEEP_CASES = [("amazons", {"size": "8"}), ("draughts", {"size": "8", "quiet": "10"}),
+              ("konane-straight", {"rows": "8", "cols": "8"})]
+PARAMS = [pytest.param(n, s, id=f"{n}-{'-'.join(s.values())}") for n, s in CASES] + [
+    pytest.param(n, s, id=f"{n}-{'-'.join(s.values())}", marks=pytest.mark.deep) for n, s in DEEP_CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
 
@@ -53,7 +57,7 @@ def both(name: str, settings: dict):
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
+@pytest.mark.parametrize("name,settings", PARAMS)
 def test_native_moves_and_outcomes_are_the_generic_ones(name, settings):
     game, native = both(name, settings)
     compiled = game._compiled
@@ -65,7 +69,7 @@ def test_native_moves_and_outcomes_are_the_generic_ones(name, settings):
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
+@pytest.mark.parametrize("name,settings", PARAMS)
 def test_native_perft_to_depth_3_is_the_python_kernels_and_the_generic_paths(name, settings):
     game, _ = both(name, settings)
     for number, state in enumerate(positions(game, games=2, seed=len(name) + 6, cap=60)):
@@ -78,7 +82,7 @@ def test_native_perft_to_depth_3_is_the_python_kernels_and_the_generic_paths(nam
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
+@pytest.mark.parametrize("name,settings", PARAMS)
 def test_every_ply_of_a_seeded_playout_is_the_same_in_both_kernels(name, settings):
     game, _ = both(name, settings)
     for seed in range(3):
