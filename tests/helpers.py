@@ -229,14 +229,6 @@ class python_kernel:  # noqa: N801 - used as a context: ``with python_kernel(gam
 NO_SOURCE_LIMIT = pytest.mark.usefixtures("no_source_limit")  # the fixture is tests/conftest.py's
 
 
-def same_worker(name: str, settings: dict | None = None):
-    """A mark for the tests that share one game's machine code (with these options), in whatever files: they
-    run one after another
-    on one worker (``--dist loadgroup``, pyproject.toml), the first compiling it and the others loading it, where
-    two workers would each wait on the same first compile (kernel/compile_lock.py) while nothing else ran."""
-    return pytest.mark.xdist_group("-".join([name, *(settings or {}).values()]))
-
-
 def native_only() -> list:
     """A module's ``pytestmark`` for tests of machine code: skipped under ``RULESDSL_NATIVE=0``, with no limit
     on the native source's length (:func:`no_source_limit`)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from helpers import assert_native_search_is_minimax, same_worker, spaced_positions
+from helpers import assert_native_search_is_minimax, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import native as native_module
@@ -30,13 +30,13 @@ CASES = [("breakthrough", {"rows": "5", "cols": "4"}), ("konane", {"rows": "6", 
          ("draughts", {"size": "6", "quiet": "8"}), ("konane-straight", {"rows": "6", "cols": "6"}),
          ("lines-of-action", {}), ("nine-mens-morris", {}), ("dots-and-boxes", {}),
          ("dots-and-boxes", {"rows": "2", "cols": "3"}), ("mancala", {}), ("mancala", {"seeds": "2"})]
-PARAMS = [pytest.param(n, s, id=f"{n}-{'-'.join(s.values())}", marks=same_worker(n, s)) for n, s in CASES]
+IDS = [f"{n}-{'-'.join(s.values())}" for n, s in CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings", PARAMS)
+@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
 def test_the_static_evaluation_on_bitboards_is_the_games(name, settings):
     game = load_game(name, settings)
     view = kernel_view(game, wait=True)
@@ -48,7 +48,7 @@ def test_the_static_evaluation_on_bitboards_is_the_games(name, settings):
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings", PARAMS)
+@pytest.mark.parametrize("name,settings", CASES, ids=IDS)
 def test_a_fixed_depth_on_the_kernel_gives_the_minimax_value(name, settings):
     game = load_game(name, settings)
     for state in spaced_positions(game, seed=len(name)):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import assert_native_search_is_minimax, same_worker, spaced_positions
+from helpers import assert_native_search_is_minimax, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import native as native_module
@@ -81,7 +81,6 @@ REPEATING = ["d1-d3", "b5-c5", "d3-b3", "d5-c3", "b3-c3", "c5-d5", "b1-a3",
              "d5-d4", "a3-b1", "d4-d5", "b1-a3", "d5-d4", "a3-b1"]
 KIWIPETE = "(w a1,e1,h1,a8,e8,h8 - 0 r---k--r p-ppqpb- bn--pnp- ---PN--- -p--P--- --N--Q-p PPPBBPPP R---K--R)"
 _GAMES: dict[str, object] = {}
-CHESS, ANTICHESS = same_worker("chess"), same_worker("antichess")  # as tests/test_native_history.py's
 
 
 def game_of(name: str, tmp_path_factory, mobility: bool = True):
@@ -130,7 +129,6 @@ def test_a_third_repetition_within_the_horizon_is_searched_as_the_generic_path_d
 
 
 @needs_native
-@CHESS
 def test_chess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
     chess = game_of("chess", tmp_path_factory, mobility=False)
     start = chess.initial_state()
@@ -156,7 +154,6 @@ def test_games_that_forbid_repetition_with_their_own_evaluation_give_the_minimax
 
 
 @needs_native
-@CHESS
 def test_chess_kiwipete_fixed_depths_give_the_minimax_value(tmp_path_factory):
     chess = game_of("chess", tmp_path_factory, mobility=False)
     kiwipete = chess.parse_position(KIWIPETE)  # castling both ways, a pawn to take in passing, pins
@@ -165,7 +162,6 @@ def test_chess_kiwipete_fixed_depths_give_the_minimax_value(tmp_path_factory):
 
 
 @needs_native
-@ANTICHESS
 def test_antichess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
     game = game_of("antichess", tmp_path_factory, mobility=False)
     for number, state in enumerate(spaced_positions(game, seed=3, plies=60, every=12)):
@@ -174,7 +170,6 @@ def test_antichess_material_fixed_depths_give_the_minimax_value(tmp_path_factory
 
 
 @needs_native
-@CHESS
 def test_chess_knights_back_and_forth_give_the_minimax_value(tmp_path_factory):
     chess = game_of("chess", tmp_path_factory, mobility=False)
     state = played(chess, ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"])  # then f3g1 f6g8: a third time
@@ -183,7 +178,7 @@ def test_chess_knights_back_and_forth_give_the_minimax_value(tmp_path_factory):
 
 
 @needs_native
-@pytest.mark.parametrize("name", [pytest.param("chess", marks=CHESS), pytest.param("antichess", marks=ANTICHESS)])
+@pytest.mark.parametrize("name", ["chess", "antichess"])
 def test_with_mobility_fixed_depths_give_the_minimax_value(name, tmp_path_factory):
     game = game_of(name, tmp_path_factory)
     rng = random.Random(len(name))
@@ -198,7 +193,6 @@ def test_with_mobility_fixed_depths_give_the_minimax_value(name, tmp_path_factor
 
 
 @needs_native
-@CHESS
 def test_under_a_clock_chess_searches_natively_and_plays_what_it_reports(tmp_path_factory):
     chess = game_of("chess", tmp_path_factory)
     state = chess.initial_state()

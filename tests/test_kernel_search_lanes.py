@@ -13,7 +13,7 @@ keeps its native playouts and searches the generic way.
 from __future__ import annotations
 
 import pytest
-from helpers import NO_SOURCE_LIMIT, assert_native_search_is_minimax, same_worker, spaced_positions
+from helpers import NO_SOURCE_LIMIT, assert_native_search_is_minimax, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import lanes
@@ -30,13 +30,13 @@ pytestmark = NO_SOURCE_LIMIT
 # so that both files share one compile
 CASES = [
     ("hex", {"size": "11"}, 2),  # 121 cells, two words a bitboard
-    pytest.param("amazons", {}, 2, marks=same_worker("amazons")),  # 10 x 10, a two-part turn (as test_native_lanes)
+    ("amazons", {}, 2),  # 10 x 10, a two-part turn
     ("breakthrough", {"rows": "9", "cols": "8"}, 3),  # 72 cells: captures, and a win by reaching a row
     ("ultimate-tic-tac-toe", {}, 2),  # 81 cells, the small board to play in kept in the words
     ("havannah", {"size": "8"}, 2),  # 169 cells, rings, bridges and forks
     ("draughts", {}, 3),  # 10 x 10: capture chains, promotion, the quiet-move counter
 ]
-IDS = [case.values[0] if hasattr(case, "values") else case[0] for case in CASES]
+IDS = [name for name, _, _ in CASES]
 
 
 def lanes_view(name: str, settings: dict):

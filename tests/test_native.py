@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 
 import pytest
-from helpers import positions, python_kernel, same_worker
+from helpers import positions, python_kernel
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -40,7 +40,7 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
 # More sizes, each one more compile: only under -m deep (test_kernel_search.py takes the same small sizes).
 DEEP_CASES = [("amazons", {"size": "8"}), ("draughts", {"size": "8", "quiet": "10"}),
               ("konane-straight", {"rows": "8", "cols": "8"})]
-PARAMS = [pytest.param(n, s, id=f"{n}-{'-'.join(s.values())}", marks=same_worker(n, s)) for n, s in CASES] + [
+PARAMS = [pytest.param(n, s, id=f"{n}-{'-'.join(s.values())}") for n, s in CASES] + [
     pytest.param(n, s, id=f"{n}-{'-'.join(s.values())}", marks=pytest.mark.deep) for n, s in DEEP_CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")

@@ -17,7 +17,7 @@ import ast
 import random
 
 import pytest
-from helpers import native_only, positions, python_kernel, same_worker, seeded_playouts_are_legal
+from helpers import native_only, positions, python_kernel, seeded_playouts_are_legal
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -31,9 +31,7 @@ pytestmark = native_only()
 KIWIPETE = "(w a1,e1,h1,a8,e8,h8 - 0 r---k--r p-ppqpb- bn--pnp- ---PN--- -p--P--- --N--Q-p PPPBBPPP R---K--R)"
 _GAMES: dict[str, object] = {}
 deep = pytest.mark.deep
-CHESS, ANTICHESS = same_worker("chess"), same_worker("antichess")
-FAMILY = [pytest.param("chess", marks=CHESS), pytest.param("antichess", marks=ANTICHESS),
-          pytest.param("crazyhouse", marks=deep), "capture-the-flag"]
+FAMILY = ["chess", "antichess", pytest.param("crazyhouse", marks=deep), "capture-the-flag"]
 
 
 def native_game(name: str):
@@ -47,8 +45,7 @@ def native_game(name: str):
 
 
 
-@pytest.mark.parametrize("name, counts", [pytest.param("chess", (20, 400, 8902, 197281), marks=CHESS),
-                                          pytest.param("antichess", (20, 400, 8067), marks=ANTICHESS),
+@pytest.mark.parametrize("name, counts", [("chess", (20, 400, 8902, 197281)), ("antichess", (20, 400, 8067)),
                                           pytest.param("crazyhouse", (20, 400, 8902, 197281), marks=deep)])
 def test_native_perft_from_the_start_is_the_published_figure(name, counts):
     game = native_game(name)
@@ -62,7 +59,6 @@ def test_native_perft_of_capture_the_flag_is_the_rule_files_example():
     assert [game.perft(game.initial_state(), d) for d in (1, 2, 3)] == [7, 49, 450]  # its ``example`` line
 
 
-@CHESS
 def test_native_perft_of_kiwipete_is_the_published_figure():
     chess = native_game("chess")
     state = chess.parse_position(KIWIPETE)

@@ -20,7 +20,6 @@ from helpers import (
     native_playouts_are_the_python_kernels,
     python_kernel,
     random_positions,
-    same_worker,
     seeded_playouts_are_legal,
 )
 
@@ -35,7 +34,7 @@ needs_native = pytest.mark.skipif(not NATIVE, reason="RULESDSL_NATIVE=0")
 # (game, settings, the independent perft numbers from the start)
 CASES = [
     ("hex", {"size": "11"}, [121, 121 * 120, 121 * 120 * 119]),  # by hand
-    pytest.param("amazons", {}, [80, 2176], marks=same_worker("amazons")),  # rules/amazons.rules's example, 10 x 10
+    ("amazons", {}, [80, 2176]),  # rules/amazons.rules's example, 10 x 10
     ("havannah", {"size": "8"}, [169, 169 * 168, 169 * 168 * 167]),  # by hand: 3 * 8 * 7 + 1 cells
     ("ultimate-tic-tac-toe", {}, [81, 72 * 9 + 9 * 8]),  # by hand: a centre cell sends to its own board
     # rules/draughts.rules's example, 10 x 10 (capture chains in lists; minutes of a first compile)
