@@ -40,8 +40,12 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
 # More sizes, each one more compile: only under -m deep (test_kernel_search.py takes the same small sizes).
 DEEP_CASES = [("amazons", {"size": "8"}), ("draughts", {"size": "8", "quiet": "10"}),
               ("konane-straight", {"rows": "8", "cols": "8"})]
-PARAMS = [pytest.param(n, s, id=f"{n}-{'-'.join(s.values())}") for n, s in CASES] + [
-    pytest.param(n, s, id=f"{n}-{'-'.join(s.values())}", marks=pytest.mark.deep) for n, s in DEEP_CASES]
+def _case(name: str, settings: dict, *marks) -> object:
+    """One game and options as a parameter, named by both (``amazons-6``)."""
+    return pytest.param(name, settings, id="-".join([name, *settings.values()]), marks=marks)
+
+
+PARAMS = [_case(n, s) for n, s in CASES] + [_case(n, s, pytest.mark.deep) for n, s in DEEP_CASES]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
 
