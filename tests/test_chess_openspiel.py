@@ -25,7 +25,7 @@ from rulesdsl.interpreter.compile.load import load_game
 
 KIWIPETE_FEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 KIWIPETE = "(w a1,e1,h1,a8,e8,h8 - 0 r---k--r p-ppqpb- bn--pnp- ---PN--- -p--P--- --N--Q-p PPPBBPPP R---K--R)"
-SECONDS = float(os.environ.get("RULESDSL_CHESS_SECONDS", "30"))  # the default run plays games for this long
+SECONDS = float(os.environ.get("RULESDSL_CHESS_SECONDS", "15"))  # the default run plays games for this long
 DEEP_GAMES = 1000
 
 

@@ -13,7 +13,7 @@ three players). Every random game compares, at every ply, the board, the
 player to move (and the cell a hop chain goes on from), the set of legal
 actions, and at the end the returns. ``max_moves`` is cut short in most games,
 so that games end by the move limit too; the default run plays as many games
-as fit in about 20 seconds, ``-m deep`` plays 1,000.
+as fit in about 10 seconds, ``-m deep`` plays 1,000.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ PASS = 726
 # OpenSpiel's directions 0..5 (up-left, up-right, left, right, down-left, down-right) as (dx, dy) here.
 DIRECTIONS = ((0, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (0, -1))
 COUNTS = (2, 3, 4, 6)
-BUDGET_SECONDS = 20.0  # the default run plays on until then
+BUDGET_SECONDS = 10.0  # the default run plays on until then
 MINIMUM_GAMES = 12  # whatever the machine's speed (eleven end by a short move limit, one runs 1000 turns)
 
 

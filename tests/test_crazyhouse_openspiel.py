@@ -23,7 +23,7 @@ from openspiel_side_by_side import Side, castling_rights, fen_row, play, spiel_p
 
 from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
 
-GAMES = int(os.environ.get("RULESDSL_CRAZYHOUSE_GAMES", "40"))  # the default run; 1,000 under -m deep
+GAMES = int(os.environ.get("RULESDSL_CRAZYHOUSE_GAMES", "20"))  # the default run; 1,000 under -m deep
 DEEP_GAMES = 1000
 
 

@@ -201,7 +201,7 @@ def test_a_hop_chain_back_into_the_goal_finishes_at_the_pass():
 def test_the_machine_code_plays_the_same_playouts(tmp_path):
     if not (native_module.enabled() and native_module.numba_available()):
         pytest.skip("numba is not installed or RULESDSL_NATIVE=0")
-    game = race(tmp_path, {"seats": "4"})
+    game = race(tmp_path, {"seats": "3"})  # four seats: about 100,000 characters of source, 75 s of CPU to compile
     native = game._compiled.native(wait=True)
     assert native is not None
     for state in random_positions(game, seed=3, count=80, every=1)[::4]:

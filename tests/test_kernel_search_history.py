@@ -162,6 +162,7 @@ def test_chess_kiwipete_fixed_depths_give_the_minimax_value(tmp_path_factory):
 
 
 @needs_native
+@pytest.mark.deep  # antichess compiles in about 100 s of CPU: its native tests run with -m deep
 def test_antichess_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
     game = game_of("antichess", tmp_path_factory, mobility=False)
     for number, state in enumerate(spaced_positions(game, seed=3, plies=60, every=12)):
@@ -178,7 +179,7 @@ def test_chess_knights_back_and_forth_give_the_minimax_value(tmp_path_factory):
 
 
 @needs_native
-@pytest.mark.parametrize("name", ["chess", "antichess"])
+@pytest.mark.parametrize("name", ["chess", pytest.param("antichess", marks=pytest.mark.deep)])
 def test_with_mobility_fixed_depths_give_the_minimax_value(name, tmp_path_factory):
     game = game_of(name, tmp_path_factory)
     rng = random.Random(len(name))

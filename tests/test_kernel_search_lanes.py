@@ -28,7 +28,7 @@ pytestmark = NO_SOURCE_LIMIT
 
 # (game, settings, the deepest fixed depth compared): the settings of tests/test_native_lanes.py where they meet,
 # so that both files share one compile
-CASES = [
+_CASES = [
     ("hex", {"size": "11"}, 2),  # 121 cells, two words a bitboard
     ("amazons", {}, 2),  # 10 x 10, a two-part turn
     ("breakthrough", {"rows": "9", "cols": "8"}, 3),  # 72 cells: captures, and a win by reaching a row
@@ -36,7 +36,8 @@ CASES = [
     ("havannah", {"size": "8"}, 2),  # 169 cells, rings, bridges and forks
     ("draughts", {}, 3),  # 10 x 10: capture chains, promotion, the quiet-move counter
 ]
-IDS = [name for name, _, _ in CASES]
+DEEP = {"draughts"}  # about 50 s of CPU to compile; draughts 6 x 6 is searched natively by default
+CASES = [pytest.param(*case, id=case[0], marks=[pytest.mark.deep] if case[0] in DEEP else []) for case in _CASES]
 
 
 def lanes_view(name: str, settings: dict):
@@ -49,7 +50,7 @@ def lanes_view(name: str, settings: dict):
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings,deepest", CASES, ids=IDS)
+@pytest.mark.parametrize("name,settings,deepest", CASES)
 def test_a_row_reads_back_and_its_static_value_is_the_games(name, settings, deepest):
     game, view = lanes_view(name, settings)
     assert view.width == view.native.lanes.columns > len(game.kernel().symbols)
@@ -66,7 +67,7 @@ def test_a_row_reads_back_and_its_static_value_is_the_games(name, settings, deep
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings,deepest", CASES, ids=IDS)
+@pytest.mark.parametrize("name,settings,deepest", CASES)
 def test_a_fixed_depth_on_the_lanes_kernel_gives_the_minimax_value(name, settings, deepest):
     game, _ = lanes_view(name, settings)
     seen = 0

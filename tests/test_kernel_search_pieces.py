@@ -4,7 +4,8 @@ Its ``mobility`` and ``outcome`` (the search helpers' only extra functions) are 
 (:func:`rulesdsl.interpreter.kernel.native_split.outline_straight`), so the source with the helpers compiles by
 default. With its ``mobility`` (the native count of the legal moves is the generic one: tests/test_mobility.py)
 and with material alone (the rule text without its ``mobility`` line, the same kernel) the search is held to
-plain minimax on the generic path. The first compile takes minutes (cached after).
+plain minimax on the generic path. The first compile takes minutes (cached after), so the searches run with
+``-m deep``; the default run checks that the source with the helpers compiles by default.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def test_the_source_with_the_search_helpers_is_in_pieces_that_compile_by_default
     assert native_module.compiles_soon(source)
 
 
+@pytest.mark.deep
 def test_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
     game = xiangqi(tmp_path_factory, mobility=False)
     for number, state in enumerate(spaced_positions(game, seed=2, plies=40, every=20)):
@@ -52,6 +54,7 @@ def test_material_fixed_depths_give_the_minimax_value(tmp_path_factory):
             assert_native_search_is_minimax(game, state, depth)
 
 
+@pytest.mark.deep
 def test_with_mobility_fixed_depths_give_the_minimax_value(tmp_path_factory):
     game = xiangqi(tmp_path_factory)
     for state in spaced_positions(game, seed=4, plies=30, every=15):
@@ -59,6 +62,7 @@ def test_with_mobility_fixed_depths_give_the_minimax_value(tmp_path_factory):
     assert_native_search_is_minimax(game, game.initial_state(), 2)
 
 
+@pytest.mark.deep
 def test_under_a_clock_xiangqi_searches_natively(tmp_path_factory):
     game = xiangqi(tmp_path_factory)
     result = think(game, game.initial_state(), seconds=0.5)

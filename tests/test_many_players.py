@@ -60,8 +60,10 @@ def test_analyze_reports_every_player():
         assert f"  {name}: wins" in out.output
 
 
-def test_the_web_board_shows_every_seat():
+def test_the_web_board_shows_every_seat(monkeypatch):
     from rulesdsl.cli.web_api import Api, entries_for
+
+    monkeypatch.setenv("RULESDSL_NATIVE", "0")  # what is shown, not the engine: no compile in the background
 
     api = Api(entries_for(["chinese-checkers"]))
     six = api.state({"game": "chinese-checkers", "options": {"players": "6"}})

@@ -30,8 +30,10 @@ from rulesdsl.loader import bundled_dir
 
 BUNDLED = sorted(p.stem for p in bundled_dir().glob("*.rules"))
 TESTS = sorted(str(p) for p in (Path(__file__).parent / "rules").glob("*.rules"))
-# Games whose machine code compiles in seconds (one word, lanes, hands, freeze, must capture, earlier positions).
-QUICK_NATIVE = ("breakthrough", "konane", "abalone", "checkers", "nine-mens-morris", "capture-the-flag")
+# Games whose machine code compiles in seconds (one word, lanes, hands, freeze, must capture, earlier positions);
+# abalone's and checkers' sizes are test_kernel_search.py's, whose search helpers are then compiled once.
+QUICK_NATIVE = [("breakthrough", {}), ("konane", {}), ("abalone", {"rows": "5", "cols": "5", "freeze": "off"}),
+                ("checkers", {"size": "6", "quiet": "6"}), ("nine-mens-morris", {}), ("capture-the-flag", {})]
 LIMIT = 1e9  # no clamp on the native value
 
 
@@ -80,10 +82,10 @@ def _native_difference(view, state) -> float:
     return float(view.module.hscorerow(row, empty, view.buffer(), rs, *view.eval, LIMIT))
 
 
-def _native_agrees(name: str) -> None:
+def _native_agrees(name: str, settings: dict | None = None) -> None:
     from rulesdsl.interpreter.search.kernel_search import KernelView
 
-    game = load_game(name)
+    game = load_game(name, settings or {})
     native = game.native_kernel(wait=True)
     if native is None:
         pytest.skip("no machine code for this kernel")
@@ -107,13 +109,13 @@ needs_native = pytest.mark.skipif(not (native_module.enabled() and native_module
 
 
 @needs_native
-@pytest.mark.parametrize("name", QUICK_NATIVE)
-def test_native_mobility_is_the_generic(name):
-    _native_agrees(name)
+@pytest.mark.parametrize("name,settings", QUICK_NATIVE, ids=[name for name, _ in QUICK_NATIVE])
+def test_native_mobility_is_the_generic(name, settings):
+    _native_agrees(name, settings)
 
 
 @needs_native
 @pytest.mark.deep
-@pytest.mark.parametrize("name", [n for n in BUNDLED if n not in QUICK_NATIVE])
+@pytest.mark.parametrize("name", [n for n in BUNDLED if (n, {}) not in QUICK_NATIVE])
 def test_native_mobility_is_the_generic_everywhere(name):
     _native_agrees(name)

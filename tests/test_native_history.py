@@ -7,8 +7,8 @@ published table); everything else is compared with the Python kernel and the gen
 Where numba cannot be imported, or ``RULESDSL_NATIVE=0``, the tests are skipped (test_kernel_chess_blocks.py
 and the game tests cover the Python kernel). The chess family's machine code takes minutes to compile (each
 kernel is thousands of lines, cut in pieces by native_split.py: chess about 2 minutes of CPU, antichess 1), so
-crazyhouse's tests (about twice chess's source) run with ``-m deep``; chess's, antichess's and capture-the-flag's
-run by default.
+crazyhouse's tests (about twice chess's source) and antichess's run with ``-m deep``; chess's and
+capture-the-flag's run by default.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ pytestmark = native_only()
 KIWIPETE = "(w a1,e1,h1,a8,e8,h8 - 0 r---k--r p-ppqpb- bn--pnp- ---PN--- -p--P--- --N--Q-p PPPBBPPP R---K--R)"
 _GAMES: dict[str, object] = {}
 deep = pytest.mark.deep
-FAMILY = ["chess", "antichess", pytest.param("crazyhouse", marks=deep), "capture-the-flag"]
+FAMILY = ["chess", pytest.param("antichess", marks=deep), pytest.param("crazyhouse", marks=deep), "capture-the-flag"]
 
 
 def native_game(name: str):
@@ -45,7 +45,8 @@ def native_game(name: str):
 
 
 
-@pytest.mark.parametrize("name, counts", [("chess", (20, 400, 8902, 197281)), ("antichess", (20, 400, 8067)),
+@pytest.mark.parametrize("name, counts", [("chess", (20, 400, 8902, 197281)),
+                                          pytest.param("antichess", (20, 400, 8067), marks=deep),
                                           pytest.param("crazyhouse", (20, 400, 8902, 197281), marks=deep)])
 def test_native_perft_from_the_start_is_the_published_figure(name, counts):
     game = native_game(name)
@@ -98,17 +99,17 @@ def test_a_seeded_playout_ends_the_same_in_both_kernels_with_the_same_earlier_po
 
 
 def test_the_third_repetition_is_a_draw_natively():
-    antichess = native_game("antichess")
-    state = antichess.parse_position("(w - 0 -------k -------- -------- -------- -------- -------- -------- K-------)")
+    chess = native_game("chess")  # the kings step back and forth; neither rook gives check
+    state = chess.parse_position("(w - - 0 -------k -------- -------- ----r--- ---R---- -------- -------- K-------)")
     shuffle = ("a1b1", "h8g8", "b1a1", "g8h8")
     for number in range(8):
-        assert antichess.playout(state, random.Random(number), 0).outcome is None
+        assert chess.playout(state, random.Random(number), 0).outcome is None
         if number == 7:  # one ply before the third time: the children of this position are draws
-            assert antichess.perft(state, 2) == generic_perft(antichess, state, 2)
-        state = antichess.apply(state, antichess.parse_move(state, shuffle[number % 4]))
-    end = antichess.playout(state, random.Random(0), 5)
+            assert chess.perft(state, 2) == generic_perft(chess, state, 2)
+        state = chess.apply(state, chess.parse_move(state, shuffle[number % 4]))
+    end = chess.playout(state, random.Random(0), 5)
     assert end.plies == 0 and end.outcome is not None and end.outcome.winner is None
-    assert end.outcome == antichess.status(state)[1]
+    assert end.outcome == chess.status(state)[1]
 
 
 def _forbidding_all_but_one(game):

@@ -12,7 +12,7 @@ game is over and the winner. Games with one-ply turns compare ply by ply.
 Perft is compared the same way: OpenSpiel's counts at depth d, computed in the
 same run, equal ours counted in whole turns; the issue's published counts are
 asserted too. The default run plays as many seeded random games as fit in
-about 20 seconds per game (at least a few); ``pytest -m deep`` plays 1,000.
+about 10 seconds per game (at least a few); ``pytest -m deep`` plays 1,000.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from openspiel_side_by_side import spiel_perft
 from rulesdsl.interpreter.compile.game import Game, State
 from rulesdsl.interpreter.compile.load import load_game
 
-SECONDS_PER_GAME = 20.0
+SECONDS_PER_GAME = 10.0
 DEEP_GAMES = 1000
 
 

@@ -21,7 +21,7 @@ from openspiel_side_by_side import Side, load, play, spiel_perft  # noqa: E402
 
 from rulesdsl.interpreter.compile.load import load_game  # noqa: E402
 
-GAMES = int(os.environ.get("RULESDSL_XIANGQI_GAMES", "100"))  # about 15 s of one core
+GAMES = int(os.environ.get("RULESDSL_XIANGQI_GAMES", "50"))  # about 8 s of one core
 DEEP_GAMES = 1000
 ROWS = 10
 
