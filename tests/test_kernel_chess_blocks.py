@@ -328,7 +328,7 @@ def test_xiangqi_kernel_plies_are_the_reference_moves(xiangqi):
 
 
 def test_whole_xiangqi_playouts_end_as_the_rules_say(xiangqi):
-    for seed in range(2):
+    for seed in range(1):  # a random game of xiangqi runs hundreds of plies: about 17 s on the Python kernel
         end = xiangqi.playout(xiangqi.initial_state(), random.Random(seed))
         assert end.outcome is not None and end.outcome == xiangqi.status(end.state)[1]
 

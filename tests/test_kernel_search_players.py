@@ -35,9 +35,12 @@ from rulesdsl.interpreter.search.paranoid import think_paranoid
 
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
-# (game, options, depths searched, plies between the positions tried); chinese checkers' start to depth 3 below
-CASES = [("three-way-race", {}, (1, 2, 3), 1), ("chinese-checkers", {"players": "3"}, (1, 2), 20)]
-IDS = [name for name, *_ in CASES]
+# (game, options, depths searched, plies between the positions tried); chinese checkers' start to depth 3 below.
+# Chinese checkers for three (121 cells, several words a bitboard) compiles in about a minute of CPU: -m deep;
+# chinese-checkers-places below is searched natively on several words a bitboard by default.
+CASES = [pytest.param("three-way-race", {}, (1, 2, 3), 1, id="three-way-race"),
+         pytest.param("chinese-checkers", {"players": "3"}, (1, 2), 20, id="chinese-checkers",
+                      marks=pytest.mark.deep)]
 
 
 def positions(game, every: int) -> list:
@@ -46,7 +49,7 @@ def positions(game, every: int) -> list:
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings,depths,every", CASES, ids=IDS)
+@pytest.mark.parametrize("name,settings,depths,every", CASES)
 def test_every_players_static_value_on_bitboards_is_the_games(name, settings, depths, every):
     game = load_game(name, settings)
     view = players_view(game, wait=True)
@@ -59,7 +62,7 @@ def test_every_players_static_value_on_bitboards_is_the_games(name, settings, de
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings,depths,every", CASES, ids=IDS)
+@pytest.mark.parametrize("name,settings,depths,every", CASES)
 def test_native_paranoid_gives_the_generic_value_and_move(name, settings, depths, every):
     game = load_game(name, settings)
     assert players_view(game, wait=True) is not None
@@ -74,7 +77,7 @@ def test_native_paranoid_gives_the_generic_value_and_move(name, settings, depths
 
 
 @needs_native
-@pytest.mark.parametrize("name,settings,depths,every", CASES, ids=IDS)
+@pytest.mark.parametrize("name,settings,depths,every", CASES)
 def test_native_maxn_gives_the_generic_value_vector_and_move(name, settings, depths, every):
     game = load_game(name, settings)
     view = players_view(game, wait=True)
@@ -124,6 +127,7 @@ def test_with_native_code_off_the_generic_search_runs(monkeypatch):
 
 
 @needs_native
+@pytest.mark.deep
 def test_chinese_checkers_start_to_depth_3_natively_is_the_generic_search():
     game = load_game("chinese-checkers", {"players": "3"})
     players_view(game, wait=True)

@@ -31,14 +31,14 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
          ("konane", {"rows": "6", "cols": "6"}), ("tic-tac-toe", {}), ("connect-four", {}), ("othello", {}),
          ("tic-tac-toe", {"size": "5", "line": "4"}), ("connect-four", {"rows": "5", "cols": "4", "line": "3"}),
          ("othello", {"size": "6"}), ("hex", {"size": "8"}), ("hex", {"size": "4"}), ("amazons", {"size": "6"}),
-         ("checkers", {"chains": "jump"}),
          ("checkers", {"chains": "jump", "size": "6", "quiet": "6"}), ("checkers", {}),
          ("checkers", {"size": "6", "quiet": "6"}), ("draughts", {"size": "6", "quiet": "8"}),
          ("konane-straight", {}), ("lines-of-action", {}),
          ("three-way-race", {}), ("nine-mens-morris", {}), ("dots-and-boxes", {}),
          ("dots-and-boxes", {"rows": "3", "cols": "3"}), ("mancala", {})]
-# More sizes, each one more compile: only under -m deep (test_kernel_search.py takes the same small sizes).
-DEEP_CASES = [("amazons", {"size": "8"}), ("draughts", {"size": "8", "quiet": "10"}),
+# More sizes and options, each one more compile: only under -m deep (test_kernel_search.py takes the same small
+# sizes; checkers 6 x 6 with one ply a jump stands for 8 x 8).
+DEEP_CASES = [("amazons", {"size": "8"}), ("draughts", {"size": "8", "quiet": "10"}), ("checkers", {"chains": "jump"}),
               ("konane-straight", {"rows": "8", "cols": "8"})]
 def _case(name: str, settings: dict, *marks) -> object:
     """One game and options as a parameter, named by both (``amazons-6``)."""
@@ -121,6 +121,7 @@ def test_the_native_source_passes_the_allow_list_and_is_all_the_cached_file_hold
         game.kernel().constants)
 
 
+@pytest.mark.skipif(not native_module.enabled(), reason="it sets RULESDSL_NATIVE itself: the native pass runs it")
 def test_a_source_over_the_limit_keeps_the_python_kernel_unless_the_limit_is_raised(monkeypatch):
     kernel = load_game("crazyhouse", {}).kernel()  # its native source: about 490,000 characters in pieces
     source = native_module.native_source(kernel)

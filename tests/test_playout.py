@@ -5,7 +5,10 @@ ply of a playout must reach exactly the positions that the legal moves reach
 (the same number of times each: it draws one index among as many moves as
 :meth:`Game.status` lists), a finished game must give the same outcome, and
 perft must count what the generic path counts. Games the kernel does not
-compile take the generic path, which this checks too.
+compile take the generic path, which this checks too. The Python kernel
+answers here even where machine code is ready (``python_game``), so this
+file checks it in every run; tests/test_native.py holds the machine code to
+the same generic path.
 """
 
 from __future__ import annotations
@@ -53,6 +56,13 @@ COMPILED = {"konane", "konane-misere", "konane-same-stone", "breakthrough", "aba
             "antichess", "chess", "xiangqi", "shogi"}
 
 
+def python_game(name: str, settings: dict):
+    """The game with its Python kernel answering, even where its machine code is ready or cached."""
+    game = load_game(name, settings)
+    game._compiled.use_native = False
+    return game
+
+
 class Chosen:
     """A random source that always answers ``index`` and remembers the ranges it was asked for."""
 
@@ -67,7 +77,7 @@ class Chosen:
 
 @pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{'-'.join(s.values())}" for n, s in SETTINGS])
 def test_one_ply_of_a_playout_is_one_legal_move(name, settings):
-    game = load_game(name, settings)
+    game = python_game(name, settings)
     if name in COMPILED:
         assert game.has_fast_playout
     for state in positions(game, games=3, seed=len(name)):
@@ -85,7 +95,7 @@ def test_one_ply_of_a_playout_is_one_legal_move(name, settings):
 
 @pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{'-'.join(s.values())}" for n, s in SETTINGS])
 def test_outcome_without_the_moves_is_the_outcome_of_status(name, settings):
-    game = load_game(name, settings)
+    game = python_game(name, settings)
     for state in positions(game, games=3, seed=len(name) + 1):
         assert game.outcome(state) == game.status(state)[1]
         assert game.is_over(state) == (game.status(state)[1] is not None)
@@ -93,7 +103,7 @@ def test_outcome_without_the_moves_is_the_outcome_of_status(name, settings):
 
 @pytest.mark.parametrize("name,settings", SETTINGS, ids=[f"{n}-{'-'.join(s.values())}" for n, s in SETTINGS])
 def test_perft_counts_as_the_generic_path(name, settings):
-    game = load_game(name, settings)
+    game = python_game(name, settings)
     # Without a kernel both counts come from the generic path: two plies show that perft and legal_moves agree,
     # a third would only repeat them. So would it on a board of 150 cells or more: the generic path's count costs
     # minutes there (169 cells of havannah, quoridor's 289-cell wall grid; tests/test_kernel_connections.py and
@@ -111,7 +121,7 @@ COMPILED_WITH = [("checkers", {"chains": "jump"}), ("checkers", {"chains": "jump
 
 @pytest.mark.parametrize("name,settings", [(n, {}) for n in sorted(COMPILED)] + COMPILED_WITH)
 def test_a_whole_playout_ends_where_the_rules_say(name, settings):
-    game = load_game(name, settings)
+    game = python_game(name, settings)
     assert game.has_fast_playout
     for seed in range(5):
         end = game.playout(game.initial_state(), random.Random(seed))
