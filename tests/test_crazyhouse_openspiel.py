@@ -90,7 +90,7 @@ def test_a_promoted_piece_returns_to_hand_as_a_pawn(crazyhouse):
 
 
 def test_random_games_agree_with_openspiel(crazyhouse):
-    """RULESDSL_CRAZYHOUSE_GAMES seeded games (40 by default)."""
+    """RULESDSL_CRAZYHOUSE_GAMES seeded games (20 by default)."""
     lengths = [play(side(crazyhouse), seed)[0] for seed in range(GAMES)]
     assert min(lengths) > 0
 

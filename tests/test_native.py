@@ -123,7 +123,7 @@ def test_the_native_source_passes_the_allow_list_and_is_all_the_cached_file_hold
 
 @pytest.mark.skipif(not native_module.enabled(), reason="it sets RULESDSL_NATIVE itself: the native pass runs it")
 def test_a_source_over_the_limit_keeps_the_python_kernel_unless_the_limit_is_raised(monkeypatch):
-    kernel = load_game("crazyhouse", {}).kernel()  # its native source: about 490,000 characters in pieces
+    kernel = load_game("chess", {}).kernel()  # its native source: about 296,000 characters in pieces
     source = native_module.native_source(kernel)
     monkeypatch.setattr(native_module, "MAX_PIECES", len(source) - 1)  # a limit it is just over
     assert source is not None and len(source) > native_module.MAX_PIECES
