@@ -36,7 +36,9 @@ _CASES = [
     ("havannah", {"size": "8"}, 2),  # 169 cells, rings, bridges and forks
     ("draughts", {}, 3),  # 10 x 10: capture chains, promotion, the quiet-move counter
 ]
-DEEP = {"draughts"}  # about 50 s of CPU to compile; draughts 6 x 6 is searched natively by default
+# -m deep: draughts (about 50 s of CPU to compile; draughts 6 x 6 is searched natively by default) and amazons
+# (its compile with the helpers kept the perft test of test_native_lanes.py waiting; 6 x 6 is searched natively)
+DEEP = {"draughts", "amazons"}
 CASES = [pytest.param(*case, id=case[0], marks=[pytest.mark.deep] if case[0] in DEEP else []) for case in _CASES]
 
 
