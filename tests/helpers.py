@@ -16,6 +16,11 @@ from rulesdsl.interpreter.compile.load import load_position
 REQUIRE_SYSTEM_TOOLS = "RULESDSL_REQUIRE_SYSTEM_TOOLS"  # set to 1 by .ci/run after it installs the packages
 
 
+def param(*values, id: str, deep: bool = False):  # noqa: A002 - pytest.param's own name for it
+    """One test parameter named ``id``; ``deep``: only under ``-m deep`` (a first compile the default run skips)."""
+    return pytest.param(*values, id=id, marks=[pytest.mark.deep] if deep else [])
+
+
 def system_program(name: str, package: str) -> str:
     """The path of the system program ``name`` that a test drives.
 

@@ -13,7 +13,7 @@ keeps its native playouts and searches the generic way.
 from __future__ import annotations
 
 import pytest
-from helpers import NO_SOURCE_LIMIT, assert_native_search_is_minimax, spaced_positions
+from helpers import NO_SOURCE_LIMIT, assert_native_search_is_minimax, param, spaced_positions
 
 from rulesdsl.interpreter.compile.load import load_game
 from rulesdsl.interpreter.kernel import lanes
@@ -39,7 +39,7 @@ _CASES = [
 # -m deep: draughts (about 50 s of CPU to compile; draughts 6 x 6 is searched natively by default) and amazons
 # (its compile with the helpers kept the perft test of test_native_lanes.py waiting; 6 x 6 is searched natively)
 DEEP = {"draughts", "amazons"}
-CASES = [pytest.param(*case, id=case[0], marks=[pytest.mark.deep] if case[0] in DEEP else []) for case in _CASES]
+CASES = [param(*case, id=case[0], deep=case[0] in DEEP) for case in _CASES]
 
 
 def lanes_view(name: str, settings: dict):

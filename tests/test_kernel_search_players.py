@@ -20,7 +20,7 @@ import random
 
 import numpy as np
 import pytest
-from helpers import spaced_positions
+from helpers import param, spaced_positions
 
 from rulesdsl.interpreter.compile.game import rank_returns
 from rulesdsl.interpreter.compile.load import load_game
@@ -38,9 +38,8 @@ needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or 
 # (game, options, depths searched, plies between the positions tried); chinese checkers' start to depth 3 below.
 # Chinese checkers for three (121 cells, several words a bitboard) compiles in about a minute of CPU: -m deep;
 # chinese-checkers-places below is searched natively on several words a bitboard by default.
-CASES = [pytest.param("three-way-race", {}, (1, 2, 3), 1, id="three-way-race"),
-         pytest.param("chinese-checkers", {"players": "3"}, (1, 2), 20, id="chinese-checkers",
-                      marks=pytest.mark.deep)]
+CASES = [param("three-way-race", {}, (1, 2, 3), 1, id="three-way-race"),
+         param("chinese-checkers", {"players": "3"}, (1, 2), 20, id="chinese-checkers", deep=True)]
 
 
 def positions(game, every: int) -> list:

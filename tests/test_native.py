@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 
 import pytest
-from helpers import positions, python_kernel
+from helpers import param, positions, python_kernel
 
 from rulesdsl.interpreter.compile.game import generic_perft
 from rulesdsl.interpreter.compile.load import load_game
@@ -40,12 +40,8 @@ CASES = [("abalone", {}), ("abalone-hex", {}), ("abalone-hex6", {}), ("breakthro
 # sizes; checkers 6 x 6 with one ply a jump stands for 8 x 8).
 DEEP_CASES = [("amazons", {"size": "8"}), ("draughts", {"size": "8", "quiet": "10"}), ("checkers", {"chains": "jump"}),
               ("konane-straight", {"rows": "8", "cols": "8"})]
-def _case(name: str, settings: dict, *marks) -> object:
-    """One game and options as a parameter, named by both (``amazons-6``)."""
-    return pytest.param(name, settings, id="-".join([name, *settings.values()]), marks=marks)
-
-
-PARAMS = [_case(n, s) for n, s in CASES] + [_case(n, s, pytest.mark.deep) for n, s in DEEP_CASES]
+PARAMS = [param(n, s, id="-".join([n, *s.values()]), deep=deep)  # named by the game and options (amazons-6)
+          for cases, deep in ((CASES, False), (DEEP_CASES, True)) for n, s in cases]
 NATIVE = native_module.enabled() and native_module.numba_available()
 needs_native = pytest.mark.skipif(not NATIVE, reason="numba is not installed or RULESDSL_NATIVE=0")
 
