@@ -88,7 +88,7 @@ def measure(case: dict, quick: bool) -> dict:
     label = " ".join([case["game"], *(f"{k}={v}" for k, v in settings.items())])
     game = load_game(case["game"], settings)
     state = game.initial_state()
-    game.native_kernel(wait=True)  # compiled (or loaded from the cache) before any clock starts
+    game.native_kernel(wait=True, search=True)  # compiled (or loaded from the cache) before any clock starts
     perft(game, state, 1)  # a cached function loads at its first call: that too before the clock
     engine = game.kernel_engine()
     depth = case.get("quick" if quick else "perft")

@@ -229,12 +229,39 @@ def test_a_first_move_does_not_wait_for_the_compile_and_a_second_start_runs_on_t
     assert "[native kernel]" not in first.stderr  # the Python kernel played while a child compiled
     folder = tmp_path / "rulesdsl" / "native"
     deadline = time.monotonic() + 600
-    while not list(folder.glob("*.ready")) and time.monotonic() < deadline:
+    while not list(folder.glob("*.search")) and time.monotonic() < deadline:  # the search helpers come last
         time.sleep(0.5)
-    assert list(folder.glob("*.ready")), "the child process finished the compile after the command ended"
+    assert list(folder.glob("*.ready")) and list(folder.glob("*.search")), \
+        "the child process finished the compile, the search helpers too, after the command ended"
     second = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
     assert second.returncode == 0, second.stderr
     assert "[native kernel]" in second.stderr.splitlines()[-1]
+
+
+@needs_native
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the cache folder is set with XDG_CACHE_HOME")
+def test_the_search_helpers_are_compiled_when_a_search_first_asks_and_a_clock_does_not_wait_for_them(
+        tmp_path, monkeypatch):
+    import time
+
+    from rulesdsl.interpreter.search.engine import think
+    from rulesdsl.interpreter.search.kernel_search import kernel_view
+    from rulesdsl.interpreter.search.minimax import minimax
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # an empty cache folder
+    game = load_game("konane", {"rows": "4", "cols": "5"})
+    native = game._compiled.native(wait=True)  # perft's functions: compiled now, without the search helpers
+    folder = tmp_path / "rulesdsl" / "native"
+    assert list(folder.glob("*.ready")) and not list(folder.glob("*.search")) and not native.search_ready()
+    assert game.perft(game.initial_state(), 2) == generic_perft(game, game.initial_state(), 2)
+    assert kernel_view(game) is None  # a search under a clock goes on without them; they compile elsewhere
+    deadline = time.monotonic() + 600
+    while not list(folder.glob("*.search")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert native.search_ready() and kernel_view(game) is not None
+    state = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[0])
+    result = think(game, state, 2, seconds=600)  # under a clock, now on the machine code
+    assert result.kernel == "native" and result.score == pytest.approx(minimax(game, state, 2), abs=1e-9)
 
 
 @pytest.mark.parametrize("native", [False, True], ids=["python-kernel", "native"])

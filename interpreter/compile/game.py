@@ -172,7 +172,7 @@ class CompiledFast(Protocol):
     def kernel(self) -> Kernel | None:
         """The compiled kernel, or ``None`` when the rules use something it lacks."""
 
-    def native(self, wait: bool = False):
+    def native(self, wait: bool = False, start: bool = True, load: bool = True, search: bool = False):
         """The kernel in machine code once it is ready, else ``None``."""
 
     def engine_name(self) -> str:
@@ -349,10 +349,10 @@ class Game:
         none (the solver expands positions with it)."""
         return self._compiled.kernel() if self._compiled is not None else None
 
-    def native_kernel(self, wait: bool = False):
+    def native_kernel(self, wait: bool = False, search: bool = False):
         """The kernel in machine code (:mod:`rulesdsl.interpreter.kernel.native`) once it is ready, else ``None``;
-        ``wait``: compile it (or load it from the cache) now."""
-        return self._compiled.native(wait) if self._compiled is not None else None
+        ``wait``: compile it (or load it from the cache) now; ``search``: only with its search helpers ready."""
+        return self._compiled.native(wait, search=search) if self._compiled is not None else None
 
     def kernel_engine(self) -> str:
         """Which engine plays this game's playouts and perft now: ``native``, ``python`` or ``generic``."""

@@ -78,13 +78,15 @@ class CompiledPlay:
         self._may_load = True  # False once a deep perft found no machine code to load
         self._seconds_at: dict[int, float] = {}  # spent on perft by the Python kernel so far, per depth
 
-    def native(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
+    def native(self, wait: bool = False, start: bool = True, load: bool = True,
+               search: bool = False) -> NativeKernel | None:
         """The kernel in machine code once it is ready (``wait``: compile or load it now), else ``None``;
         ``start=False``: use it when it is made or cached, but do not begin a compile (a playout or a perft
-        alone does not: the engine, MCTS and ``bench`` do); ``load=False``: only if this process has it."""
+        alone does not: the engine, MCTS and ``bench`` do); ``load=False``: only if this process has it;
+        ``search``: only with the search helpers ready too (:meth:`Background.get`)."""
         if not self.available() or not self.use_native:
             return None
-        return self.background.get(wait, start, load)
+        return self.background.get(wait, start, load, search)
 
     def engine_name(self) -> str:
         """Which engine plays this game's playouts now: ``native``, ``python`` (the Python kernel) or ``generic``."""

@@ -41,6 +41,7 @@ in the environment (or numba missing) leaves every game on the Python kernel.
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -562,17 +563,28 @@ class NativeKernel:
     history: HistoryNative | None = None  # a kernel with earlier positions: its ``hist`` is an array (no expand)
     warmed: bool = False  # the search helpers have run once in this process (loaded or compiled)
     searchable: bool = True  # False: the search helpers did not compile (the engine searches the generic way)
+    search_marker: Path | None = None  # exists once the search helpers are compiled and in numba's cache
 
     def warm_search(self) -> None:
         """Load the search helpers from the cache (or compile them) now, once: their first call takes about half a
-        second, which a search under a clock should not pay. Helpers that do not compile leave the kernel's
-        playouts and perft native, its search generic (``searchable``)."""
-        if not self.warmed:
-            try:
+        second, which a search under a clock should not pay. They are compiled apart from the rest of the kernel
+        (a third to a half of its compile), only when a search first asks for them: perft, playouts and the
+        solver never do. Helpers that do not compile leave the kernel's playouts and perft native, its search
+        generic (``searchable``)."""
+        if self.warmed:
+            return
+        try:
+            with compiling(self.search_marker) if self.search_marker else contextlib.nullcontext(False) as compile_now:
                 _warm_search(self, self.columns)
-            except Exception:  # numba's typing errors: a speed-up lost, never a wrong answer
-                self.searchable = False
-            self.warmed = True
+                if compile_now:
+                    self.search_marker.touch()  # every helper is compiled and in numba's cache
+        except Exception:  # numba's typing errors: a speed-up lost, never a wrong answer
+            self.searchable = False
+        self.warmed = True
+
+    def search_ready(self) -> bool:
+        """True when the search helpers run at once: loaded in this process, or compiled and in the cache."""
+        return self.warmed or self.search_marker is None or self.search_marker.is_file()
 
     @property
     def columns(self) -> int:
@@ -689,33 +701,41 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
     lanes = layout_of(kernel) if max(kernel.layout.bit) >= WORD else None
 
-    def finish() -> NativeKernel | None:
+    def finish(search: bool = False) -> NativeKernel | None:
+        """The native kernel, compiled now unless it is in the cache; ``search``: its search helpers too."""
         if not numba_available():
             return None
-        import numpy as np
-
         module = load()
-        if takes_history(kernel):
-            return _history_native(module, kernel, marker, lanes)
-        native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
-                              groups * WORD * (lanes.lanes if lanes else 1) + 1 + chains * (MAX_CHAINS - WORD),
-                              module, lanes)
-        with compiling(marker) as compile_now:  # in the cache, each function loads at its first call instead
-            if compile_now:  # each function now, on the types every later call passes, so that all land in the cache
-                words = native.words([0] * kernel.width)
-                native.perft(*words, 0, np.uint64(0), None, 1)
-                native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
-                native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
-                if hasattr(module, "expandrow"):  # the search helpers (a lanes source over the limit goes without)
-                    native.warm_search()
-                out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
-                native.expand(*words, 0, np.uint64(0), out)
-                module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out,
-                                 np.zeros((1, 3), dtype=np.int64))
-                marker.touch()  # every function is compiled and in numba's cache
+        native = (_history_native(module, kernel, marker, lanes) if takes_history(kernel)
+                  else _plain_native(module, kernel, marker, lanes, groups, chains))
+        native.search_marker = marker.with_suffix(".search")
+        if search and hasattr(module, "hexpand" if native.history is not None else "expandrow"):
+            native.warm_search()
         return native
 
     return finish, marker
+
+
+def _plain_native(module: object, kernel: Kernel, marker: Path, lanes: Lanes | None, groups: int,
+                  chains: int) -> NativeKernel:
+    """The machine code of a kernel without earlier positions: playouts, perft and ``expand``."""
+    import numpy as np
+
+    native = NativeKernel(module.playout, module.perft, module.expand, module.playouts, kernel,
+                          groups * WORD * (lanes.lanes if lanes else 1) + 1 + chains * (MAX_CHAINS - WORD),
+                          module, lanes)
+    with compiling(marker) as compile_now:  # in the cache, each function loads at its first call instead
+        if compile_now:  # each function now, on the types every later call passes, so that all land in the cache
+            words = native.words([0] * kernel.width)
+            native.perft(*words, 0, np.uint64(0), None, 1)
+            native.playout(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0)
+            native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
+            out = np.zeros((native.children_max, len(words) + 2), dtype=np.uint64)
+            native.expand(*words, 0, np.uint64(0), out)
+            module.expandall(np.zeros((1, len(words) + 2), dtype=np.uint64), 0, out,
+                             np.zeros((1, 3), dtype=np.int64))
+            marker.touch()  # every function but the search helpers is compiled and in numba's cache
+    return native
 
 
 def _history_native(module: object, kernel: Kernel, marker: Path, lanes: Lanes | None = None) -> NativeKernel:
@@ -731,7 +751,6 @@ def _history_native(module: object, kernel: Kernel, marker: Path, lanes: Lanes |
             native.perft(*words, 0, np.uint64(0), None, 1)
             native.playout(*words, 0, np.uint64(0), history.rows_for(None, 1), np.ones(1, dtype=np.uint64), 0)
             native.playouts(*words, 0, np.uint64(0), None, np.ones(1, dtype=np.uint64), 0, 0)
-            native.warm_search()
             marker.touch()
     return native
 
@@ -775,6 +794,9 @@ class Background:
     fork, a child process compiles it instead (at a lower priority, in its own session, its output
     discarded), so that it lands in the cache even when this process ends first (a one-shot ``move``); the
     thread waits for the child and then loads the code from the cache. A warm cache is loaded at once.
+
+    The child compiles the search helpers too (the engine and MCTS start it); a compile in this process
+    (``wait``: perft, the solver, ``bench``, the tests) leaves them until a search asks (``search``).
     """
 
     def __init__(self, kernel: Callable[[], Kernel | None]) -> None:
@@ -784,6 +806,7 @@ class Background:
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self._prepared: list = []  # [finish, marker path] once the source is written (finish None: no native)
+        self._helpers: threading.Thread | None = None  # waits for a child compiling the search helpers alone
 
     def _prepare(self) -> tuple[Callable[[], NativeKernel | None] | None, Path | None]:
         if not self._prepared:
@@ -829,9 +852,33 @@ class Background:
             import signal
 
             signal.alarm(1800)  # never outlive a stuck compile by long
-            finish()
+            finish(search=True)
         finally:
             os._exit(0)
+
+    def _fork_search(self, native: NativeKernel) -> None:
+        """Compile the search helpers of a kernel loaded without them, away from the search that asked (a child
+        process, as :meth:`_fork_compiler`; a thread where there is no fork), once."""
+        with self._lock:
+            if self._helpers is not None:
+                return
+            finish, _ = self._prepare()
+            child = None
+            if hasattr(os, "fork"):
+                try:
+                    child = os.fork()
+                except OSError:
+                    child = None
+                if child == 0:
+                    try:
+                        os.setsid()
+                        os.nice(10)
+                        finish(search=True)
+                    finally:
+                        os._exit(0)
+            wait = (lambda: os.waitpid(child, 0)) if child else native.warm_search
+            self._helpers = threading.Thread(target=wait, name="rulesdsl-native-search", daemon=True)
+            self._helpers.start()
 
     def start(self, wait: bool = False) -> None:
         """Begin making the native kernel, unless it is begun (or switched off); ``wait``: in this process."""
@@ -849,10 +896,22 @@ class Background:
                                             daemon=True)
             self._thread.start()
 
-    def get(self, wait: bool = False, start: bool = True, load: bool = True) -> NativeKernel | None:
+    def get(self, wait: bool = False, start: bool = True, load: bool = True,
+            search: bool = False) -> NativeKernel | None:
         """The native kernel if it is ready (``wait``: after waiting for it), else ``None``; ``start=False``: do
         not begin a compile (a warm cache is still loaded); ``load=False``: only if this process has it already
-        (importing numba and the cached code costs about a second)."""
+        (importing numba and the cached code costs about a second); ``search``: and its search helpers (made
+        now with ``wait``, else begun in the background, ``None`` until they are ready)."""
+        native = self._get(wait, start, load)
+        if native is None or not search or native.search_ready():
+            return native
+        if wait:
+            native.warm_search()
+            return native
+        self._fork_search(native)
+        return None
+
+    def _get(self, wait: bool, start: bool, load: bool) -> NativeKernel | None:
         if self._ready and self._pid == os.getpid():
             return self._ready[0]
         if not enabled() or not load:

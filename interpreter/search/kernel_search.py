@@ -127,7 +127,7 @@ def kernel_view(game: Game, wait: bool = False) -> KernelView | None:
 
 def rows_view(game: Game, wait: bool = False) -> KernelView | None:
     """:func:`kernel_view` for any number of players (the searches of more than two players use it too)."""
-    native = game.native_kernel(wait)
+    native = game.native_kernel(wait, search=True)
     helper = "expandrow" if native is None or native.history is None else "hexpand"  # earlier positions: children
     if native is None or not hasattr(native.module, helper):  # no module, or a module without the search helpers
         return None
