@@ -582,9 +582,15 @@ class NativeKernel:
             self.searchable = False
         self.warmed = True
 
+    @property
+    def has_search(self) -> bool:
+        """True when the module holds the search helpers (a lanes source over the limit goes without)."""
+        return hasattr(self.module, "hexpand" if self.history is not None else "expandrow")
+
     def search_ready(self) -> bool:
-        """True when the search helpers run at once: loaded in this process, or compiled and in the cache."""
-        return self.warmed or self.search_marker is None or self.search_marker.is_file()
+        """True when the search helpers run at once (loaded in this process, or compiled and in the cache), or
+        there are none to wait for."""
+        return self.warmed or not self.has_search or self.search_marker is None or self.search_marker.is_file()
 
     @property
     def columns(self) -> int:
@@ -685,10 +691,11 @@ def import_checked(source: str) -> Callable[[], object]:
     return load
 
 
-def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], Path] | None:
+def prepare_native(kernel: Kernel) -> tuple[Callable[..., NativeKernel | None], Path] | None:
     """The syntax-tree half of :func:`load_native` (rewrite, check, write the file), done in the calling thread;
-    it returns the other half (import, compile or load from the cache) and the file that says a compile
-    finished (it exists once one did), or ``None`` when there is no native kernel to make."""
+    it returns the other half (import, compile or load from the cache; ``search=True``: the search helpers too)
+    and the file that says a compile finished (it exists once one did), or ``None`` when there is no native
+    kernel to make."""
     if not enabled() or _numba_version() is None:
         return None
     with _SYNTAX:
@@ -709,7 +716,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[[], NativeKernel | None], P
         native = (_history_native(module, kernel, marker, lanes) if takes_history(kernel)
                   else _plain_native(module, kernel, marker, lanes, groups, chains))
         native.search_marker = marker.with_suffix(".search")
-        if search and hasattr(module, "hexpand" if native.history is not None else "expandrow"):
+        if search and native.has_search:
             native.warm_search()
         return native
 
@@ -785,6 +792,34 @@ def _warm_search(native: NativeKernel, symbols: int) -> None:
         warm_players(native, symbols, WORD)
 
 
+def _fork_quietly(job: Callable[[], object]) -> int | None:
+    """A child process running ``job`` (a compile into the cache) and nothing else, or ``None`` where the
+    platform cannot fork. The child runs at a lower priority in its own session (Ctrl-C in the terminal stops
+    the command, not the compile), writes nowhere, holds none of the parent's files open, and leaves without
+    running the parent's exit handlers."""
+    if not hasattr(os, "fork"):
+        return None
+    try:
+        child = os.fork()
+    except OSError:
+        return None
+    if child:
+        return child
+    try:
+        os.setsid()
+        os.nice(10)
+        quiet = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(quiet, fd)
+        os.closerange(3, 1 << 16)  # hold no pipe or socket of the parent's open (a test runner waits on them)
+        import signal
+
+        signal.alarm(1800)  # never outlive a stuck compile by long
+        job()
+    finally:
+        os._exit(0)
+
+
 class Background:
     """A native kernel made in the background, so that nobody waits for a first compile.
 
@@ -808,7 +843,7 @@ class Background:
         self._prepared: list = []  # [finish, marker path] once the source is written (finish None: no native)
         self._helpers: threading.Thread | None = None  # waits for a child compiling the search helpers alone
 
-    def _prepare(self) -> tuple[Callable[[], NativeKernel | None] | None, Path | None]:
+    def _prepare(self) -> tuple[Callable[..., NativeKernel | None] | None, Path | None]:
         if not self._prepared:
             try:
                 kernel = self._kernel()
@@ -832,29 +867,11 @@ class Background:
             made = None
         self._ready.append(made)
 
-    def _fork_compiler(self, finish: Callable[[], NativeKernel | None]) -> int | None:
+    def _fork_compiler(self, finish: Callable[..., NativeKernel | None]) -> int | None:
         """A child process compiling the kernel into the cache, or ``None`` (cached already, or no fork)."""
-        if not hasattr(os, "fork") or self._cached():
+        if self._cached():
             return None
-        try:
-            child = os.fork()
-        except OSError:
-            return None
-        if child:
-            return child
-        try:  # the child: compile, keep it in the cache, leave without running the parent's exit handlers
-            os.setsid()  # Ctrl-C in the terminal stops the command, not the compile
-            os.nice(10)
-            quiet = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(quiet, fd)
-            os.closerange(3, 1 << 16)  # hold no pipe or socket of the parent's open (a test runner waits on them)
-            import signal
-
-            signal.alarm(1800)  # never outlive a stuck compile by long
-            finish(search=True)
-        finally:
-            os._exit(0)
+        return _fork_quietly(lambda: finish(search=True))
 
     def _fork_search(self, native: NativeKernel) -> None:
         """Compile the search helpers of a kernel loaded without them, away from the search that asked (a child
@@ -863,19 +880,7 @@ class Background:
             if self._helpers is not None:
                 return
             finish, _ = self._prepare()
-            child = None
-            if hasattr(os, "fork"):
-                try:
-                    child = os.fork()
-                except OSError:
-                    child = None
-                if child == 0:
-                    try:
-                        os.setsid()
-                        os.nice(10)
-                        finish(search=True)
-                    finally:
-                        os._exit(0)
+            child = _fork_quietly(lambda: finish(search=True))
             wait = (lambda: os.waitpid(child, 0)) if child else native.warm_search
             self._helpers = threading.Thread(target=wait, name="rulesdsl-native-search", daemon=True)
             self._helpers.start()
