@@ -1,4 +1,4 @@
-"""Places on the kernel (``player finishes if ...``) play what the generic path plays.
+"""Places on the kernel (``player finishes if ...``, ``player is out if ...``) play what the generic path plays.
 
 A small race of three or four seats (pawns step and hop towards one goal cell
 each, hop chains as in Chinese checkers, a blocked seat passes) ends in a
@@ -10,7 +10,9 @@ included) are the generic path's, each ply of a seeded playout is a legal move,
 and perft to depth 3 counts what the generic path counts. Chinese checkers for
 every place checks the same near its end, and its examples' counts (OpenSpiel's)
 and results (by hand) come from the kernel. Positions, turns and places in the
-hand-made cases are derived by hand.
+hand-made cases are derived by hand. A race with raids (a pawn jumping an enemy takes it;
+a seat without pieces is out, the worst place open) reaches seats out, alone and
+beside seats that finished, and is held to the generic path the same way.
 """
 
 from __future__ import annotations
@@ -55,14 +57,24 @@ end {
 }
 """
 SETTINGS = [("race", {"seats": "3"}), ("race", {"seats": "4"}), ("race", {"seats": "4", "max_moves": "12"})]
+# The race without go-again hops, a jump over an enemy taking it, and a seat with no pawn left out.
+RAID = RACE.replace("""  pawn jump forward, left, right over any
+}
+again after jump with same piece to new cells or pass
+""", """  pawn jump forward, left, right over enemy capture
+}
+""").replace("""  player finishes if player fills goal
+""", """  player finishes if player fills goal
+  player is out if player has no pieces
+""")
 
 
 pytestmark = NO_SOURCE_LIMIT
 
 
-def race(tmp_path, settings):
+def race(tmp_path, settings, text: str = RACE):
     path = tmp_path / "race.rules"
-    path.write_text(RACE)
+    path.write_text(text)
     game = load_game(str(path), settings)
     assert game.has_fast_playout
     return game
@@ -133,13 +145,53 @@ def test_the_draw_shares_the_next_place_among_the_seats_still_racing(tmp_path):
     assert children == [] and outcome.places == (2, 1, 2, 2) and outcome.winner == 1
 
 
-def test_places_that_no_finishing_rule_gives_stay_on_the_generic_path(tmp_path):
+def test_places_that_no_placing_rule_gives_stay_on_the_generic_path(tmp_path):
     game = race(tmp_path, {"seats": "3"})
-    state = load_position(game, '(1 -/3/- "" -G-- ---- ---- R--- --B-)')[1]
+    state = load_position(game, '(1 -/2/- "" -G-- ---- ---- R--- --B-)')[1]  # second, with two seats playing
     assert not canonical(state.places) and game._compiled.perft(state, 1) is None
     assert game.perft(state, 2) == generic_perft(game, state, 2)
     assert canonical((1, 3, 2)) and canonical((0, 1, 1, 0)) and not canonical((0, 2, 0))
-    assert unpack(pack((3, 0, 1, 2)), 4) == (3, 0, 1, 2)
+    # out from the worst end: alone, two at once (sharing 3rd, covering 4th), beside a seat that finished
+    assert canonical((0, 3, 0)) and canonical((0, 3, 3, 0)) and canonical((1, 0, 0, 4)) and not canonical((0, 3, 0, 0))
+    assert unpack(pack((3, 0, 1, 2)), 4) == (3, 0, 1, 2) and unpack(pack((1, 0, 0, 4)), 4) == (1, 0, 0, 4)
+    assert pack((1, 0, 0, 4)) == 1 | (4 | 8) << 12  # the seat out has its field's fourth bit
+
+
+@pytest.mark.parametrize("seats", ["3", "4"])
+def test_raids_put_seats_out_as_the_generic_path_does(tmp_path, seats):
+    game = race(tmp_path, {"seats": seats, "max_moves": "40"}, RAID)  # the kernel compiles ``is out``
+    out = finished = 0
+    for state in random_positions(game, seed=5, count=300, every=1):
+        moves, outcome = game.status(state)
+        got, children = kernel_children(game, state)
+        assert got == outcome, game.format_position(state)
+        assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
+        out += int(seats) in state.places and 0 in state.places
+        finished += 1 in state.places and int(seats) in state.places
+    assert out and finished, (out, finished)  # seats out while others play, and beside a seat that finished
+    seeded_playouts_are_legal(game, 8)
+    for state in random_positions(game, seed=6, count=40, every=1)[::4]:
+        for depth in (1, 2, 3):
+            assert game._compiled.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
+
+
+def test_a_seat_raided_of_its_last_pawn_is_out_last_and_the_turn_skips_it(tmp_path):
+    game = race(tmp_path, {"seats": "3"}, RAID)
+    # Red (a1) jumps green's only pawn (b1) to c1: green is out, third; blue (d1) moves next.
+    kids = children_by_board(game, '(1 -/-/- "" ---- ---- ---- ---- RG-B)')
+    raided = kids["---- ---- ---- ---- --RB".replace(" ", "")]
+    assert raided.places == (0, 3, 0) and raided.turn == 2
+    game = race(tmp_path, {"seats": "4"}, RAID)
+    # Red has finished; blue (d1) jumps white (c1) to b1: white is out, fourth; past white and red, green moves.
+    kids = children_by_board(game, '(3 1/-/-/- "" R--- ---- ---- ---- G-WB)')
+    raided = kids["R--- ---- ---- ---- GB--".replace(" ", "")]
+    assert raided.places == (1, 0, 0, 4) and raided.turn == 1
+    # Then blue (c1) jumps green (b1) to a1: green is out, third (fourth is taken); blue, alone, takes second.
+    kids = children_by_board(game, '(3 1/-/-/4 "" R--- ---- ---- ---- -GB-)')
+    last = kids["R--- ---- ---- ---- B---".replace(" ", "")]
+    assert last.places == (1, 3, 2, 4)
+    outcome, _ = kernel_children(game, last)
+    assert outcome.places == (1, 3, 2, 4) and outcome.winner == 0 and outcome.reason == "every player has a place"
 
 
 def test_chinese_checkers_examples_on_the_kernel():
@@ -198,10 +250,11 @@ def test_a_hop_chain_back_into_the_goal_finishes_at_the_pass():
     assert [outcome.places for outcome in finished if outcome is not None] == [(2, 1, 3)]
 
 
-def test_the_machine_code_plays_the_same_playouts(tmp_path):
+@pytest.mark.parametrize("text", [RACE, RAID], ids=["race", "raid"])
+def test_the_machine_code_plays_the_same_playouts(tmp_path, text):
     if not (native_module.enabled() and native_module.numba_available()):
         pytest.skip("numba is not installed or RULESDSL_NATIVE=0")
-    game = race(tmp_path, {"seats": "3"})  # four seats: about 100,000 characters of source, 75 s of CPU to compile
+    game = race(tmp_path, {"seats": "3"}, text)  # four seats: about 100,000 characters of source, 75 s to compile
     native = game._compiled.native(wait=True)
     assert native is not None
     for state in random_positions(game, seed=3, count=80, every=1)[::4]:
@@ -210,3 +263,29 @@ def test_the_machine_code_plays_the_same_playouts(tmp_path):
         whole = game.playout(game.initial_state(), random.Random(seed))
         assert whole.outcome == game.status(whole.state)[1]
         assert whole.outcome.places is not None
+
+
+def test_raids_are_searched_natively_as_generically(tmp_path):
+    """Paranoid and max^n at depths 1 and 2 on the machine code give the generic searches' moves and values on
+    positions of seeded raids, seats out among them (their reward: the place the word gives them)."""
+    if not (native_module.enabled() and native_module.numba_available()):
+        pytest.skip("numba is not installed or RULESDSL_NATIVE=0")
+    from rulesdsl.interpreter.search.kernel_players import players_view
+    from rulesdsl.interpreter.search.maxn import think_maxn
+    from rulesdsl.interpreter.search.paranoid import think_paranoid
+
+    game = race(tmp_path, {"seats": "3"}, RAID)
+    assert players_view(game, wait=True) is not None
+    out = 0
+    for state in random_positions(game, seed=7, count=60, every=3):
+        if game.status(state)[1] is not None:
+            continue
+        out += 3 in state.places
+        for depth in (1, 2):
+            for think in (think_paranoid, think_maxn):
+                native, generic = think(game, state, depth=depth, kernel=True), think(game, state, depth=depth,
+                                                                                      kernel=False)
+                where = (depth, game.format_position(state))
+                assert native.kernel == "native" and generic.kernel == "generic", where
+                assert native.move == generic.move and native.score == pytest.approx(generic.score, abs=1e-9), where
+    assert out  # positions with a seat out

@@ -172,11 +172,12 @@ def places_game():
 
 @needs_native
 def test_the_native_reward_for_a_place_is_the_generic_one(places_game):
-    """Every places word ``finishes`` can give three seats, with each winner an ending rule can name (-1: a
-    draw): the native reward of every seat is :meth:`Outcome.returns` of the final places."""
+    """Every places word ``finishes`` and ``is out`` can give three seats, with each winner an ending rule can
+    name (-1: a draw): the native reward of every seat is :meth:`Outcome.returns` of the final places."""
     view = players_view(places_game)
     words = {p for p in itertools.product(range(4), repeat=3) if canonical(p) and p.count(0) >= 1}
     assert (0, 1, 0) in words and (2, 1, 0) in words and (0, 0, 0) in words and (0, 2, 0) not in words
+    assert (0, 0, 3) in words and (1, 0, 3) in words  # a seat out (the word marks it), beside one that finished
     for places in words:
         for winner in (-1, 0, 1, 2):
             rewards = rank_returns(final_places(places, winner if winner >= 0 else None))

@@ -48,7 +48,7 @@ enclosing KIND in REGION [again]`` (:mod:`rulesdsl.interpreter.kernel.enclosing`
 go; ``turn`` of ``rectangle`` blocks (:mod:`rulesdsl.interpreter.kernel.rotations`), small ``boards``, ``in sent
 board`` and ``N in a row of boards`` (:mod:`rulesdsl.interpreter.kernel.nested`); cells holding counts (``counts KIND``)
 and ``sow`` have a builder of their own, one word per cell (:mod:`rulesdsl.interpreter.kernel.sowing`);
-``PLAYER finishes if ...`` (the seats' places in one word, the turn skipping placed
+``PLAYER finishes if ...`` and ``PLAYER is out if ...`` (the seats' places in one word, the turn skipping placed
 seats: :mod:`rulesdsl.interpreter.kernel.places`); ``place KIND enclosing DIRS`` with ``forbid suicide``
 and ``forbid immediate repetition``, ``area(...)`` (:mod:`rulesdsl.interpreter.kernel.liberties`), ``pass``,
 ``passes in a row``, ``board repeated`` (:mod:`rulesdsl.interpreter.kernel.passing`) and comparisons with a
@@ -408,7 +408,7 @@ class _Builder:
         if (self.passing.names or self.history) and (self.repetition or again is not None or then is not None
                                                      or self.counter is not None or self.hand_vars):
             raise Unsupported("passes or earlier boards beside repetition, go-again or two-part turns, counts")
-        self.placing: Placing | None = None  # the placing rules (``finishes``) over one more word, the places
+        self.placing: Placing | None = None  # the placing rules (finishes, is out) over one more word, the places
         if self.words.names and (self.repetition or self.chain):
             raise Unsupported("turns played or new cells beside repetition or capture chains")
         self.marks_words(active, options, width)

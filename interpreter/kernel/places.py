@@ -1,4 +1,4 @@
-"""Places on the kernel: ``PLAYER finishes if COND``, each seat's place kept in one word after the bitboards.
+"""Places on the kernel (``PLAYER finishes if COND``, ``PLAYER is out if COND``): one word after the bitboards.
 
 The generic path (:mod:`rulesdsl.interpreter.reference.places`) keeps
 ``State.places``, one small number per seat (0 while it plays). The kernel
@@ -16,10 +16,12 @@ again while two or more play. A position where at most one seat plays is over
 (the kernel's rule ``PLACED``; :mod:`~rulesdsl.interpreter.kernel.compiled`
 ranks the seats from the word).
 
-Only ``finishes`` is compiled: with it, the best place open is one more than
-the seats placed, a count of the word's non-zero fields. A position whose
-places could not have come from such rules (typed by hand, say ``-/3/-``) is
-left to the generic path (:func:`canonical`). Conditions read the board only
+``finishes`` gives the best place open, one more than the seats that
+finished; ``is out`` the worst, for ``g`` seats out at once ``seats + 1 - g``
+less the seats out before. A seat out has the fourth bit of its field set
+(``OUT``), so both counts are popcounts of the word. A position whose places
+could not have come from such rules (typed by hand, say ``-/2/-`` with three
+seats) is left to the generic path (:func:`canonical`). Conditions read the board only
 (``mover`` and ``opponent``, which depend on who is skipped, are not compiled),
 so trying the rules once each in order gives what the reference's loop gives.
 """
@@ -34,6 +36,7 @@ from rulesdsl.placing_checks import EACH_SEAT, PLACINGS
 NIBBLE = 4  # bits a seat's place takes in the word
 PLACED = -3  # the kernel's end rule number for "every player has a place"
 FIELD = 7  # the bits of one seat's place, at the seat's nibble
+OUT = 8  # the nibble's fourth bit: the seat is out (its place counts from the worst end)
 
 
 class PlacesError(Exception):
@@ -41,8 +44,10 @@ class PlacesError(Exception):
 
 
 def pack(places: tuple[int, ...]) -> int:
-    """The word of a tuple of places."""
-    return sum(p << NIBBLE * seat for seat, p in enumerate(places))
+    """The word of a tuple of places (the seats of :func:`blocks`' worst end marked ``OUT``)."""
+    split = blocks(places) if canonical(places) else None
+    outs = split[1] if split else set()
+    return sum((p | (OUT if p in outs else 0)) << NIBBLE * seat for seat, p in enumerate(places))
 
 
 def unpack(word: int, seats: int) -> tuple[int, ...]:
@@ -56,17 +61,30 @@ def places_word(kernel) -> int:
     return kernel.width - len(kernel.counted) - 1 if kernel.seats else -1
 
 
+def blocks(places: tuple[int, ...]) -> tuple[set[int], set[int]] | None:
+    """The places given from the best end (``finishes``: each group of seats sharing a place starts right
+    after the places of the groups before it) and those given from the worst end (``is out``: each group ends
+    right before the places of the groups after it, the last at the number of seats), or ``None`` when some
+    place is at neither. A place fits the best end first: while two seats or more play the two ends are
+    apart, and the split is the rules' own."""
+    taken = sorted(set(places) - {0})
+    best, seen = set(), 0
+    while taken and taken[0] == seen + 1:
+        seen += places.count(taken[0])
+        best.add(taken.pop(0))
+    worst, end = set(), len(places)
+    while taken and taken[-1] + places.count(taken[-1]) - 1 == end:
+        end = taken[-1] - 1
+        worst.add(taken.pop())
+    return None if taken else (best, worst)
+
+
 def canonical(places: tuple[int, ...] | None) -> bool:
-    """True when ``places`` could come from ``finishes`` rules alone: each group of seats sharing a place
-    starts right after the places of the groups before it (the last seat's place included)."""
+    """True when ``places`` could come from ``finishes`` and ``is out`` rules: groups from the best end, then
+    a gap, then groups from the worst end (:func:`blocks`)."""
     if places is None or max(places, default=0) > FIELD:
         return False
-    seen = 0
-    for place in sorted(set(places) - {0}):
-        if place != seen + 1:
-            return False
-        seen += places.count(place)
-    return True
+    return blocks(places) is not None
 
 
 def _times(word: str, number: int) -> str:
@@ -86,21 +104,29 @@ class Placing:
         self.word, self.seats, self.following = word, seats, following
         self.ones = sum(1 << NIBBLE * s for s in range(seats))  # the low bit of every seat's field
         self.rules: list[list[tuple[int, list[str], str]]] = []  # per rule: (seat, statements, test) per seat
+        self.finishing: list[bool] = []  # per rule: ``finishes`` (the best place open), else ``is out`` (the worst)
         for rule in end.rules:
             if rule.result not in PLACINGS:
                 continue
-            if rule.result != "finishes" or rule.by_score:
-                raise PlacesError("'is out' (the worst place open)")
+            if rule.by_score:
+                raise PlacesError("places by score")
+            if rule.player != EACH_SEAT and rule.player not in names:
+                raise PlacesError(f"a placing rule for '{rule.player}'")
             for node in m.walk(rule.condition):
                 if isinstance(node, (m.NoMoves, m.NobodyMoves)):
                     raise PlacesError("a placing condition that reads the moves")
             seats_of = range(seats) if rule.player == EACH_SEAT else (names.index(rule.player),)
             self.rules.append([(seat, *condition(rule.condition, seat)) for seat in seats_of])
+            self.finishing.append(rule.result == "finishes")
 
     def placed(self) -> str:
         """An expression: the low bit of the field of every seat that has a place."""
         w = self.word
         return f"(({w} | ({w} >> 1) | ({w} >> 2)) & {self.ones})"
+
+    def finished(self) -> str:
+        """An expression: the low bit of the field of every seat placed from the best end (not out)."""
+        return f"({self.placed()} & ~({self.word} >> 3))"
 
     def over(self) -> str:
         """An expression, true when at most one seat plays (the game is over unless a turn goes on)."""
@@ -121,23 +147,36 @@ class Placing:
                       f"        {turn} = {seat}"]
         return lines
 
+    def give(self, seats: str, count: str, base: int, step: int = 1) -> list[str]:
+        """Statements giving the seats of ``seats`` (low bits) the place ``base + step * count``."""
+        lines = [f"pk = {count}"]
+        for number in range(self.seats + 1):
+            place = base + step * number
+            if 1 <= place <= self.seats:
+                lines += [f"{'if' if len(lines) == 1 else 'elif'} pk == {number}:",
+                          f"    {self.word} |= {_times(seats, place)}"]
+        return lines
+
     def settle(self, first: int, turn: str) -> list[str]:
         """Statements run once a turn is complete and ``turn`` holds the next seat, ``first``: the turn skips
         placed seats, the placing rules give places, and the turn skips the newly placed seats."""
         w = self.word
         lines = self.skip(first, turn)
-        for rule in self.rules:
+        for rule, finishing in zip(self.rules, self.finishing):
             body = ["pn = 0"]
             for seat, before, test in rule:
                 body += before + [f"if not {w} & {FIELD << NIBBLE * seat} and {test}:",
                                   f"    pn |= {1 << NIBBLE * seat}"]
-            body += ["if pn:", f"    pk = {self.placed()}.bit_count()"]
-            for count in range(self.seats):  # the place: one more than the seats placed
-                body += [f"    {'if' if count == 0 else 'elif'} pk == {count}:",
-                         f"        {w} |= {_times('pn', count + 1)}"]
-            body += [f"    pl = {self.ones} & ~{self.placed()}",
-                     "    if pl and not pl & (pl - 1):",  # one seat left: it takes the last place
-                     f"        {w} |= {_times('pl', self.seats)}"]
+            body.append("if pn:")
+            if finishing:  # the best place open: one more than the seats finished
+                body += ["    " + line for line in self.give("pn", f"{self.finished()}.bit_count()", 1)]
+            else:  # the worst open for the seats out now: seats - (those out before and now) + 1
+                body += ["    " + line for line in self.give("pn", f"(({w} >> 3) & {self.ones} | pn).bit_count()",
+                                                                 self.seats + 1, -1)]
+                body.append(f"    {w} |= pn << 3")
+            body += [f"    pl = {self.ones} & ~{self.placed()}",  # one seat left: it takes the best place open
+                     "    if pl and not pl & (pl - 1):"]
+            body += ["        " + line for line in self.give("pl", f"{self.finished()}.bit_count()", 1)]
             body += ["    " + line for line in self.skip(first, turn)]
             lines += [f"if {self.playing()}:"] + ["    " + line for line in body]
         return lines

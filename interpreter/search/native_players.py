@@ -26,13 +26,13 @@ seat's reward for its final place (:meth:`Outcome.returns`) times ``win - ply``
 in both searches, as the generic ones score it; ``preward(word, ow, p)``
 gives that reward from the places word and the winner ``ow`` (-1: none): the
 winner takes the best place open, the seats still playing share the next one
-(:func:`rulesdsl.interpreter.reference.places.final_places`; with ``finishes``
-alone the best place open is one more than the seats placed).
+(:func:`rulesdsl.interpreter.reference.places.final_places`: the best place
+open is one more than the seats that finished, not counting those out).
 """
 
 from __future__ import annotations
 
-from rulesdsl.interpreter.kernel.places import FIELD, NIBBLE
+from rulesdsl.interpreter.kernel.places import FIELD, NIBBLE, OUT
 
 MARK = "pfrontier"  # a module holding this function holds them all
 
@@ -61,7 +61,8 @@ def _place_reward(players: int) -> list[str]:
         return [f"q = (w >> ({NIBBLE} * {seat})) & {FIELD}", f"if {seat} == ow and wp:", "    q = wp",
                 "elif not q:", "    q = k + 1"]
     lines = ["def preward(word, ow, p):", "    w = i64(word)", "    k = 0", f"    for s in range({players}):",
-             f"        if (w >> ({NIBBLE} * s)) & {FIELD}:", "            k += 1", "    wp = 0",
+             f"        if 0 < (w >> ({NIBBLE} * s)) & {FIELD | OUT} < {OUT}:",  # finished, not out
+             "            k += 1", "    wp = 0",
              f"    if ow >= 0 and not (w >> ({NIBBLE} * ow)) & {FIELD}:", "        k += 1", "        wp = k"]
     lines += ["    " + line for line in place("p")]
     lines += ["    mine = q", "    tied = 0", f"    for s in range({players}):"]
