@@ -45,7 +45,7 @@ class PlacesError(Exception):
 
 def pack(places: tuple[int, ...]) -> int:
     """The word of a tuple of places (the seats of :func:`blocks`' worst end marked ``OUT``)."""
-    split = blocks(places) if canonical(places) else None
+    split = blocks(places) if max(places, default=0) <= FIELD else None
     outs = split[1] if split else set()
     return sum((p | (OUT if p in outs else 0)) << NIBBLE * seat for seat, p in enumerate(places))
 
