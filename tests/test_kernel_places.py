@@ -81,15 +81,26 @@ def race(tmp_path, settings, text: str = RACE):
 
 
 
+# Every race above and the race with raids below (for the tests that hold the kernel to the generic path).
+GAMES = [pytest.param(RACE, s, id=i) for (_, s), i in zip(SETTINGS, ["3", "4", "4-short"])] + [
+    pytest.param(RAID, {"seats": n, "max_moves": "40"}, id=f"raid-{n}") for n in ("3", "4")]
+
+
+def kernel_is_generic(game, state) -> None:
+    """The kernel's outcome and children of ``state`` are the generic path's."""
+    moves, outcome = game.status(state)
+    got, children = kernel_children(game, state)
+    assert got == outcome, game.format_position(state)
+    assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
+
+
 @pytest.mark.parametrize("settings", [s for _, s in SETTINGS], ids=["3", "4", "4-short"])
 def test_children_and_outcomes_are_the_generic_ones(tmp_path, settings):
     game = race(tmp_path, settings)
     seen = Counter()
     for state in random_positions(game, seed=1, count=300, every=1):
-        moves, outcome = game.status(state)
-        got, children = kernel_children(game, state)
-        assert got == outcome, game.format_position(state)
-        assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
+        kernel_is_generic(game, state)
+        outcome = game.status(state)[1]
         seen[sum(p > 0 for p in state.places)] += 1
         if outcome is not None:
             seen[outcome.reason] += 1
@@ -98,15 +109,15 @@ def test_children_and_outcomes_are_the_generic_ones(tmp_path, settings):
     assert seen["turns played >= max_moves" if settings.get("max_moves") == "12" else "every player has a place"]
 
 
-@pytest.mark.parametrize("settings", [s for _, s in SETTINGS], ids=["3", "4", "4-short"])
-def test_every_ply_of_a_seeded_playout_is_a_legal_move(tmp_path, settings):
-    game = race(tmp_path, settings)
+@pytest.mark.parametrize("text,settings", GAMES)
+def test_every_ply_of_a_seeded_playout_is_a_legal_move(tmp_path, text, settings):
+    game = race(tmp_path, settings, text)
     seeded_playouts_are_legal(game, 8)
 
 
-@pytest.mark.parametrize("settings", [s for _, s in SETTINGS], ids=["3", "4", "4-short"])
-def test_perft_to_depth_3_counts_what_the_generic_path_counts(tmp_path, settings):
-    game = race(tmp_path, settings)
+@pytest.mark.parametrize("text,settings", GAMES)
+def test_perft_to_depth_3_counts_what_the_generic_path_counts(tmp_path, text, settings):
+    game = race(tmp_path, settings, text)
     for state in random_positions(game, seed=2, count=60, every=1)[::3]:
         for depth in (1, 2, 3):
             assert game._compiled.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
@@ -162,17 +173,10 @@ def test_raids_put_seats_out_as_the_generic_path_does(tmp_path, seats):
     game = race(tmp_path, {"seats": seats, "max_moves": "40"}, RAID)  # the kernel compiles ``is out``
     out = finished = 0
     for state in random_positions(game, seed=5, count=300, every=1):
-        moves, outcome = game.status(state)
-        got, children = kernel_children(game, state)
-        assert got == outcome, game.format_position(state)
-        assert Counter(children) == Counter(game.apply(state, mv) for mv in moves), game.format_position(state)
+        kernel_is_generic(game, state)
         out += int(seats) in state.places and 0 in state.places
         finished += 1 in state.places and int(seats) in state.places
     assert out and finished, (out, finished)  # seats out while others play, and beside a seat that finished
-    seeded_playouts_are_legal(game, 8)
-    for state in random_positions(game, seed=6, count=40, every=1)[::4]:
-        for depth in (1, 2, 3):
-            assert game._compiled.perft(state, depth) == generic_perft(game, state, depth), game.format_position(state)
 
 
 def test_a_seat_raided_of_its_last_pawn_is_out_last_and_the_turn_skips_it(tmp_path):
