@@ -197,6 +197,30 @@ def test_castling_on_the_kernel(chess, rows, unmoved, castles):
     assert found == castles
 
 
+@pytest.mark.parametrize("rows, landings", [
+    # a rook on e8 checks the king on e1: e2 stays on its file (the king's own cell no longer shields it)
+    ("k---r--- -------- -------- -------- -------- -------- -------- ----K---", {"d1", "d2", "f1", "f2"}),
+    # the bishop on e2 is pinned to the king by the rook: it has no move; the king's four as above
+    ("k---r--- -------- -------- -------- -------- -------- ----B--- ----K---", {"d1", "d2", "f1", "f2"}),
+    # a rook on e2 checks from beside the king; guarded from e8, it may not be taken; d2 and f2 on its row
+    ("k---r--- -------- -------- -------- -------- -------- ----r--- ----K---", {"d1", "f1"}),
+    # unguarded, the king takes it
+    ("k------- -------- -------- -------- -------- -------- ----r--- ----K---", {"d1", "f1", "e2"}),
+])
+def test_a_move_is_legal_as_the_position_after_it_says(chess, rows, landings):
+    """The kernel asks the position before a move whether the king would be attacked after it (``hitafter``):
+    the cells each move leaves and lands on, counted by hand; the children are the generic path's."""
+    state = chess.parse_position(f"(w - - 0 {rows})")
+    kids = successors(chess, state)
+    assert kids == reference(chess, state)
+    found = set()
+    for kid in kids:
+        first = chess.format_position(kid)[1:-1].split()[-8:]
+        (cell,) = {f"{'abcdefgh'[x]}{8 - y}" for y, row in enumerate(first) for x, c in enumerate(row) if c == "K"}
+        found.add(cell)
+    assert found == landings and len(kids) == len(landings)
+
+
 def test_a_rook_that_moves_or_is_taken_ends_its_right_on_the_kernel(chess):
     # a white rook takes h8: black's king's side right goes with the rook taken, white's with the rook that left
     state = chess.parse_position("(w a1,e1,h1,a8,e8,h8 - 0 r---k--r -------- -------- -------- -------- -------- "

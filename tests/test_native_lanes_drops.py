@@ -71,17 +71,33 @@ def test_the_kernel_is_rewritten_for_lanes_with_its_keys_and_canmove():
 
 
 def test_a_kernel_sure_to_be_too_long_to_compile_is_not_rewritten(monkeypatch):
-    """shogi's functions but the playout are 895,000 characters of Python before the lanes rewriting lengthens
-    them, over the 520,000 a source in pieces may have: refused at once (its rewrite took minutes); with a higher
-    limit set it is rewritten."""
+    """A kernel whose functions but the playout are already longer than a source in pieces may be (the limit
+    lowered here to 300,000 characters, under shogi's 600,000 or so of Python) is refused at once, before the
+    lanes rewriting, which only lengthens them; with a higher limit set it is rewritten."""
     from rulesdsl.interpreter.kernel import native
 
     monkeypatch.delenv(native.MAX_ENV, raising=False)
+    monkeypatch.setattr(native, "MAX_PIECES", 300_000)
     kernel = load_game("shogi").kernel()
     assert beyond_reach(kernel) and lanes.lanes_source(kernel) is None
     assert not beyond_reach(load_game(str(RULES)).kernel())
     monkeypatch.setenv(native.MAX_ENV, "100000000")
     assert not beyond_reach(kernel)
+
+
+def test_shogi_is_compiled_by_default(monkeypatch):
+    """Without compiling: with no limit set, shogi's native source (written in pieces) passes the allow-list
+    check and is one the default compiles (:func:`~.native.compiles_soon`); a move's legality test asks the
+    position before the move (``hitafter``) and a child's row is written in one call (``putlanes``)."""
+    from rulesdsl.interpreter.kernel import native
+
+    monkeypatch.delenv(native.MAX_ENV, raising=False)
+    kernel = load_game("shogi").kernel()
+    assert not beyond_reach(kernel)
+    source = native.native_source(kernel)
+    assert source is not None and native.compiles_soon(source)
+    check_source(source)
+    assert "\ndef hitafter(" in source and "kids = putlanes(" in source and "\ndef hexpand(" in source
 
 
 def test_native_perft_from_the_start_is_the_count_by_hand_and_the_generic_paths():
@@ -172,9 +188,9 @@ def test_on_seven_by_seven_one_word_keeps_canmove_and_the_keys_too():
 
 @pytest.mark.deep
 def test_native_shogi_perft_is_the_published_figures():
-    """Shogi itself (rules/shogi.rules), compiled only without the length limit (native_only sets it): a source
-    of about 1.67 million characters in pieces, about 17 CPU minutes and 3.7 GB to compile once. Perft 1 to 4
-    are the published figures (the rule file's example, tests/test_shogi_openspiel.py's)."""
+    """Shogi itself (rules/shogi.rules): a source of about 640,000 characters in pieces, about 6 CPU minutes and
+    1.8 GB to compile once. Perft 1 to 4 are the published figures (the rule file's example,
+    tests/test_shogi_openspiel.py's); its native search is minimax's on the generic path."""
     game = load_game("shogi")
     native = game._compiled.native(wait=True)
     assert native is not None and native.lanes is not None and native.history is not None
@@ -182,3 +198,4 @@ def test_native_shogi_perft_is_the_published_figures():
     assert [native_perft(game, start, d) for d in (1, 2, 3, 4)] == [30, 900, 25470, 719731]
     for state in random_positions(game, seed=2, count=3, every=29, cap=120):
         assert native_perft(game, state, 2) == generic_perft(game, state, 2), game.format_position(state)
+        assert_native_search_is_minimax(game, state, 2)

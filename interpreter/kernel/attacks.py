@@ -48,6 +48,16 @@ def _displaces(rule: m.MoveRule) -> bool:
                                            or bool(rule.flanking) or rule.action == "remove")
 
 
+def _named(constants: dict[str, object], stem: str, values: tuple[int, ...]) -> str:
+    """The name of the table ``values`` in ``constants``: one already there with the same stem, else a new one."""
+    for name, held in constants.items():
+        if name.startswith(stem) and name[len(stem):].isdigit() and held == values:
+            return name
+    name = f"{stem}{len(constants)}"
+    constants[name] = values
+    return name
+
+
 class Pattern(NamedTuple):
     """One attacking rule of one player along one vector (or several steps of the same pieces, gathered)."""
 
@@ -105,16 +115,27 @@ class Attacks:
         the leaps that reach ``tg`` from one of its leaping pieces (a piece leaving one of those cells may open an
         attack), and the rays that hold one of its pieces that take over a screen (a piece entering one may).
         """
-        layout = self.layout
-        size = max(layout.bit) + 1
+        attack, lines = self._bodies(f"oc = {occupied}", False, constants)
+        after, _ = self._bodies(f"oc = ({occupied} & ~gone) | came", True, constants)
+        return (f"def attacked({variables} by, tg):\n" + "".join(f"    {line}\n" for line in attack) + "\n\n"
+                + f"def pinlines({variables} by, tg):\n" + "".join(f"    {line}\n" for line in lines) + "\n\n"
+                + f"def hitafter({variables} by, tg, gone, came):\n"
+                + "".join(f"    {line}\n" for line in ["nc = ~came", *after]))
+
+    def _bodies(self, occupied: str, after: bool, constants: dict[str, object]) -> tuple[list[str], list[str]]:
+        """The statements of ``attacked`` (from ``occupied``, the line setting ``oc``) and of ``pinlines``;
+        ``after``: the attackers read without the cells of ``nc``'s complement (a piece taken there)."""
+        size = max(self.layout.bit) + 1
         each = ["while tg:", "    b = tg & -tg", "    tg ^= b", "    sq = b.bit_length() - 1"]  # each target cell
-        attack, lines = [f"oc = {occupied}", *each], ["pin = 0", "arr = 0", *each]
+        attack, lines = [occupied, *each], ["pin = 0", "arr = 0", *each]
         count = len(self.patterns)
         for player in range(count):
             head = ("if True:" if count == 1 else "else:" if player == count - 1
                     else f"{'if' if player == 0 else 'elif'} by == {player}:")
             hits, pins = [], []
             for pattern in self.patterns[player]:
+                if after:
+                    pattern = pattern._replace(attackers=f"({pattern.attackers} & nc)")
                 found, pinned = self._test(pattern, size, constants)
                 conditions = [f"b & {pattern.inside}"] if pattern.inside is not None else []
                 if pattern.victims is not None:
@@ -127,27 +148,23 @@ class Attacks:
             lines += ["    " + head, *("        " + line for line in pins or ["pin |= 0"])]
         attack.append("return 0")
         lines.append("return pin, arr")
-        return (f"def attacked({variables} by, tg):\n" + "".join(f"    {line}\n" for line in attack) + "\n\n"
-                + f"def pinlines({variables} by, tg):\n" + "".join(f"    {line}\n" for line in lines))
+        return attack, lines
 
     def _test(self, pattern: Pattern, size: int, constants: dict[str, object]) -> tuple[list[str], list[str]]:
         """One pattern's statements returning 1 when it attacks cell ``sq`` (bit ``b``), and those adding its lines
         to ``pin`` (the tables they read put in ``constants``)."""
         attackers = pattern.attackers
         if not pattern.sliding:
-            name = f"stp{len(constants)}"
-            constants[name] = self._steps(pattern.vectors, size)
+            name = _named(constants, "stp", self._steps(pattern.vectors, size))
             if not pattern.leg:
                 return [f"if {name}[sq] & {attackers}:", "    return 1"], []
-            leg = f"leg{len(constants)}"
             (x, y), = pattern.vectors
-            constants[leg] = self._legs((x, y), size)
+            leg = _named(constants, "leg", self._legs((x, y), size))
             return ([f"if {name}[sq] & {attackers} and not {leg}[sq] & oc:", "    return 1"],
                     [f"if {name}[sq] & {attackers}:", f"    pin |= {leg}[sq]"])  # a piece leaving the leg opens it
         (x, y), = pattern.vectors
         back = (-x, -y)
-        name = f"ray{len(constants)}"
-        constants[name] = self._rays(back, size)
+        name = _named(constants, "ray", self._rays(back, size))
         rising = self.layout.shift_of(back) > 0
         nearest = "r & -r" if rising else "1 << (r.bit_length() - 1)"
         if not pattern.screen:
@@ -198,6 +215,17 @@ class Attacks:
     def call(variables: str, targets: str, by: int, result: str) -> str:
         """The statement setting ``result`` to the attack test of ``targets`` by ``by``."""
         return f"{result} = attacked({variables} {by}, {targets})"
+
+    @staticmethod
+    def call_after(variables: str, targets: str, by: int, gone: str, came: str, result: str) -> str:
+        """The statement setting ``result`` to the attack test of ``targets`` by ``by`` after a move that empties
+        the cells ``gone`` and lands on ``came`` (taking what stood there), asked of the position before it."""
+        return f"{result} = hitafter({variables} {by}, {targets}, {gone}, {came})"
+
+    @property
+    def reads_victims(self) -> bool:
+        """Whether an attack takes only pieces of one kind (``taking KIND``): it reads the target's own kind."""
+        return any(p.victims is not None for patterns in self.patterns for p in patterns)
 
     def count_lines(self, variables: str, pieces: str, by: int, number: int) -> tuple[list[str], str]:
         """Statements counting how many cells of ``pieces`` ``by`` attacks (``attacked(...)``), and the name that

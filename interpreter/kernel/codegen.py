@@ -346,6 +346,7 @@ class _Builder:
         self.symbols = tuple(sorted(tables.owner))
         self.var = {sym: f"v{i}" for i, sym in enumerate(self.symbols)}
         self.vars = "".join(f"{self.var[s]}, " for s in self.symbols).rstrip(" ")  # "v0, v1,": a tuple
+        self.board_vars = self.vars  # the bitboards alone: what the attack tests read (:mod:`~.attacks`)
         forbids = {f.what for f in active.all(m.Forbid)}
         if forbids - {"corner push-off", "repetition", "suicide", "immediate repetition", "leaving attacked",
                       "drop mate"}:
@@ -809,7 +810,7 @@ class _Builder:
             try:
                 made = castling_groups(rule, tables, self.layout, player, self.book.index if self.book else {},
                                        self.var, self.start_board(), self.rights or "0", self.attack_tests(),
-                                       self.bits(self.symbols), self.castles.__next__, self.vars)
+                                       self.bits(self.symbols), self.castles.__next__, self.board_vars)
             except BringingError as error:
                 raise Unsupported(str(error)) from error
             return [Group(**kw) for kw in made]
@@ -1124,6 +1125,7 @@ class _Builder:
                         f"if {guards[group.guard]}:"] + ["    " + line for line in here]
             lines += here
             groups.append(group)
+        lines = self.hoisted(player, prefix, lines)
         if self.protect:
             if existence:
                 raise Unsupported("whether a player can move, beside forbid leaving attacked")
@@ -1131,7 +1133,7 @@ class _Builder:
         if self.drop_mates is not None and self.judging and not existence:
             royal = self.bits(frozenset(s for k in self.protect for s in self.tables.symbols_of(self.other[player], k)))
             lines += self.drop_mates.lines(player, self.other[player], groups, prefix, self.vars, royal,
-                                           self.attack_tests().call(self.vars, "dmk", player, "dmc"))
+                                           self.attack_tests().call(self.board_vars, "dmk", player, "dmc"))
         taking = []
         if self.chain and not existence:
             opp = self.bits(self.tables.enemy_symbols(player))
@@ -1149,6 +1151,16 @@ class _Builder:
             if taking and quiet:
                 lines += [f"if {' | '.join(taking)}:"] + [f"    {name} = 0" for name in quiet]
         return lines, groups
+
+    def hoisted(self, player: int, prefix: str, lines: list[str]) -> list[str]:
+        """The masks' statements with the cells of the player's pieces and of the enemy's, where several read
+        them, worked out once before them (``mow``, ``mop``): a game of many symbols repeats those unions in every
+        group's mask (the boards do not change while the masks are made)."""
+        for name, symbols in (("op", self.tables.enemy_symbols(player)), ("ow", self.tables.symbols_of(player))):
+            union = self.bits(symbols)
+            if " | " in union and sum(line.count(union) for line in lines) > 1:
+                lines = [f"{prefix}{name} = {union}", *(line.replace(union, f"{prefix}{name}") for line in lines)]
+        return lines
 
     def drop_mate_tests(self, active) -> DropMates | None:
         """The drop-mate test (``forbid dropping KIND giving mate``, :mod:`~.drop_mates`), or ``None``."""
@@ -1175,18 +1187,21 @@ class _Builder:
 
     def kept_safe(self, player: int, groups: list[Group], prefix: str) -> list[str]:
         """Statements dropping from each group's landing cells the moves after which a piece of a protected kind
-        of ``player`` is attacked (``forbid leaving KIND attacked``): each move is played, tested, taken back."""
+        of ``player`` is attacked (``forbid leaving KIND attacked``): a move that only takes its piece from one
+        cell to another (or drops one) is tested on the position before it (``hitafter``: the cells it leaves and
+        lands on), any other is played, tested and taken back."""
         royal = self.bits(frozenset(s for k in self.protect for s in self.tables.symbols_of(player, k)))
         if royal == "0":
             return []
         attacks, opponent = self.attack_tests(), self.opponent[player]
-        test = [attacks.call(self.vars, royal, opponent, "chk")]
+        test = [attacks.call(self.board_vars, royal, opponent, "chk")]
         # A move of a piece that is not protected, taking nothing but on its landing cell, that neither leaves a
         # cell of ``pin`` (a line to a protected piece, a leap's first cell) nor enters one of ``arr`` (a line
         # where a screen would open an attack), cannot expose a protected piece not attacked now: only the
         # others are tested.
-        lines = [attacks.call(self.vars, royal, opponent, "chn"),
-                 attacks.pins(self.vars, royal, opponent, "pin", "arr"), f"sv = {self.vars}"]
+        lines = [attacks.call(self.board_vars, royal, opponent, "chn"),
+                 attacks.pins(self.board_vars, royal, opponent, "pin", "arr")]
+        saved = False  # whether a move is played and taken back (from ``sv``)
         protected = {self.var[s] for k in self.protect for s in self.tables.symbols_of(player, k)}
         for i, group in enumerate(groups):
             if group.origins is not None:
@@ -1204,9 +1219,16 @@ class _Builder:
                 else:
                     lines += ["if not chn:", f"    lm &= {shifted('pin', group.origin_shift)} | arr"]
             lines += ["while lm:", "    t = lm & -lm", "    lm ^= t"]
-            lines += ["    " + line for line in [*(group.board or group.apply), *test, f"{self.vars} = sv", "if chk:",
-                                                 f"    {prefix}{i} ^= t"]]
-        return lines
+            moved = _origin(group, protected, attacks.reads_victims)
+            if moved is None:  # played, tested and taken back
+                body = [*(group.board or group.apply), *test, f"{self.vars} = sv"]
+                saved = True
+            else:  # tested on the position before it: the cells it empties and the one it lands on
+                walk, origin = moved
+                after = f"({royal} ^ {origin}) | t" if group.piece in protected else royal
+                body = [*walk, attacks.call_after(self.board_vars, after, opponent, origin, "t", "chk")]
+            lines += ["    " + line for line in [*body, "if chk:", f"    {prefix}{i} ^= t"]]
+        return [*lines[:2], f"sv = {self.vars}", *lines[2:]] if saved else lines
 
     def counted(self, player: int, continuing: bool) -> tuple[list[str], list[Group], bool]:
         """The move masks, their running counts ``c0, c1...`` and ``total`` (with a pass, or after the repetition
@@ -1490,7 +1512,7 @@ class _Builder:
         if self.drop_mates is not None:  # the other player's moves after a drop that may mate
             helpers.append(self.can_move())
         if self.attacks is not None:  # the attack test the moves and conditions call (:mod:`~.attacks`)
-            helpers.append(self.attacks.function(self.vars, self.bits(self.symbols), self.constants))
+            helpers.append(self.attacks.function(self.board_vars, self.bits(self.symbols), self.constants))
         source = "\n\n".join([*functions.values(), *helpers])
         if len(source) > MAX_SOURCE:  # compiling it would take longer than the generic path saves
             raise Unsupported(f"generated source of {len(source):,} characters")
@@ -1706,7 +1728,8 @@ class _Conditions(m.ExprVisitor):
         if expr.function == "attacked" and len(expr.args) == 2:  # ``attacked(PLAYER KIND)``: how many are attacked
             pieces, player = self.pieces(expr.args[0], expr.args[1])
             number = sum(line.startswith("ak") and " = 0" in line for line in self.before)
-            lines, name = builder.attack_tests().count_lines(builder.vars, pieces, builder.opponent[player], number)
+            lines, name = builder.attack_tests().count_lines(builder.board_vars, pieces, builder.opponent[player],
+                                                             number)
             self.before += lines
             return name
         if expr.function == "count" and (expr.args[0] not in ("mover", "opponent", EACH_SEAT,
@@ -1898,6 +1921,25 @@ class _Conditions(m.ExprVisitor):
         builder.constants[f"AHEAD{name}"], builder.constants[f"ATLEAST{name}"] = tuple(ahead), at_least
         builder.constants["beyond"] = beyond
         return f"beyond({mine}, {theirs}, AHEAD{name}, ATLEAST{name})"
+
+
+def _origin(group: Group, protected: set[str], reads_victims: bool) -> tuple[list[str], str] | None:
+    """For a move that only takes its piece from one cell to the landing cell ``t`` (taking what stood there, maybe
+    promoting it) or drops a piece there: the statements finding the cell it leaves and that cell's expression
+    (``"0"`` for a drop); ``None`` for any other move (castling, in passing, pushes...), or for a move of a
+    protected piece when an attack reads the kind of the piece it takes (``taking KIND``)."""
+    if group.action == "drop":
+        board = group.board or group.apply
+        return ([], "0") if not any(name in line for line in board for name in protected) else None
+    if group.action not in ("step", "slide") or group.origins is not None or group.aside \
+            or group.touches is not None or group.piece is None or group.moved not in ((), (group.origin_shift,)) \
+            or (reads_victims and group.piece in protected):
+        return None
+    if not group.walks:
+        return [], shifted("t", -group.origin_shift)
+    board = group.board or group.apply
+    walked = f"{group.piece} ^= u | t"  # a slide walks back from the landing cell to its piece (``u``)
+    return (board[:board.index(walked)], "u") if walked in board else None
 
 
 def _moved(mover: str, crowned: str | None, far: int, back: int) -> list[str]:

@@ -128,8 +128,8 @@ def layout_of(kernel: Kernel) -> Lanes:
     functions = _functions(kernel)
     while True:
         context = Context(kernel, layout, functions)
-        wide = {i for f in functions for i in range(layout.boards, layout.width)
-                if f"v{i}" in _board_names(f, layout, context)}
+        names = set().union(*(_board_names(f, layout, context) for f in functions))
+        wide = {i for i in range(layout.boards, layout.width) if f"v{i}" in names}
         if wide <= layout.wide:
             return layout
         layout = replace(layout, wide=layout.wide | wide)
@@ -196,6 +196,10 @@ def helpers(n: int, shifts: set[tuple[str, int]]) -> str:
                 lines += [f"    c = {flow}"]
         lines += [f"    return {_tuple([f'd{i}' for i in r])}", ""]
     lines += ["def wneg(a):", f"    return wsub({_zero(n)}, a)", ""]
+    lines += ["def putlanes(out, k, boards, rest):", "    for i in range(len(boards)):"]
+    lines += [f"        out[k, {n} * i + {i}] = boards[i][{i}]" for i in r]
+    lines += ["    for j in range(len(rest)):", f"        out[k, {n} * len(boards) + j] = rest[j]",
+              "    return k + 1", ""]
     for direction, k in sorted(shifts):
         lines += [f"def wsh{direction}{k}(a):", f"    return {_tuple([_shifted(direction, k, i, n) for i in r])}", ""]
     return "\n".join(lines)
@@ -455,9 +459,16 @@ class _Rewrite:
         return out
 
     def put(self, items: list[ast.expr]) -> list[ast.stmt]:
+        """One child's row written: ``kids = putlanes(out, kids, (bitboards...), (other words...))`` where the
+        bitboards come first (one call: numba compiles a long run of single writes slowly), else word by word."""
         from rulesdsl.interpreter.kernel.native import put_row
 
-        return put_row(self.row(items))
+        if self.layout.wide:
+            return put_row(self.row(items))
+        boards = ast.Tuple([self.bits(item) for item in items[:self.layout.boards]], ast.Load())
+        rest = ast.Tuple(self.row(items)[self.layout.boards * self.n:], ast.Load())
+        call = _call("putlanes", ast.Name("out", ast.Load()), ast.Name("kids", ast.Load()), boards, rest)
+        return [ast.Assign([ast.Name("kids", ast.Store())], call, lineno=0)]
 
     def ret(self, node: ast.Return) -> ast.Return:
         from rulesdsl.interpreter.kernel.native import _result
@@ -482,9 +493,11 @@ def _board_names(function: ast.FunctionDef, layout: Lanes, context=None) -> set[
     else:
         boards |= context.seeds(function)
         typer = context.rewriter(boards, function.name, _lists(function))
+    nodes = [node for node in ast.walk(function)
+             if isinstance(node, (ast.Assign, ast.AugAssign, ast.BinOp, ast.Compare))]  # the ones read below
     while True:
         before = len(boards)
-        for node in ast.walk(function):
+        for node in nodes:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 if typer.board(node.value):
                     boards.add(node.targets[0].id)
@@ -643,7 +656,7 @@ def lanes_source(kernel: Kernel, search: bool = True) -> str | None:
         return source + history_tail(source, layout) + more
     source += context.tail(source)
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
-    rows = source.count("kids += 1") * WORD * layout.lanes + 1 + chains * (MAX_CHAINS - WORD)
+    rows = native.row_writes(source) * WORD * layout.lanes + 1 + chains * (MAX_CHAINS - WORD)
     source += "\n\n" + native_split.playout_over_expand(columns, rows) if large else ""
     source += "\n\n" + native._perft_walk(columns, rows, leaves_by_expand=large)
     source += "\n\n" + native.many_playouts(columns)

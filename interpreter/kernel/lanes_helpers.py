@@ -53,7 +53,7 @@ from rulesdsl.interpreter.kernel.native_helpers import (
 FOLDED = {ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
           ast.BitOr: operator.or_, ast.BitXor: operator.xor}
 SCALAR_TABLES = ("rgt",)  # tables of words that are no bitboards (a rights word's bits per cell)
-ASKED = ("tg",)  # a helper's parameter that holds the cells asked about (a bitboard)
+ASKED = ("tg", "gone", "came")  # a helper's parameters that hold the cells asked about (bitboards)
 LANE_HELPERS = (*HELPERS, *MOVERS)
 
 
@@ -80,7 +80,8 @@ def helper_signatures(functions: list[ast.FunctionDef], layout: Lanes) -> dict[s
         if function.name not in LANE_HELPERS:
             continue
         names = [a.arg for a in function.args.args]
-        boards = [layout.board(i) if i < layout.width else name in ASKED for i, name in enumerate(names)]
+        boards = [layout.board(int(name[1:])) if name[0] == "v" and name[1:].isdigit() else name in ASKED
+                  for name in names]  # a word of the position by its number, or a cell parameter
         returns = {len(node.value.elts) if isinstance(node.value, ast.Tuple) else 0
                    for node in ast.walk(function) if isinstance(node, ast.Return)}
         found[function.name] = (boards, returns.pop() if len(returns) == 1 else -1)

@@ -76,9 +76,9 @@ from rulesdsl.interpreter.search.native_search import search_source
 ENV = "RULESDSL_NATIVE"
 MAX_ENV = "RULESDSL_NATIVE_MAX"
 MAX_SOURCE = 150_000  # characters of native source compiled at most, unless RULESDSL_NATIVE_MAX says otherwise
-MAX_PIECES = 520_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon): the
-# largest bundled ones, made shorter by native_compact, are about 488,000 (one word a bitboard, with earlier
-# positions and the search helpers) and 450,000 (a lanes source with its search helpers)
+MAX_PIECES = 700_000  # ... or of a source cut in pieces, none over MAX_FUNCTION characters (compiles_soon): the
+# largest bundled ones are shogi's 639,000 (two words a bitboard, earlier positions, drop mates; a first compile
+# of 376 CPU s and 1.75 GB) and crazyhouse's 453,000 (one word; about 7 CPU minutes and 1.8 GB at 488,000)
 MAX_FUNCTION = 20_000
 WORD = 64
 RUNTIME_VERSION = "13"  # bump when the header, the runtime or the rewriting changes what a cached file means
@@ -222,6 +222,11 @@ class _Words(ast.NodeTransformer):
         return put_row([value if self.word(value) else _u64(value) for value in call.args[0].elts])
 
 
+def row_writes(source: str) -> int:
+    """How many places of a native source write a child's row (each at most one row a move of a group)."""
+    return source.count("kids += 1") + source.count("kids = putlanes(")
+
+
 def put_row(values: list[ast.expr]) -> list[ast.stmt]:
     """``out[kids, 0] = ...; out[kids, 1] = ...; kids += 1``: one child's row of words written to ``out``."""
     out: list[ast.stmt] = []
@@ -270,6 +275,8 @@ def native_source(kernel: Kernel) -> str | None:
     """The kernel's source rewritten for 64-bit words (several a bitboard on a board over 64 cells), whole, or in
     pieces (:mod:`~.native_split`) where the whole is over ``native_split.WHOLE_SOURCE`` characters; ``None``
     when it has none (:func:`import_checked` checks it before anything runs)."""
+    if native_split.large(kernel) and native_split.over_whole(kernel):  # sure to be over: straight to pieces
+        return _native_source(kernel)
     with native_split.whole(kernel):
         source = _native_source(kernel)
     if source is None or len(source) <= native_split.WHOLE_SOURCE or not native_split.large(kernel):
@@ -306,7 +313,7 @@ def _native_source(kernel: Kernel) -> str | None:
         body += native_split.outline(function, numbers) if large and function.name == "expand" else [function]
     source = ast.unparse(ast.Module(body, []))
     source += "\n\n" + BITLENGTH.strip() if "bitlength(" in source else ""
-    rows = source.count("kids += 1") * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
+    rows = row_writes(source) * WORD + 1 + source.count("for q in range(len(fd") * (MAX_CHAINS - WORD)
     source += "\n\n" + native_split.playout_over_expand(kernel.width, rows) if large else ""
     source += "\n\n" + _perft_walk(kernel.width, rows)
     source += "\n\n" + many_playouts(kernel.width)
@@ -704,7 +711,7 @@ def prepare_native(kernel: Kernel) -> tuple[Callable[..., NativeKernel | None], 
             return None
         load = import_checked(source)
     marker = kernel_path(source).with_suffix(".ready")
-    groups = source.count("kids += 1")
+    groups = row_writes(source)
     chains = source.count("for q in range(len(fd")  # each put in such a loop writes one row per capture chain
     lanes = layout_of(kernel) if max(kernel.layout.bit) >= WORD else None
 

@@ -39,7 +39,8 @@ from rulesdsl.interpreter.kernel.lanes import Lanes
 from rulesdsl.interpreter.kernel.mobility_cut import takes_moves_away
 from rulesdsl.interpreter.search.native_history import history_search_source
 
-HELPERS = ("attacked", "pinlines")  # the helper functions a kernel's moves call (they return plain values)
+HELPERS = ("attacked", "pinlines", "hitafter")  # the helper functions a kernel's moves call (plain values)
+ASKED = {"hitafter": 3}  # the cells each helper is asked about: its last argument, or its last N (words)
 MOVERS = ("canmove",)  # helpers saying whether the player to move has a move (drop mates: :mod:`~.drop_mates`)
 MAX_ROWS = 1 << 20  # a longer history (a playout cap beyond it) stays on the Python kernel
 ROWS = 2048  # children a position may have in the native perft (more: that perft runs on the Python kernel)
@@ -204,8 +205,9 @@ def word_rewriter(base: type) -> type:
                 return ast.Call(ast.Name("bitlength", ast.Load()), [func.value], [])
             node = super().visit_Call(node)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
-                if node.func.id in HELPERS:  # the cells asked about: always a word
-                    node.args[-1] = _u64(node.args[-1])
+                if node.func.id in HELPERS:  # the cells asked about: always words
+                    asked = ASKED.get(node.func.id, 1)
+                    node.args[-asked:] = [_u64(arg) for arg in node.args[-asked:]]
                 elif node.func.id == "perft" and len(node.args) >= 4:  # the go-again cell: always a word
                     node.args[-3] = _u64(node.args[-3])
             return node

@@ -61,6 +61,17 @@ def large(kernel: Kernel) -> bool:
     return len(kernel.source) > SPLIT_SOURCE and kernel.source not in _WRITTEN_WHOLE
 
 
+def over_whole(kernel: Kernel) -> bool:
+    """Whether the kernel's native source written whole is sure to be over :data:`WHOLE_SOURCE` characters: its
+    playout alone is, before the rewriting lengthens it (so the whole is not written only to be refused: for
+    the largest kernels that took most of a minute)."""
+    start = kernel.source.find("def playout(")
+    if start < 0:
+        return False
+    end = kernel.source.find("\ndef ", start)
+    return (len(kernel.source) if end < 0 else end) - start > WHOLE_SOURCE
+
+
 @contextmanager
 def whole(kernel: Kernel) -> Iterator[None]:
     """Within it, :func:`large` says no for ``kernel``: its native source is written whole. The native source
