@@ -240,6 +240,31 @@ def test_a_first_move_does_not_wait_for_the_compile_and_a_second_start_runs_on_t
 
 @needs_native
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the cache folder is set with XDG_CACHE_HOME")
+def test_a_first_start_leaves_the_rewrite_to_the_child_that_compiles(tmp_path, monkeypatch):
+    """With an empty cache the source is not rewritten in the calling thread (seconds for the largest kernels:
+    shogi's took 13 s): the forked child rewrites it into the cache and compiles it, and this process then
+    reads it back and loads the machine code without rewriting anything."""
+    import os
+    import threading
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork: the rewrite runs in the thread")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # an empty cache folder
+    rewrites: list[str] = []
+    real = native_module.native_source
+    monkeypatch.setattr(native_module, "native_source",
+                        lambda kernel: rewrites.append(threading.current_thread().name) or real(kernel))
+    game = load_game("konane", {"rows": "4", "cols": "3"})
+    assert game._compiled.native() is None  # begun, not waited for
+    game._compiled.background._thread.join(timeout=600)
+    native = game._compiled.native()
+    assert native is not None and native.search_ready()  # the child compiled it, the search helpers too
+    assert rewrites == []  # the child rewrote it; this process only read it back from the cache
+    assert list((tmp_path / "rulesdsl" / "native").glob("*.ready"))
+
+
+@needs_native
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the cache folder is set with XDG_CACHE_HOME")
 def test_the_search_helpers_are_compiled_when_a_search_first_asks_and_a_clock_does_not_wait_for_them(
         tmp_path, monkeypatch):
     import time

@@ -374,17 +374,33 @@ def _rewriting_key() -> str:
     return digest.hexdigest()
 
 
-def rewritten(kernel: Kernel) -> str | None:
-    """:func:`native_source`, kept in the cache folder by a hash of everything it reads, so that a warm start
-    does not rewrite the syntax tree again (about 0.15 s for a large kernel). What is read back is only ever
-    run after :func:`import_checked` has checked it, so a changed file can at worst give a wrong kernel, never
-    run other code; a file that cannot be read is written again."""
+def rewritten_path(kernel: Kernel) -> Path | None:
+    """Where :func:`rewritten` keeps the kernel's native source (``None``: a kernel with none to write)."""
     if kernel.expand is None and not takes_history(kernel):
         return None
     reads = repr((RUNTIME_VERSION, _rewriting_key(), max_source(), sorted(kernel.constants.items()),  # all but the code
                   [(f.name, getattr(kernel, f.name)) for f in dataclasses.fields(kernel)
                    if f.name not in ("playout", "perft", "expand", "constants")]))
-    path = cache_folder() / f"rewritten_{hashlib.sha256(reads.encode()).hexdigest()[:24]}.txt"
+    return cache_folder() / f"rewritten_{hashlib.sha256(reads.encode()).hexdigest()[:24]}.txt"
+
+
+def rewrite_pending(kernel: Kernel) -> bool:
+    """Whether making the kernel's native source means rewriting it now (seconds for the largest kernels: a
+    command does that in the background, :class:`Background`), not reading it back from the cache."""
+    if not enabled() or _numba_version() is None:
+        return False
+    path = rewritten_path(kernel)
+    return path is not None and not path.is_file()
+
+
+def rewritten(kernel: Kernel) -> str | None:
+    """:func:`native_source`, kept in the cache folder by a hash of everything it reads, so that a warm start
+    does not rewrite the syntax tree again (about 0.15 s for a large kernel). What is read back is only ever
+    run after :func:`import_checked` has checked it, so a changed file can at worst give a wrong kernel, never
+    run other code; a file that cannot be read is written again."""
+    path = rewritten_path(kernel)
+    if path is None:
+        return None
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -827,12 +843,21 @@ def _fork_quietly(job: Callable[[], object]) -> int | None:
         os._exit(0)
 
 
+def _compile_fresh(kernel: Kernel) -> None:
+    """A first start's child (:meth:`Background.start`): rewrite the kernel's source into the cache, then compile
+    it with its search helpers."""
+    prepared = prepare_native(kernel)
+    if prepared is not None:
+        prepared[0](search=True)
+
+
 class Background:
     """A native kernel made in the background, so that nobody waits for a first compile.
 
-    :meth:`get` answers ``None`` until it is ready (and starts it at the first call). The source is
-    rewritten and checked in the calling thread (a fraction of a second, once); a thread then imports numba
-    and compiles the code or loads it from the cache. When it is not in the cache yet and the platform can
+    :meth:`get` answers ``None`` until it is ready (and starts it at the first call). A source in the cache
+    is read and checked in the calling thread (a fraction of a second); one not written yet (seconds for the
+    largest kernels) is rewritten by the child that compiles it, below, and the calling thread goes on. A
+    thread then imports numba and compiles the code or loads it from the cache. When it is not in the cache yet and the platform can
     fork, a child process compiles it instead (at a lower priority, in its own session, its output
     discarded), so that it lands in the cache even when this process ends first (a one-shot ``move``); the
     thread waits for the child and then loads the code from the cache. A warm cache is loaded at once.
@@ -860,10 +885,34 @@ class Background:
             self._prepared[:] = prepared if prepared is not None else [None, None]
         return self._prepared[0], self._prepared[1]
 
+    def _pending(self) -> bool:
+        """True when the native source is not written yet and is not in the cache (:func:`rewrite_pending`)."""
+        if self._prepared:
+            return False
+        try:
+            kernel = self._kernel()
+            return kernel is not None and rewrite_pending(kernel)
+        except Exception:  # a native kernel is only ever a speed-up
+            return False
+
     def _cached(self) -> bool:
         """True when the machine code is in the cache (loading it takes well under a second)."""
+        if self._pending():  # no source in the cache: no machine code either (and no rewrite in this thread)
+            return False
         _, marker = self._prepare()
         return marker is not None and marker.is_file()
+
+    def _make_fresh(self, child: int | None) -> None:
+        """The thread's half of a first start (:meth:`start`): wait for the child that rewrote and compiled the
+        kernel (or, with no child, rewrite and compile here), then load it."""
+        try:
+            if child is not None:
+                os.waitpid(child, 0)
+            finish, _ = self._prepare()
+            made = finish() if finish is not None else None
+        except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
+            made = None
+        self._ready.append(made)
 
     def _make(self, finish: Callable[[], NativeKernel | None], child: int | None) -> None:
         try:
@@ -898,6 +947,13 @@ class Background:
             if self._pid != os.getpid():  # a forked process: whatever the parent began is not here
                 self._ready, self._thread, self._pid = [], None, os.getpid()
             if self._thread is not None or not enabled():
+                return
+            if not wait and self._pending():  # even the rewrite takes seconds: a child does it, and the compile
+                kernel = self._kernel()
+                child = _fork_quietly(lambda: _compile_fresh(kernel))
+                self._thread = threading.Thread(target=self._make_fresh, args=(child,), name="rulesdsl-native",
+                                                daemon=True)
+                self._thread.start()
                 return
             finish, _ = self._prepare()
             if finish is None:
