@@ -858,9 +858,10 @@ class Background:
     is read and checked in the calling thread (a fraction of a second); one not written yet (seconds for the
     largest kernels) is rewritten by the child that compiles it, below, and the calling thread goes on. A
     thread then imports numba and compiles the code or loads it from the cache. When it is not in the cache
-    yet and the platform can fork, a child process compiles it instead (at a lower priority, in its own session, its output
-    discarded), so that it lands in the cache even when this process ends first (a one-shot ``move``); the
-    thread waits for the child and then loads the code from the cache. A warm cache is loaded at once.
+    yet and the platform can fork, a child process compiles it instead (at a lower priority, in its own
+    session, its output discarded), so that it lands in the cache even when this process ends first (a
+    one-shot ``move``); the thread waits for the child and then loads the code from the cache. A warm cache is
+    loaded at once.
 
     The child compiles the search helpers too (the engine and MCTS start it); a compile in this process
     (``wait``: perft, the solver, ``bench``, the tests) leaves them until a search asks (``search``).
