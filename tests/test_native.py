@@ -137,6 +137,17 @@ def test_a_source_over_the_limit_keeps_the_python_kernel_unless_the_limit_is_rai
     assert native_module.prepare_native(split) is None  # a limit set is the limit
 
 
+def test_a_kernel_whose_whole_source_would_leave_out_the_search_helpers_is_written_in_pieces(monkeypatch):
+    """Othello 10 x 10 (two words a bitboard): written whole, its source is short enough only without the
+    alpha-beta engine's helpers (the search would stay on the generic engine); in pieces it holds them and is
+    compiled by default, so that one is taken."""
+    monkeypatch.delenv("RULESDSL_NATIVE_MAX", raising=False)
+    kernel = load_game("othello", {"size": "10"}).kernel()
+    source = native_module.native_source(kernel)
+    assert source is not None and "\ndef expandrow(" in source and native_module.compiles_soon(source)
+    assert "\ndef part0(" in source  # in pieces (kernel/native_split.py)
+
+
 @needs_native
 def test_the_rewritten_source_is_kept_and_what_is_read_back_is_checked_before_it_runs(tmp_path, monkeypatch):
     from rulesdsl.interpreter.kernel.codegen import KernelSourceError

@@ -279,9 +279,20 @@ def native_source(kernel: Kernel) -> str | None:
         return _native_source(kernel)
     with native_split.whole(kernel):
         source = _native_source(kernel)
-    if source is None or len(source) <= native_split.WHOLE_SOURCE or not native_split.large(kernel):
+    if source is None or not native_split.large(kernel):
         return source
-    return _native_source(kernel)
+    if len(source) <= native_split.WHOLE_SOURCE and _searches(source):
+        return source
+    pieces = _native_source(kernel)  # over the length whole, or whole only without the search helpers
+    if len(source) <= native_split.WHOLE_SOURCE and (pieces is None or not _searches(pieces)
+                                                     or not compiles_soon(pieces)):
+        return source
+    return pieces
+
+
+def _searches(source: str) -> bool:
+    """Whether a native source holds the alpha-beta engine's helpers (the search runs on it)."""
+    return "\ndef expandrow(" in source or "\ndef hexpand(" in source
 
 
 def _native_source(kernel: Kernel) -> str | None:
