@@ -445,9 +445,13 @@ class _Rewrite:
 
     def row(self, items: list[ast.expr]) -> list[ast.expr]:
         """A position's words flat: the lanes of each bitboard, the other words, the player, ``last``'s index."""
+        return self.row_from(items, 0)
+
+    def row_from(self, items: list[ast.expr], start: int) -> list[ast.expr]:
+        """:meth:`row` from the position's ``start``-th word on."""
         width = self.layout.width
         out: list[ast.expr] = []
-        for i, item in enumerate(items[:width]):
+        for i, item in enumerate(items[start:width], start):
             if self.layout.board(i):
                 value = self.bits(item)
                 out += [ast.Subscript(value, ast.Constant(j), ast.Load()) for j in range(self.n)]
@@ -466,7 +470,7 @@ class _Rewrite:
         if self.layout.wide:
             return put_row(self.row(items))
         boards = ast.Tuple([self.bits(item) for item in items[:self.layout.boards]], ast.Load())
-        rest = ast.Tuple(self.row(items)[self.layout.boards * self.n:], ast.Load())
+        rest = ast.Tuple(self.row_from(items, self.layout.boards), ast.Load())
         call = _call("putlanes", ast.Name("out", ast.Load()), ast.Name("kids", ast.Load()), boards, rest)
         return [ast.Assign([ast.Name("kids", ast.Store())], call, lineno=0)]
 

@@ -914,23 +914,15 @@ class Background:
         _, marker = self._prepare()
         return marker is not None and marker.is_file()
 
-    def _make_fresh(self, child: int | None) -> None:
-        """The thread's half of a first start (:meth:`start`): wait for the child that rewrote and compiled the
-        kernel (or, with no child, rewrite and compile here), then load it."""
+    def _make(self, finish: Callable[[], NativeKernel | None] | None, child: int | None) -> None:
+        """The thread's half: wait for the child compiling the kernel, if any, then load (or compile) it;
+        ``finish`` ``None``: the child rewrote the source too (a first start, :meth:`start`): read it back."""
         try:
             if child is not None:
                 os.waitpid(child, 0)
-            finish, _ = self._prepare()
+            if finish is None:
+                finish, _ = self._prepare()
             made = finish() if finish is not None else None
-        except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
-            made = None
-        self._ready.append(made)
-
-    def _make(self, finish: Callable[[], NativeKernel | None], child: int | None) -> None:
-        try:
-            if child is not None:
-                os.waitpid(child, 0)
-            made = finish()
         except Exception:  # a native kernel is only ever a speed-up: the Python kernel plays on
             made = None
         self._ready.append(made)
@@ -963,7 +955,7 @@ class Background:
             if not wait and self._pending():  # even the rewrite takes seconds: a child does it, and the compile
                 kernel = self._kernel()
                 child = _fork_quietly(lambda: _compile_fresh(kernel))
-                self._thread = threading.Thread(target=self._make_fresh, args=(child,), name="rulesdsl-native",
+                self._thread = threading.Thread(target=self._make, args=(None, child), name="rulesdsl-native",
                                                 daemon=True)
                 self._thread.start()
                 return
